@@ -1,0 +1,27 @@
+package core
+
+import "io"
+
+// Backend makes a store's committed change sets durable and gives them back when the store
+// is opened again. Each host plugs in its own: a file natively, IndexedDB in the browser,
+// Durable Object storage at the edge, or memory in tests.
+//
+// Change sets and snapshots are opaque byte streams to a backend (they are buntdb command
+// streams). Replaying the snapshot and then every change set appended after it, in order,
+// restores the store exactly; replaying a change set twice is harmless, so a backend that
+// crashes between writing a snapshot and trimming its log may replay a little of the log
+// again.
+type Backend interface {
+	// Load calls snapshot with the latest snapshot, if there is one, then changeSet with
+	// each change set appended after that snapshot, in the order they were appended.
+	Load(snapshot func(r io.Reader) error, changeSet func(cs []byte) error) error
+	// Append records one committed change set. When Append returns nil the change set is
+	// durable under the backend's policy; the store acknowledges the write only then.
+	// The store never calls Append concurrently.
+	Append(cs []byte) error
+	// Compact replaces everything stored with a snapshot of the whole state, which save
+	// writes. The store calls it with no commit in flight.
+	Compact(save func(w io.Writer) error) error
+	// Close releases the backend. Append and Compact must not be called after it.
+	Close() error
+}

@@ -1,0 +1,28 @@
+// Package core is Tabletop's portable engine: the Azure Table service data model
+// (tables, entities, the eight EDM property types and every rule that constrains them)
+// stored in an ordered buntdb index, with transactions, entity group transactions and
+// ordered range reads for the query planner.
+//
+// The package knows nothing of its host. It imports neither net/http nor syscall/js, so
+// the same rules hold in the native server, in the browser build and at the edge, and its
+// tests pass natively and under GOOS=js GOARCH=wasm.
+//
+// # Key layout
+//
+// Every record lives in one buntdb key space, ordered by binary key:
+//
+//	t\x00{lower(table)}                    → table record (name as created, access policies)
+//	e\x00{lower(table)}\x00{PK}\x00{RK}    → entity (timestamp and properties, binary)
+//	m\x00{name}                            → store metadata (the timestamp clock, ...)
+//
+// Keys may not contain U+0000–U+001F, so the \x00 separator keeps tuple order: binary
+// order of the encoded key is (PartitionKey, RowKey) in ordinal order of UTF-8 bytes,
+// which is Unicode code point order.
+//
+// # Durability
+//
+// buntdb holds the working set in memory. Each committed write transaction becomes a
+// change set (a stream of buntdb "set"/"del" commands) that is handed to the store's
+// Backend before the transaction is acknowledged; a snapshot (buntdb's own Save format)
+// replaces the log from time to time. See Backend.
+package core

@@ -1,0 +1,142 @@
+package core
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// The stored form of an entity (the buntdb value; the keys live in the buntdb key):
+//
+//	version byte (1) · uvarint Timestamp ticks · uvarint property count ·
+//	per property: type byte · uvarint name length · name · value
+//
+// where a value is: String, Binary: uvarint length and bytes; Guid: 16 bytes; Boolean: one
+// byte; Int32, Int64: zig-zag varint; Double: 8 bytes little-endian IEEE; DateTime: uvarint
+// ticks. Decoding allocates one string per name and per String or Binary value.
+const entityCodecVersion = 1
+
+// errCorrupt means a stored record could not be decoded.
+var errCorrupt = errors.New("stored entity is corrupt")
+
+// encodeEntity returns the stored form of an entity's Timestamp and properties.
+func encodeEntity(ts DateTime, props []Property) string {
+	n := 12
+	for _, p := range props {
+		n += 4 + len(p.Name) + 9 + len(p.Value.str)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, entityCodecVersion)
+	b = binary.AppendUvarint(b, uint64(ts))
+	b = binary.AppendUvarint(b, uint64(len(props)))
+	for _, p := range props {
+		b = append(b, byte(p.Value.typ))
+		b = binary.AppendUvarint(b, uint64(len(p.Name)))
+		b = append(b, p.Name...)
+		b = appendValue(b, p.Value)
+	}
+	return string(b)
+}
+
+func appendValue(b []byte, v Value) []byte {
+	switch v.typ {
+	case TypeString, TypeBinary:
+		b = binary.AppendUvarint(b, uint64(len(v.str)))
+		return append(b, v.str...)
+	case TypeGuid:
+		return append(b, v.str...)
+	case TypeBoolean:
+		return append(b, byte(v.num))
+	case TypeInt32, TypeInt64:
+		return binary.AppendVarint(b, int64(v.num))
+	case TypeDouble:
+		return binary.LittleEndian.AppendUint64(b, v.num)
+	default: // TypeDateTime
+		return binary.AppendUvarint(b, v.num)
+	}
+}
+
+// decodeEntity rebuilds an entity from its keys and stored form.
+func decodeEntity(pk, rk, data string) (*Entity, error) {
+	d := decoder{s: data}
+	if d.byte() != entityCodecVersion {
+		return nil, errCorrupt
+	}
+	e := &Entity{PartitionKey: pk, RowKey: rk, Timestamp: DateTime(d.uvarint())}
+	count := d.uvarint()
+	if count > MaxProperties {
+		return nil, errCorrupt
+	}
+	e.Properties = make([]Property, count)
+	for i := range e.Properties {
+		typ := Type(d.byte())
+		name := d.bytes(d.uvarint())
+		e.Properties[i] = Property{Name: name, Value: d.value(typ)}
+	}
+	if d.err {
+		return nil, errCorrupt
+	}
+	return e, nil
+}
+
+// decoder reads the stored form; any short or malformed read sets err.
+type decoder struct {
+	s   string
+	err bool
+}
+
+func (d *decoder) byte() byte {
+	if len(d.s) == 0 {
+		d.err = true
+		return 0
+	}
+	c := d.s[0]
+	d.s = d.s[1:]
+	return c
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint([]byte(d.s[:min(len(d.s), binary.MaxVarintLen64)]))
+	if n <= 0 {
+		d.err = true
+		return 0
+	}
+	d.s = d.s[n:]
+	return v
+}
+
+func (d *decoder) bytes(n uint64) string {
+	if n > uint64(len(d.s)) {
+		d.err = true
+		return ""
+	}
+	s := d.s[:n]
+	d.s = d.s[n:]
+	return s
+}
+
+func (d *decoder) value(t Type) Value {
+	v := Value{typ: t}
+	switch t {
+	case TypeString, TypeBinary:
+		v.str = d.bytes(d.uvarint())
+	case TypeGuid:
+		v.str = d.bytes(16)
+	case TypeBoolean:
+		v.num = uint64(d.byte())
+	case TypeInt32, TypeInt64:
+		u := d.uvarint()
+		v.num = uint64(int64(u>>1) ^ -int64(u&1))
+	case TypeDouble:
+		if len(d.s) < 8 {
+			d.err = true
+			return v
+		}
+		v.num = binary.LittleEndian.Uint64([]byte(d.s[:8]))
+		d.s = d.s[8:]
+	case TypeDateTime:
+		v.num = d.uvarint()
+	default:
+		d.err = true
+	}
+	return v
+}

@@ -1,0 +1,156 @@
+package core
+
+// OpKind is a kind of entity write.
+type OpKind uint8
+
+// The entity writes of the Table service.
+const (
+	// OpInsert adds an entity; ErrEntityExists if one has its keys.
+	OpInsert OpKind = iota + 1
+	// OpReplace replaces an existing entity's properties, subject to IfMatch.
+	OpReplace
+	// OpMerge sets properties on an existing entity, keeping the others, subject to IfMatch.
+	OpMerge
+	// OpInsertOrReplace inserts the entity or replaces the existing one, unconditionally.
+	OpInsertOrReplace
+	// OpInsertOrMerge inserts the entity or merges into the existing one, unconditionally.
+	OpInsertOrMerge
+	// OpDelete deletes an existing entity, subject to IfMatch.
+	OpDelete
+)
+
+var opNames = [...]string{"", "insert", "replace", "merge", "insert-or-replace", "insert-or-merge", "delete"}
+
+// String names the kind.
+func (k OpKind) String() string {
+	if int(k) < len(opNames) {
+		return opNames[k]
+	}
+	return "unknown"
+}
+
+// Op is one entity write: its kind, the entity (only the keys for OpDelete) and, for
+// OpReplace, OpMerge and OpDelete, the ETag the stored entity must have ("*" or "" for any).
+type Op struct {
+	Kind    OpKind
+	Entity  *Entity
+	IfMatch string
+}
+
+// Get returns entity (pk, rk) of a table, or ErrEntityNotFound.
+func (tx *Tx) Get(table, pk, rk string) (*Entity, error) {
+	if _, err := tx.Table(table); err != nil {
+		return nil, err
+	}
+	v, ok, err := tx.get(entityKey(tableID(table), pk, rk))
+	if err != nil || !ok {
+		return nil, orErr(err, ErrEntityNotFound)
+	}
+	return decodeEntity(pk, rk, v)
+}
+
+// Apply performs one write on a table and returns the entity as stored, with its new
+// Timestamp (nil for OpDelete). Properties in op.Entity are used as given; the caller
+// must not change them afterwards.
+func (tx *Tx) Apply(table string, op Op) (*Entity, error) {
+	if _, err := tx.Table(table); err != nil {
+		return nil, err
+	}
+	if err := validateOp(op); err != nil {
+		return nil, err
+	}
+	e := op.Entity
+	key := entityKey(tableID(table), e.PartitionKey, e.RowKey)
+	old, err := tx.stored(key, e)
+	if err != nil {
+		return nil, err
+	}
+	if err := precondition(op, old); err != nil {
+		return nil, err
+	}
+	if op.Kind == OpDelete {
+		return nil, tx.del(key)
+	}
+	next := e
+	if old != nil && (op.Kind == OpMerge || op.Kind == OpInsertOrMerge) {
+		next = merged(old, e)
+		if err := next.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: tx.timestamp(), Properties: next.Properties}
+	return out, tx.set(key, encodeEntity(out.Timestamp, out.Properties))
+}
+
+// validateOp checks the op's kind and entity before anything is read.
+func validateOp(op Op) error {
+	if op.Kind < OpInsert || op.Kind > OpDelete {
+		return ErrValueInvalid
+	}
+	if op.Entity == nil {
+		return ErrKeyMissing
+	}
+	if op.Kind == OpDelete {
+		if err := ValidateKey(PartitionKeyName, op.Entity.PartitionKey); err != nil {
+			return err
+		}
+		return ValidateKey(RowKeyName, op.Entity.RowKey)
+	}
+	return op.Entity.Validate()
+}
+
+// stored returns the entity at key, or nil if there is none.
+func (tx *Tx) stored(key string, e *Entity) (*Entity, error) {
+	v, ok, err := tx.get(key)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return decodeEntity(e.PartitionKey, e.RowKey, v)
+}
+
+// precondition checks existence and the ETag condition of op against the stored entity.
+func precondition(op Op, old *Entity) error {
+	switch op.Kind {
+	case OpInsert:
+		if old != nil {
+			return ErrEntityExists
+		}
+	case OpReplace, OpMerge, OpDelete:
+		if old == nil {
+			return ErrEntityNotFound
+		}
+		if op.IfMatch == "" {
+			return nil
+		}
+		if err := CheckETag(op.IfMatch); err != nil {
+			return err
+		}
+		if !etagMatches(op.IfMatch, old) {
+			return ErrPreconditionFailed
+		}
+	}
+	return nil
+}
+
+// Scan calls fn with each entity of a table within r, in key order, until fn returns
+// false. To resume after the last entity seen, scan r.After(pk, rk).
+func (tx *Tx) Scan(table string, r KeyRange, fn func(e *Entity) bool) error {
+	if _, err := tx.Table(table); err != nil {
+		return err
+	}
+	if r.Empty() {
+		return nil
+	}
+	prefix := tableEntities(tableID(table))
+	var derr error
+	err := tx.btx.AscendRange("", prefix+string(r.From), prefix+string(r.To), func(k, v string) bool {
+		pk, rk := splitEntityKey(k, len(prefix))
+		e, err := decodeEntity(pk, rk, v)
+		if err != nil {
+			derr = err
+			return false
+		}
+		return fn(e)
+	})
+	return orErr(err, derr)
+}

@@ -1,0 +1,181 @@
+package core
+
+import (
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tidwall/buntdb"
+)
+
+// Options configure a Store.
+type Options struct {
+	// Backend keeps committed change sets durable. Nil keeps the store in memory only.
+	Backend Backend
+	// Now is the wall clock Timestamps are taken from; nil means time.Now. Timestamps
+	// strictly increase whatever Now returns.
+	Now func() time.Time
+	// CompactAfter is how many bytes of change sets may accumulate in the backend, beyond
+	// the size of the last snapshot, before the store writes a new snapshot. Zero means
+	// 4 MiB.
+	CompactAfter int64
+}
+
+// Store is one account's tables and entities: an ordered buntdb index in memory, kept
+// durable by a Backend. A Store is safe for concurrent use; writes are serialized, reads
+// run in parallel with each other.
+type Store struct {
+	db      *buntdb.DB
+	opts    Options
+	backend Backend
+
+	commitMu  sync.Mutex // serializes commits with compaction
+	clock     DateTime   // the last Timestamp issued; guarded by buntdb's write lock
+	logBytes  int64      // change-set bytes in the backend since the last snapshot
+	snapBytes int64      // size of the last snapshot
+}
+
+// Open opens a store, restoring its state from opts.Backend if one is given.
+func Open(opts Options) (*Store, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.CompactAfter == 0 {
+		opts.CompactAfter = 4 << 20
+	}
+	db, err := buntdb.Open(":memory:")
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, opts: opts, backend: opts.Backend}
+	if s.backend != nil {
+		if err := s.load(); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// load replays the backend into the empty index and restores the clock.
+func (s *Store) load() error {
+	err := s.backend.Load(
+		func(r io.Reader) error {
+			cr := &countingReader{r: r}
+			err := s.db.Load(cr)
+			s.snapBytes = cr.n
+			return err
+		},
+		func(cs []byte) error {
+			s.logBytes += int64(len(cs))
+			return s.db.Load(bytesReader(cs))
+		})
+	if err != nil {
+		return errors.Join(errors.New("load store"), err)
+	}
+	return s.db.View(func(btx *buntdb.Tx) error {
+		v, err := btx.Get(clockKey)
+		if err == nil {
+			s.clock = decodeClock(v)
+		}
+		return nil
+	})
+}
+
+// Close closes the store and its backend.
+func (s *Store) Close() error {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	err := s.db.Close()
+	if errors.Is(err, buntdb.ErrDatabaseClosed) {
+		return ErrStoreClosed
+	}
+	if s.backend != nil {
+		err = errors.Join(err, s.backend.Close())
+	}
+	return err
+}
+
+// View runs fn in a read-only transaction over a consistent view of the store.
+func (s *Store) View(fn func(tx *Tx) error) error {
+	return mapClosed(s.db.View(func(btx *buntdb.Tx) error {
+		return fn(&Tx{store: s, btx: btx})
+	}))
+}
+
+// Update runs fn in a read-write transaction. If fn returns nil the transaction's changes
+// are committed, handed to the backend and made durable before Update returns; if fn
+// returns an error, or the backend fails, nothing of it is applied.
+func (s *Store) Update(fn func(tx *Tx) error) error {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	err := s.db.Update(func(btx *buntdb.Tx) error {
+		tx := &Tx{store: s, btx: btx, writable: true, logging: s.backend != nil}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if len(tx.log) == 0 {
+			return nil
+		}
+		if err := s.backend.Append(tx.log); err != nil {
+			return errors.Join(errors.New("append change set"), err)
+		}
+		s.logBytes += int64(len(tx.log))
+		return nil
+	})
+	if err != nil {
+		return mapClosed(err)
+	}
+	if s.backend != nil && s.logBytes > s.snapBytes+s.opts.CompactAfter {
+		return s.compact()
+	}
+	return nil
+}
+
+// compact writes a snapshot of the whole store to the backend; commitMu is held.
+func (s *Store) compact() error {
+	var n int64
+	err := s.backend.Compact(func(w io.Writer) error {
+		cw := &countingWriter{w: w}
+		err := s.db.Save(cw)
+		n = cw.n
+		return err
+	})
+	if err != nil {
+		return errors.Join(errors.New("compact store"), err)
+	}
+	s.snapBytes, s.logBytes = n, 0
+	return nil
+}
+
+// Compact writes a snapshot of the whole store to the backend now, replacing its log.
+func (s *Store) Compact() error {
+	if s.backend == nil {
+		return nil
+	}
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	return s.compact()
+}
+
+// Snapshot writes the whole store to w in the snapshot format a Backend stores.
+func (s *Store) Snapshot(w io.Writer) error { return mapClosed(s.db.Save(w)) }
+
+// nextTimestamp issues a Timestamp later than every one issued before. Call it only under
+// buntdb's write lock.
+func (s *Store) nextTimestamp() DateTime {
+	now := DateTimeOf(s.opts.Now())
+	if now <= s.clock {
+		now = s.clock + 1
+	}
+	s.clock = now
+	return now
+}
+
+func mapClosed(err error) error {
+	if errors.Is(err, buntdb.ErrDatabaseClosed) {
+		return ErrStoreClosed
+	}
+	return err
+}

@@ -1,0 +1,33 @@
+package core
+
+// CreateTable creates a table in its own transaction.
+func (s *Store) CreateTable(name string) (t *Table, err error) {
+	err = s.Update(func(tx *Tx) error {
+		t, err = tx.CreateTable(name)
+		return err
+	})
+	return t, err
+}
+
+// DeleteTable deletes a table and its entities in its own transaction.
+func (s *Store) DeleteTable(name string) error {
+	return s.Update(func(tx *Tx) error { return tx.DeleteTable(name) })
+}
+
+// Get reads one entity.
+func (s *Store) Get(table, pk, rk string) (e *Entity, err error) {
+	err = s.View(func(tx *Tx) error {
+		e, err = tx.Get(table, pk, rk)
+		return err
+	})
+	return e, err
+}
+
+// Apply performs one entity write in its own transaction; see Tx.Apply.
+func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
+	err = s.Update(func(tx *Tx) error {
+		e, err = tx.Apply(table, op)
+		return err
+	})
+	return e, err
+}

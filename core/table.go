@@ -1,0 +1,147 @@
+package core
+
+import (
+	"encoding/binary"
+	"strings"
+)
+
+// Table describes a table: its name as created and its stored access policies.
+type Table struct {
+	Name     string
+	Policies []AccessPolicy
+}
+
+// AccessPolicy is a stored access policy (a signed identifier of the table's ACL) that a
+// shared access signature can name. Times are kept in the text form they were set in.
+type AccessPolicy struct {
+	ID         string
+	Start      string
+	Expiry     string
+	Permission string
+}
+
+// MaxAccessPolicies is the most stored access policies a table may have.
+const MaxAccessPolicies = 5
+
+// CreateTable creates a table. The name's case is kept; a table whose name differs only
+// in case already existing is ErrTableExists.
+func (tx *Tx) CreateTable(name string) (*Table, error) {
+	if err := ValidateTableName(name); err != nil {
+		return nil, err
+	}
+	key := tableKey(tableID(name))
+	if _, ok, err := tx.get(key); err != nil || ok {
+		return nil, orErr(err, ErrTableExists)
+	}
+	t := &Table{Name: name}
+	return t, tx.set(key, encodeTable(t))
+}
+
+// Table returns the table of that name, compared case-insensitively.
+func (tx *Tx) Table(name string) (*Table, error) {
+	if ValidateTableName(name) != nil {
+		return nil, ErrTableNotFound
+	}
+	v, ok, err := tx.get(tableKey(tableID(name)))
+	if err != nil || !ok {
+		return nil, orErr(err, ErrTableNotFound)
+	}
+	return decodeTable(v)
+}
+
+// DeleteTable deletes a table and every entity in it.
+func (tx *Tx) DeleteTable(name string) error {
+	if _, err := tx.Table(name); err != nil {
+		return err
+	}
+	id := tableID(name)
+	prefix := tableEntities(id)
+	var keys []string
+	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
+		keys = append(keys, k)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := tx.del(k); err != nil {
+			return err
+		}
+	}
+	return tx.del(tableKey(id))
+}
+
+// SetAccessPolicies replaces a table's stored access policies (at most five).
+func (tx *Tx) SetAccessPolicies(name string, policies []AccessPolicy) error {
+	t, err := tx.Table(name)
+	if err != nil {
+		return err
+	}
+	if len(policies) > MaxAccessPolicies {
+		return ErrTooManyPolicies
+	}
+	t.Policies = policies
+	return tx.set(tableKey(tableID(name)), encodeTable(t))
+}
+
+// Tables calls fn for each table whose lowercase name sorts after after ("" for all), in
+// order of lowercase name, until fn returns false.
+func (tx *Tx) Tables(after string, fn func(t *Table) bool) error {
+	from := tablePrefix
+	if after != "" {
+		from = tableKey(tableID(after)) + "\x00"
+	}
+	var derr error
+	err := tx.btx.AscendRange("", from, "t\x01", func(_, v string) bool {
+		t, err := decodeTable(v)
+		if err != nil {
+			derr = err
+			return false
+		}
+		return fn(t)
+	})
+	return orErr(err, derr)
+}
+
+// orErr returns err if it is set, else alt.
+func orErr(err, alt error) error {
+	if err != nil {
+		return err
+	}
+	return alt
+}
+
+// encodeTable returns the stored form of a table record: uvarint-prefixed strings, the
+// name first, then four per access policy.
+func encodeTable(t *Table) string {
+	var b []byte
+	b = appendString(b, t.Name)
+	for _, p := range t.Policies {
+		b = appendString(b, p.ID)
+		b = appendString(b, p.Start)
+		b = appendString(b, p.Expiry)
+		b = appendString(b, p.Permission)
+	}
+	return string(b)
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func decodeTable(v string) (*Table, error) {
+	d := decoder{s: v}
+	t := &Table{Name: d.bytes(d.uvarint())}
+	for len(d.s) > 0 && !d.err {
+		t.Policies = append(t.Policies, AccessPolicy{
+			ID: d.bytes(d.uvarint()), Start: d.bytes(d.uvarint()),
+			Expiry: d.bytes(d.uvarint()), Permission: d.bytes(d.uvarint()),
+		})
+	}
+	if d.err || strings.ContainsRune(t.Name, 0) {
+		return nil, errCorrupt
+	}
+	return t, nil
+}

@@ -1,0 +1,134 @@
+package core
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+)
+
+// Text returns the value in its Azure wire form as text: a String as is, Binary as
+// base64, Boolean as true/false, DateTime as ISO 8601 with seven fractional digits, Double
+// as the shortest decimal that round-trips (or NaN, Infinity, -Infinity), Guid in
+// lowercase text form, Int32 and Int64 as decimal.
+func (v Value) Text() string {
+	switch v.typ {
+	case TypeString:
+		return v.str
+	case TypeBinary:
+		return base64.StdEncoding.EncodeToString([]byte(v.str))
+	case TypeBoolean:
+		return strconv.FormatBool(v.Bool())
+	case TypeDateTime:
+		return v.DateTime().String()
+	case TypeDouble:
+		return FormatDouble(v.Double())
+	case TypeGuid:
+		return v.Guid().String()
+	case TypeInt32:
+		return strconv.FormatInt(int64(v.Int32()), 10)
+	case TypeInt64:
+		return strconv.FormatInt(v.Int64(), 10)
+	}
+	return ""
+}
+
+// FormatDouble formats f as Azure does: NaN, Infinity, -Infinity, or the shortest decimal
+// that round-trips.
+func FormatDouble(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// ParseValue parses text in the wire form of type t (the inverse of Value.Text) and checks
+// the type's limits.
+func ParseValue(t Type, text string) (Value, error) {
+	v, err := parseValue(t, text)
+	if err != nil {
+		return Value{}, err
+	}
+	return v, v.Validate()
+}
+
+func parseValue(t Type, text string) (Value, error) {
+	switch t {
+	case TypeString:
+		return StringValue(text), nil
+	case TypeBinary:
+		b, err := base64.StdEncoding.DecodeString(text)
+		if err != nil {
+			return Value{}, ErrValueInvalid
+		}
+		return BinaryValue(b), nil
+	case TypeBoolean:
+		b, err := strconv.ParseBool(text)
+		if err != nil || (text != "true" && text != "false") {
+			return Value{}, ErrValueInvalid
+		}
+		return BoolValue(b), nil
+	case TypeDateTime:
+		d, err := ParseDateTime(text)
+		return DateTimeValue(d), err
+	case TypeDouble:
+		f, err := ParseDouble(text)
+		return DoubleValue(f), err
+	case TypeGuid:
+		g, err := ParseGuid(text)
+		return GuidValue(g), err
+	case TypeInt32:
+		n, err := strconv.ParseInt(text, 10, 32)
+		return Int32Value(int32(n)), numErr(err)
+	case TypeInt64:
+		n, err := strconv.ParseInt(text, 10, 64)
+		return Int64Value(n), numErr(err)
+	}
+	return Value{}, ErrTypeUnknown
+}
+
+// ParseDouble parses a decimal number or one of NaN, Infinity, -Infinity.
+func ParseDouble(text string) (float64, error) {
+	switch text {
+	case "NaN":
+		return math.NaN(), nil
+	case "Infinity", "INF":
+		return math.Inf(1), nil
+	case "-Infinity", "-INF":
+		return math.Inf(-1), nil
+	}
+	if text == "" || !isDecimal(text) {
+		return 0, ErrValueInvalid
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return 0, numErr(err)
+	}
+	return f, nil
+}
+
+// isDecimal reports whether s uses only the characters of a decimal number, so that Go's
+// extras (hex floats, underscores, "inf") are refused.
+func isDecimal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func numErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		return ErrValueOutOfRange
+	}
+	return ErrValueInvalid
+}
