@@ -1,0 +1,135 @@
+package kvlog
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// ChunkSize is the largest value the backend writes: Durable Object storage limits values
+// to 2 MiB, IndexedDB has no such limit.
+const ChunkSize = 1 << 20
+
+// Entry is one key and value of a commit.
+type Entry struct {
+	Key   string
+	Value []byte
+}
+
+// KV is the storage the backend writes to.
+type KV interface {
+	// Get returns the value at key, or nil if there is none.
+	Get(key string) ([]byte, error)
+	// Scan calls fn with each key and value whose key starts with prefix, in key order.
+	Scan(prefix string, fn func(key string, value []byte) error) error
+	// Commit applies puts and deletes atomically and durably.
+	Commit(puts []Entry, deletes []string) error
+}
+
+// Backend is a core.Backend over a KV.
+type Backend struct {
+	kv   KV
+	head head
+}
+
+var _ core.Backend = (*Backend)(nil)
+
+// New returns a backend over kv.
+func New(kv KV) *Backend { return &Backend{kv: kv} }
+
+// Load replays the snapshot and the log after it.
+func (b *Backend) Load(snapshot func(r io.Reader) error, changeSet func(cs []byte) error) error {
+	raw, err := b.kv.Get(headKey)
+	if err != nil {
+		return fmt.Errorf("read head: %w", err)
+	}
+	if b.head, err = parseHead(raw); err != nil {
+		return err
+	}
+	if b.head.chunks > 0 {
+		if err := b.loadSnapshot(snapshot); err != nil {
+			return err
+		}
+	}
+	return b.kv.Scan(logPrefix, func(key string, value []byte) error {
+		if seq, ok := parseSeq(key); ok && seq >= b.head.firstSeq {
+			return changeSet(value)
+		}
+		return nil
+	})
+}
+
+func (b *Backend) loadSnapshot(snapshot func(r io.Reader) error) error {
+	var buf bytes.Buffer
+	n := 0
+	err := b.kv.Scan(snapPrefix(b.head.gen), func(_ string, value []byte) error {
+		buf.Write(value)
+		n++
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read snapshot: %w", err)
+	}
+	if n != b.head.chunks {
+		return fmt.Errorf("read snapshot: %d of %d chunks present", n, b.head.chunks)
+	}
+	return snapshot(&buf)
+}
+
+// Append stores one change set under the next log key.
+func (b *Backend) Append(cs []byte) error {
+	next := b.head
+	next.nextSeq++
+	puts := []Entry{{Key: logKey(b.head.nextSeq), Value: cs}, {Key: headKey, Value: next.encode()}}
+	if err := b.kv.Commit(puts, nil); err != nil {
+		return fmt.Errorf("append change set: %w", err)
+	}
+	b.head = next
+	return nil
+}
+
+// Compact replaces the snapshot and log with a new snapshot.
+func (b *Backend) Compact(save func(w io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := save(&buf); err != nil {
+		return fmt.Errorf("save snapshot: %w", err)
+	}
+	next := head{gen: b.head.gen + 1, nextSeq: b.head.nextSeq, firstSeq: b.head.nextSeq}
+	var puts []Entry
+	for data := buf.Bytes(); len(data) > 0; next.chunks++ {
+		n := min(len(data), ChunkSize)
+		puts = append(puts, Entry{Key: chunkKey(next.gen, next.chunks), Value: data[:n]})
+		data = data[n:]
+	}
+	puts = append(puts, Entry{Key: headKey, Value: next.encode()})
+	deletes, err := b.staleKeys()
+	if err != nil {
+		return err
+	}
+	if err := b.kv.Commit(puts, deletes); err != nil {
+		return fmt.Errorf("commit snapshot: %w", err)
+	}
+	b.head = next
+	return nil
+}
+
+// staleKeys lists the keys a compaction deletes: the current snapshot and log.
+func (b *Backend) staleKeys() ([]string, error) {
+	var keys []string
+	collect := func(key string, _ []byte) error {
+		keys = append(keys, key)
+		return nil
+	}
+	if err := b.kv.Scan(snapPrefix(b.head.gen), collect); err != nil {
+		return nil, fmt.Errorf("list snapshot: %w", err)
+	}
+	if err := b.kv.Scan(logPrefix, collect); err != nil {
+		return nil, fmt.Errorf("list log: %w", err)
+	}
+	return keys, nil
+}
+
+// Close does nothing: the KV belongs to the caller.
+func (b *Backend) Close() error { return nil }

@@ -1,0 +1,61 @@
+package memory_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/backend/backendtest"
+	"github.com/tabletopdb/tabletop/core/backend/kvlog"
+	"github.com/tabletopdb/tabletop/core/backend/memory"
+)
+
+func TestBackend_Conformance(t *testing.T) {
+	backendtest.Run(t, func(t *testing.T) func() core.Backend {
+		kv := memory.NewKV()
+		return func() core.Backend { return kvlog.New(kv) }
+	})
+}
+
+func TestBackend_FailedCommitAppliesNothing(t *testing.T) {
+	kv := memory.NewKV()
+	s, err := core.Open(core.Options{Backend: kvlog.New(kv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.CreateTable("faults")
+	boom := errors.New("disk full")
+	kv.FailCommit = func([]kvlog.Entry, []string) error { return boom }
+	_, err = s.Apply("faults", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "r"}})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want the backend's", err)
+	}
+	if _, err := s.Get("faults", "p", "r"); !errors.Is(err, core.ErrEntityNotFound) {
+		t.Fatalf("failed write is visible: %v", err)
+	}
+	kv.FailCommit = nil
+	if _, err := s.Apply("faults", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
+		t.Fatalf("store unusable after a failed commit: %v", err)
+	}
+}
+
+func TestBackend_CompactionKeepsStorageProportional(t *testing.T) {
+	kv := memory.NewKV()
+	s, err := core.Open(core.Options{Backend: kvlog.New(kv), CompactAfter: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.CreateTable("churn")
+	big := core.StringValue(string(make([]byte, 1000)))
+	for i := range 2000 {
+		e := &core.Entity{PartitionKey: "p", RowKey: "same", Properties: []core.Property{{Name: "V", Value: big}, {Name: "N", Value: core.Int32Value(int32(i))}}}
+		if _, err := s.Apply("churn", core.Op{Kind: core.OpInsertOrReplace, Entity: e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := kv.Size(); n > 200<<10 {
+		t.Fatalf("storage holds %d bytes for one 1 KB entity after 2000 rewrites", n)
+	}
+}
