@@ -5,7 +5,7 @@ GO       ?= go
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 GOJS     := GOOS=js GOARCH=wasm
 FUZZTIME ?= 10s
-BENCHTIME ?= 1x
+BENCHTIME ?= 1s
 
 .PHONY: run test test-go test-race test-wasm test-fuzz bench vet deps
 
@@ -34,5 +34,4 @@ test-fuzz:
 	@scripts/fuzz-all.sh $(FUZZTIME)
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./core/...
-	$(GOJS) $(GO) test -exec="$(WASMEXEC)" -run '^$$' -bench . -benchtime $(BENCHTIME) ./core/...
+	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)

@@ -1,0 +1,112 @@
+package core_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// benchSizes are the table sizes every engine benchmark is swept over.
+var benchSizes = []int{1_000, 100_000, 1_000_000}
+
+// partitionSize is how many entities each benchmark partition holds.
+const partitionSize = 100
+
+// benchKey names the i-th entity of a benchmark table.
+func benchKey(i int) (pk, rk string) {
+	return fmt.Sprintf("p%07d", i/partitionSize), fmt.Sprintf("r%03d", i%partitionSize)
+}
+
+func benchEntity(pk, rk string, i int) *core.Entity {
+	return &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{
+		{Name: "Name", Value: core.StringValue("entity number " + rk)},
+		{Name: "Count", Value: core.Int32Value(int32(i))},
+		{Name: "Total", Value: core.Int64Value(int64(i) * 1_000_003)},
+		{Name: "Ratio", Value: core.DoubleValue(float64(i) / 7)},
+		{Name: "Active", Value: core.BoolValue(i%2 == 0)},
+		{Name: "Created", Value: core.DateTimeValue(core.MinDateTime + core.DateTime(i))},
+	}}
+}
+
+// benchStore returns a memory store whose table "bench" holds n entities, loaded 1000
+// entities per transaction.
+func benchStore(b *testing.B, n int) *core.Store {
+	s, err := core.Open(core.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.CreateTable("bench")
+	for start := 0; start < n; start += 1000 {
+		err := s.Update(func(tx *core.Tx) error {
+			for i := start; i < min(start+1000, n); i++ {
+				pk, rk := benchKey(i)
+				if _, err := tx.Apply("bench", core.Op{Kind: core.OpInsert, Entity: benchEntity(pk, rk, i)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
+}
+
+// BenchmarkStore sweeps the engine's basic operations over table sizes. Each size gets a
+// fresh store, released before the next, so a large heap does not slow the small cases.
+func BenchmarkStore(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			s := benchStore(b, n)
+			defer s.Close()
+			b.Run("insert", func(b *testing.B) { benchInsert(b, s) })
+			b.Run("get", func(b *testing.B) { benchGet(b, s, n) })
+			b.Run("partition-scan", func(b *testing.B) { benchPartitionScan(b, s, n) })
+		})
+		runtime.GC()
+	}
+}
+
+// benchInsert measures single-entity inserts, one transaction each.
+func benchInsert(b *testing.B, s *core.Store) {
+	for i := 0; i < b.N; i++ {
+		e := benchEntity(fmt.Sprintf("x%09d", rand.Int64()), "r", i)
+		if _, err := s.Apply("bench", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "inserts/s")
+}
+
+// benchGet measures point reads of random existing entities.
+func benchGet(b *testing.B, s *core.Store, n int) {
+	for i := 0; i < b.N; i++ {
+		pk, rk := benchKey(rand.IntN(n))
+		if _, err := s.Get("bench", pk, rk); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "gets/s")
+}
+
+// benchPartitionScan measures reading one whole 100-entity partition in key order.
+func benchPartitionScan(b *testing.B, s *core.Store, n int) {
+	seen := 0
+	for i := 0; i < b.N; i++ {
+		pk, _ := benchKey(rand.IntN(n))
+		err := s.View(func(tx *core.Tx) error {
+			return tx.Scan("bench", core.PartitionRange(pk), func(*core.Entity) bool {
+				seen++
+				return true
+			})
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(seen)/b.Elapsed().Seconds(), "entities/s")
+}
