@@ -1,7 +1,7 @@
 package core
 
 import (
-	"strings"
+	"math"
 	"time"
 )
 
@@ -23,9 +23,24 @@ const (
 // dateTimeLayout is Azure's wire form: ISO 8601 UTC with exactly seven fractional digits.
 const dateTimeLayout = "2006-01-02T15:04:05.0000000Z"
 
-// DateTimeOf converts t to a DateTime, truncating below 100 ns. It does not check the range.
+// The whole seconds, relative to the Unix epoch, that a DateTime can count without
+// overflowing int64.
+const (
+	minDateTimeUnix = -unixEpochTicks / ticksPerSecond
+	maxDateTimeUnix = (math.MaxInt64-unixEpochTicks)/ticksPerSecond - 1
+)
+
+// DateTimeOf converts t to a DateTime, truncating below 100 ns. It does not check the
+// range, but a time too far from year 1 to count in ticks becomes math.MinInt64 or
+// math.MaxInt64, which are never Valid.
 func DateTimeOf(t time.Time) DateTime {
 	sec := t.Unix()
+	switch {
+	case sec < minDateTimeUnix:
+		return math.MinInt64
+	case sec > maxDateTimeUnix:
+		return math.MaxInt64
+	}
 	return DateTime(sec*ticksPerSecond + int64(t.Nanosecond()/100) + unixEpochTicks)
 }
 
@@ -49,33 +64,128 @@ func (d DateTime) String() string { return string(d.AppendText(nil)) }
 // AppendText appends d's wire form to b.
 func (d DateTime) AppendText(b []byte) []byte { return d.Time().AppendFormat(b, dateTimeLayout) }
 
-// ParseDateTime parses an ISO 8601 date and time: a "Z" or numeric offset, or no zone at
-// all (read as UTC), and up to seven fractional digits kept exactly (more are truncated to
-// 100 ns). A value outside 1601-01-01 to 9999-12-31 is ErrValueOutOfRange.
+// ParseDateTime parses an ISO 8601 date and time, YYYY-MM-DDThh:mm[:ss[.fffffff]] then
+// "Z", a ±hh:mm offset, or no zone at all (read as UTC). Seven fractional digits are kept
+// exactly; more are truncated to 100 ns. A value outside 1601-01-01 to 9999-12-31 (in
+// UTC) is ErrValueOutOfRange; anything else that is not of this form is ErrValueInvalid.
 func ParseDateTime(s string) (DateTime, error) {
-	layout := "2006-01-02T15:04:05Z07:00"
-	if !hasZone(s) {
-		layout = "2006-01-02T15:04:05"
+	p := dateParser{s: s}
+	year, month, day := p.num(4), p.sep('-', 2), p.sep('-', 2)
+	p.want('T')
+	hour, minute := p.num(2), p.sep(':', 2)
+	sec := 0
+	if p.peek(':') {
+		sec = p.sep(':', 2)
 	}
-	t, err := time.Parse(layout, s)
-	if err != nil {
+	frac := p.fraction()
+	offset := p.zone()
+	if p.bad || len(p.s) != 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) ||
+		hour > 23 || minute > 59 || sec > 59 {
 		return 0, ErrValueInvalid
 	}
-	if t.Year() < 1601 || t.Year() > 9999 {
-		return 0, ErrValueOutOfRange
-	}
-	d := DateTimeOf(t)
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
+	d := DateTimeOf(t.Add(-time.Duration(offset)*time.Minute)) + DateTime(frac)
 	if !d.Valid() {
 		return 0, ErrValueOutOfRange
 	}
 	return d, nil
 }
 
-// hasZone reports whether an ISO 8601 time ends in "Z" or a ±hh:mm offset.
-func hasZone(s string) bool {
-	if strings.HasSuffix(s, "Z") || strings.HasSuffix(s, "z") {
-		return true
+// daysIn returns the number of days of a month (1-12) of a proleptic Gregorian year.
+func daysIn(year, month int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// dateParser reads the fields of an ISO 8601 date and time from s, consuming it; any
+// malformed field sets bad.
+type dateParser struct {
+	s   string
+	bad bool
+}
+
+// num reads exactly n decimal digits.
+func (p *dateParser) num(n int) int {
+	if len(p.s) < n {
+		p.bad = true
+		return 0
 	}
-	i := strings.LastIndexByte(s, 'T')
-	return i >= 0 && strings.ContainsAny(s[i:], "+-")
+	v := 0
+	for i := 0; i < n; i++ {
+		c := p.s[i]
+		if c < '0' || c > '9' {
+			p.bad = true
+			return 0
+		}
+		v = v*10 + int(c-'0')
+	}
+	p.s = p.s[n:]
+	return v
+}
+
+// sep reads the byte c then n digits.
+func (p *dateParser) sep(c byte, n int) int {
+	p.want(c)
+	return p.num(n)
+}
+
+// want consumes the byte c.
+func (p *dateParser) want(c byte) {
+	if !p.peek(c) {
+		p.bad = true
+		return
+	}
+	p.s = p.s[1:]
+}
+
+// peek reports whether the next byte is c.
+func (p *dateParser) peek(c byte) bool { return len(p.s) > 0 && p.s[0] == c }
+
+// fraction reads an optional "." and at least one digit, returning 100 ns ticks; digits
+// beyond the seventh are read and dropped.
+func (p *dateParser) fraction() int64 {
+	if !p.peek('.') {
+		return 0
+	}
+	p.s = p.s[1:]
+	var ticks int64
+	n := 0
+	for n < len(p.s) && p.s[n] >= '0' && p.s[n] <= '9' {
+		if n < 7 {
+			ticks = ticks*10 + int64(p.s[n]-'0')
+		}
+		n++
+	}
+	if n == 0 {
+		p.bad = true
+	}
+	for i := n; i < 7; i++ {
+		ticks *= 10
+	}
+	p.s = p.s[n:]
+	return ticks
+}
+
+// zone reads an optional "Z" or ±hh:mm and returns the offset east of UTC in minutes.
+func (p *dateParser) zone() int {
+	if len(p.s) == 0 {
+		return 0
+	}
+	sign := 1
+	switch p.s[0] {
+	case 'Z':
+		p.s = p.s[1:]
+		return 0
+	case '-':
+		sign = -1
+	case '+':
+	default:
+		p.bad = true
+		return 0
+	}
+	p.s = p.s[1:]
+	h, m := p.num(2), p.sep(':', 2)
+	if h > 23 || m > 59 {
+		p.bad = true
+	}
+	return sign * (h*60 + m)
 }

@@ -55,7 +55,9 @@ func appendValue(b []byte, v Value) []byte {
 	}
 }
 
-// decodeEntity rebuilds an entity from its keys and stored form.
+// decodeEntity rebuilds an entity from its keys and stored form. A record that is short,
+// has bytes left over, or holds a value no encoder writes (an unknown type, a Boolean
+// other than 0 or 1, an Int32 out of range) is errCorrupt.
 func decodeEntity(pk, rk, data string) (*Entity, error) {
 	d := decoder{s: data}
 	if d.byte() != entityCodecVersion {
@@ -72,7 +74,7 @@ func decodeEntity(pk, rk, data string) (*Entity, error) {
 		name := d.bytes(d.uvarint())
 		e.Properties[i] = Property{Name: name, Value: d.value(typ)}
 	}
-	if d.err {
+	if d.err || len(d.s) != 0 {
 		return nil, errCorrupt
 	}
 	return e, nil
@@ -123,9 +125,12 @@ func (d *decoder) value(t Type) Value {
 		v.str = d.bytes(16)
 	case TypeBoolean:
 		v.num = uint64(d.byte())
+		d.err = d.err || v.num > 1
 	case TypeInt32, TypeInt64:
 		u := d.uvarint()
-		v.num = uint64(int64(u>>1) ^ -int64(u&1))
+		n := int64(u>>1) ^ -int64(u&1)
+		d.err = d.err || t == TypeInt32 && n != int64(int32(n))
+		v.num = uint64(n)
 	case TypeDouble:
 		if len(d.s) < 8 {
 			d.err = true

@@ -11,9 +11,12 @@ var (
 	ErrTableNameInvalid = errors.New("table name must be 3 to 63 letters or digits and start with a letter")
 	// ErrTableNameReserved means a table name is one the service reserves, such as "tables".
 	ErrTableNameReserved = errors.New("table name is reserved")
-	// ErrPropertyNameInvalid means a property name breaks the C# identifier rules or
-	// uses a reserved system name.
+	// ErrPropertyNameInvalid means a property name breaks the C# identifier rules, is not
+	// valid in XML, or uses a reserved system name.
 	ErrPropertyNameInvalid = errors.New("property name is not a valid identifier")
+	// ErrPropertyNameReserved means a custom property takes the name of a system property
+	// (PartitionKey, RowKey, Timestamp). It is also an ErrPropertyNameInvalid.
+	ErrPropertyNameReserved error = &kindError{"property name is reserved for a system property", ErrPropertyNameInvalid}
 	// ErrPropertyNameTooLong means a property name is longer than 255 characters.
 	ErrPropertyNameTooLong = errors.New("property name is longer than 255 characters")
 	// ErrKeyInvalid means a PartitionKey or RowKey contains a character that keys may not
@@ -104,3 +107,16 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
 
 // Unwrap returns the rule that was broken.
 func (e *FieldError) Unwrap() error { return e.Err }
+
+// kindError is a sentinel error that is a special case of a broader one: errors.Is
+// matches both.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+// Error implements error.
+func (e *kindError) Error() string { return e.msg }
+
+// Unwrap returns the broader error.
+func (e *kindError) Unwrap() error { return e.kind }

@@ -41,17 +41,21 @@ func tableID(name string) string { return strings.ToLower(name) }
 
 // ValidatePropertyName checks a custom property name: a C# identifier (a letter or "_",
 // then letters, digits, connecting punctuation, combining marks or formatting characters)
-// of at most 255 characters, which also excludes "-", control characters and characters
-// that are invalid in XML or URLs, such as U+E000; and not a system property name.
+// of at most 255 characters that is also an XML name, which excludes "-", control
+// characters and characters that are invalid in XML or URLs, such as U+E000; and not a
+// system property name (ErrPropertyNameReserved).
 func ValidatePropertyName(name string) error {
 	if UTF16Len(name) > MaxPropertyNameLen {
 		return ErrPropertyNameTooLong
 	}
-	if name == "" || !utf8.ValidString(name) || isSystemProperty(name) {
+	if isSystemProperty(name) {
+		return ErrPropertyNameReserved
+	}
+	if name == "" || !utf8.ValidString(name) {
 		return ErrPropertyNameInvalid
 	}
 	for i, r := range name {
-		if !isIdentifierRune(r, i == 0) {
+		if !isIdentifierRune(r, i == 0) || !isXMLNameRune(r, i == 0) {
 			return ErrPropertyNameInvalid
 		}
 	}
@@ -71,4 +75,29 @@ func isIdentifierRune(r rune, first bool) bool {
 		return false
 	}
 	return unicode.In(r, unicode.Nd, unicode.Pc, unicode.Mn, unicode.Mc, unicode.Cf)
+}
+
+// isXMLNameRune applies XML 1.0's NameStartChar and NameChar productions.
+func isXMLNameRune(r rune, first bool) bool {
+	return unicode.Is(xmlNameStart, r) || !first && unicode.Is(xmlNameRest, r)
+}
+
+// xmlNameStart is XML 1.0's NameStartChar.
+var xmlNameStart = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{Lo: ':', Hi: ':', Stride: 1}, {Lo: 'A', Hi: 'Z', Stride: 1}, {Lo: '_', Hi: '_', Stride: 1},
+		{Lo: 'a', Hi: 'z', Stride: 1}, {Lo: 0xC0, Hi: 0xD6, Stride: 1}, {Lo: 0xD8, Hi: 0xF6, Stride: 1},
+		{Lo: 0xF8, Hi: 0x2FF, Stride: 1}, {Lo: 0x370, Hi: 0x37D, Stride: 1}, {Lo: 0x37F, Hi: 0x1FFF, Stride: 1},
+		{Lo: 0x200C, Hi: 0x200D, Stride: 1}, {Lo: 0x2070, Hi: 0x218F, Stride: 1}, {Lo: 0x2C00, Hi: 0x2FEF, Stride: 1},
+		{Lo: 0x3001, Hi: 0xD7FF, Stride: 1}, {Lo: 0xF900, Hi: 0xFDCF, Stride: 1}, {Lo: 0xFDF0, Hi: 0xFFFD, Stride: 1},
+	},
+	R32: []unicode.Range32{{Lo: 0x10000, Hi: 0xEFFFF, Stride: 1}},
+}
+
+// xmlNameRest is what XML 1.0's NameChar adds to NameStartChar.
+var xmlNameRest = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{Lo: '-', Hi: '.', Stride: 1}, {Lo: '0', Hi: '9', Stride: 1}, {Lo: 0xB7, Hi: 0xB7, Stride: 1},
+		{Lo: 0x300, Hi: 0x36F, Stride: 1}, {Lo: 0x203F, Hi: 0x2040, Stride: 1},
+	},
 }

@@ -79,8 +79,14 @@ func BoolValue(b bool) Value {
 // DateTimeValue returns an Edm.DateTime value.
 func DateTimeValue(d DateTime) Value { return Value{typ: TypeDateTime, num: uint64(d)} }
 
-// DoubleValue returns an Edm.Double value; NaN and the infinities are allowed.
-func DoubleValue(f float64) Value { return Value{typ: TypeDouble, num: math.Float64bits(f)} }
+// DoubleValue returns an Edm.Double value; NaN and the infinities are allowed. Every NaN
+// becomes the one NaN that ParseDouble returns, so that Values stay comparable with ==.
+func DoubleValue(f float64) Value {
+	if math.IsNaN(f) {
+		f = math.NaN()
+	}
+	return Value{typ: TypeDouble, num: math.Float64bits(f)}
+}
 
 // GuidValue returns an Edm.Guid value.
 func GuidValue(g Guid) Value { return Value{typ: TypeGuid, str: string(g[:])} }
@@ -174,12 +180,16 @@ func (v Value) Size() int {
 }
 
 // Validate reports whether the value respects its type's limits: String and Binary at most
-// 64 KiB (a String counted as UTF-16), DateTime within 1601-01-01 to 9999-12-31.
+// 64 KiB (a String counted as UTF-16, and valid UTF-8, ErrValueInvalid otherwise),
+// DateTime within 1601-01-01 to 9999-12-31.
 func (v Value) Validate() error {
 	switch v.typ {
 	case TypeString:
 		if 2*UTF16Len(v.str) > MaxValueBytes {
 			return ErrValueTooLarge
+		}
+		if !utf8.ValidString(v.str) {
+			return ErrValueInvalid
 		}
 	case TypeBinary:
 		if len(v.str) > MaxValueBytes {

@@ -4,11 +4,12 @@ import (
 	"encoding/base64"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Text returns the value in its Azure wire form as text: a String as is, Binary as
 // base64, Boolean as true/false, DateTime as ISO 8601 with seven fractional digits, Double
-// as the shortest decimal that round-trips (or NaN, Infinity, -Infinity), Guid in
+// as FormatDouble writes it ("5.0", "0.1", "1e+21", "NaN", "-Infinity"), Guid in
 // lowercase text form, Int32 and Int64 as decimal.
 func (v Value) Text() string {
 	switch v.typ {
@@ -32,8 +33,10 @@ func (v Value) Text() string {
 	return ""
 }
 
-// FormatDouble formats f as Azure does: NaN, Infinity, -Infinity, or the shortest decimal
-// that round-trips.
+// FormatDouble formats f as Azure writes a Double: NaN, Infinity, -Infinity, or the
+// shortest decimal that round-trips, in plain notation when 1e-6 ≤ |f| < 1e21 (as
+// JavaScript does) and with an exponent otherwise. An integral result gets ".0", such as
+// "5.0", so that a reader does not take it for an Int32.
 func FormatDouble(f float64) string {
 	switch {
 	case math.IsNaN(f):
@@ -43,17 +46,27 @@ func FormatDouble(f float64) string {
 	case math.IsInf(f, -1):
 		return "-Infinity"
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return strconv.FormatFloat(f, 'e', -1, 64)
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsRune(s, '.') {
+		s += ".0"
+	}
+	return s
 }
 
 // ParseValue parses text in the wire form of type t (the inverse of Value.Text) and checks
-// the type's limits.
+// the type's limits. On error it returns the zero Value.
 func ParseValue(t Type, text string) (Value, error) {
 	v, err := parseValue(t, text)
+	if err == nil {
+		err = v.Validate()
+	}
 	if err != nil {
 		return Value{}, err
 	}
-	return v, v.Validate()
+	return v, nil
 }
 
 func parseValue(t Type, text string) (Value, error) {

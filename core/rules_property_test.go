@@ -1,0 +1,131 @@
+package core_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// DATA-MODEL.md "Property names": case-sensitive, at most 255 characters, C# identifier
+// rules, valid in XML, no dash, not a system property name, no characters invalid in URLs
+// (U+E000, control characters 0x00-0x1F, U+0081, ...).
+
+func TestRule_PropertyName_CSharpIdentifier(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       error
+	}{
+		{"OK/letter", "a", nil},
+		{"OK/underscore", "_", nil},
+		{"OK/underscoreDigit", "_1", nil},
+		{"OK/digitAfterFirst", "a1", nil},
+		{"OK/mixedCase", "FirstName", nil},
+		{"OK/latin", "Ünïcödé", nil},
+		{"OK/cjk", "名前", nil},
+		{"OK/combiningMark", "a\u0301", nil},
+		{"OK/zeroWidthJoiner", "a\u200Db", nil},
+		{"OK/connector", "a\u203Fb", nil},
+		{"OK/astral", "\U00010400x", nil},
+		{"ErrPropertyNameInvalid/empty", "", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/leadingDigit", "1a", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/leadingMark", "\u0301a", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/dash", "a-b", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/space", "a b", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/dot", "odata.etag", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/annotation", "Age@odata.type", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/dollar", "$a", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/invalidUTF8", "a\xff", core.ErrPropertyNameInvalid},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantErr(t, core.ValidatePropertyName(c.text), c.want) })
+	}
+}
+
+func TestRule_PropertyName_XMLAndURLInvalid(t *testing.T) {
+	cases := []struct{ name, text string }{
+		{"U+E000", "a\uE000"},
+		{"U+E000first", "\uE000"},
+		{"U+0000", "a\x00"},
+		{"U+0009", "a\tb"},
+		{"U+001F", "a\x1f"},
+		{"U+007F", "a\x7f"},
+		{"U+0081", "a\u0081"},
+		{"U+009F", "a\u009f"},
+		{"U+FFFE", "a\uFFFE"},
+		{"U+FFFF", "a\uFFFF"},
+		{"U+F0000", "a\U000F0000"},
+		{"U+00AD", "a\u00ADb"}, // a C# formatting character, not an XML name character
+		{"U+200B", "a\u200Bb"}, // likewise
+		{"U+00B5", "\u00B5s"},  // a C# letter that cannot start an XML name
+		{"U+2054", "a\u2054b"}, // C# connecting punctuation, not an XML name character
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wantErr(t, core.ValidatePropertyName(c.text), core.ErrPropertyNameInvalid)
+		})
+	}
+}
+
+func TestRule_PropertyName_255(t *testing.T) {
+	astral := "\U00010400" // DESERET CAPITAL LONG I: a letter, two UTF-16 code units
+	cases := []struct {
+		name, text string
+		want       error
+	}{
+		{"OK/255", "a" + rep("b", 254), nil},
+		{"OK/255units", "a" + rep(astral, 127), nil},
+		{"OK/255bmp", rep("名", 255), nil}, // 765 UTF-8 bytes, 255 characters
+		{"ErrPropertyNameTooLong/256", "a" + rep("b", 255), core.ErrPropertyNameTooLong},
+		{"ErrPropertyNameTooLong/256units", rep(astral, 128), core.ErrPropertyNameTooLong},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantErr(t, core.ValidatePropertyName(c.text), c.want) })
+	}
+}
+
+func TestRule_PropertyName_SystemNamesReserved(t *testing.T) {
+	for _, name := range []string{"PartitionKey", "RowKey", "Timestamp"} {
+		t.Run(name, func(t *testing.T) {
+			err := core.ValidatePropertyName(name)
+			wantErr(t, err, core.ErrPropertyNameReserved)
+			wantErr(t, err, core.ErrPropertyNameInvalid) // the broader rule
+			e := &core.Entity{PartitionKey: "p", RowKey: "r", Properties: []core.Property{{Name: name, Value: core.StringValue("x")}}}
+			var fe *core.FieldError
+			if err := e.Validate(); !errors.As(err, &fe) || fe.Field != name || !errors.Is(err, core.ErrPropertyNameReserved) {
+				t.Fatalf("Validate = %v, want a FieldError for %s", err, name)
+			}
+		})
+	}
+	// Property names are case-sensitive, so other spellings are ordinary names.
+	for _, name := range []string{"partitionKey", "ROWKEY", "timestamp"} {
+		wantErr(t, core.ValidatePropertyName(name), nil)
+	}
+}
+
+func TestRule_PropertyName_CaseSensitive(t *testing.T) {
+	s := newRuleStore(t, core.Options{}, "Tab")
+	t.Run("OK", func(t *testing.T) {
+		insert(t, s, "Tab", &core.Entity{PartitionKey: "p", RowKey: "r", Properties: []core.Property{
+			{Name: "Name", Value: core.StringValue("upper")},
+			{Name: "name", Value: core.StringValue("lower")},
+		}})
+		got, err := s.Get("Tab", "p", "r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, _ := got.Get("Name")
+		low, _ := got.Get("name")
+		if up.Str() != "upper" || low.Str() != "lower" || len(got.Properties) != 2 {
+			t.Fatalf("got %+v", got.Properties)
+		}
+	})
+	t.Run("ErrDuplicateProperty", func(t *testing.T) {
+		e := &core.Entity{PartitionKey: "p", RowKey: "d", Properties: []core.Property{
+			{Name: "Name", Value: core.StringValue("a")},
+			{Name: "Name", Value: core.Int32Value(1)},
+		}}
+		_, err := s.Apply("Tab", core.Op{Kind: core.OpInsert, Entity: e})
+		wantErr(t, err, core.ErrDuplicateProperty)
+	})
+}
