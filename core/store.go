@@ -165,7 +165,7 @@ func (s *Store) Snapshot(w io.Writer) error { return mapClosed(s.db.Save(w)) }
 // nextTimestamp issues a Timestamp later than every one issued before. Call it only under
 // buntdb's write lock.
 func (s *Store) nextTimestamp() DateTime {
-	now := DateTimeOf(s.opts.Now())
+	now := max(DateTimeOf(s.opts.Now()), MinDateTime)
 	if now <= s.clock {
 		now = s.clock + 1
 	}
