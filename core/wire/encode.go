@@ -1,0 +1,205 @@
+package wire
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// Context carries what the odata.* members of a response need, and the $select list. The
+// writers take a non-nil *Context and only read it.
+type Context struct {
+	Metadata Metadata
+	BaseURL  string   // "{scheme}://{host}", plus "/{account}" in path style; no trailing slash
+	Account  string   // account name, for odata.type
+	Table    string   // table name as stored
+	Select   []string // nil: every property; else only these, PartitionKey, RowKey and Timestamp only if listed, missing ones as null
+}
+
+// AppendEntity appends a single-entity response body (Get Entity, the Insert echo):
+// {"odata.metadata":"{base}/$metadata#{table}/@Element","odata.etag":…,"PartitionKey":…}.
+func AppendEntity(b []byte, e *core.Entity, c *Context) []byte {
+	b = append(b, '{')
+	if c.Metadata != NoMetadata {
+		b = appendMetadataURL(b, c, c.Table, true)
+	}
+	b = appendEntityMembers(b, e, c)
+	return closeObject(b)
+}
+
+// AppendEntities appends a Query Entities response body:
+// {"odata.metadata":"{base}/$metadata#{table}","value":[…]}.
+func AppendEntities(b []byte, es []*core.Entity, c *Context) []byte {
+	b = append(b, '{')
+	if c.Metadata != NoMetadata {
+		b = appendMetadataURL(b, c, c.Table, false)
+	}
+	b = append(b, `"value":[`...)
+	for i, e := range es {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = closeObject(appendEntityMembers(append(b, '{'), e, c))
+	}
+	return append(b, "]}"...)
+}
+
+// appendMetadataURL appends the member "odata.metadata":"{base}/$metadata#{set}[/@Element]",.
+func appendMetadataURL(b []byte, c *Context, set string, element bool) []byte {
+	b = append(b, `"odata.metadata":"`...)
+	b = appendStringBody(b, c.BaseURL)
+	b = append(b, "/$metadata#"...)
+	b = appendStringBody(b, set)
+	if element {
+		b = append(b, "/@Element"...)
+	}
+	return append(b, `",`...)
+}
+
+// closeObject ends an object whose members were each written with a trailing comma.
+func closeObject(b []byte) []byte {
+	if b[len(b)-1] == ',' {
+		b[len(b)-1] = '}'
+		return b
+	}
+	return append(b, '}')
+}
+
+// appendEntityMembers appends an entity's members, each followed by a comma.
+func appendEntityMembers(b []byte, e *core.Entity, c *Context) []byte {
+	full := c.Metadata == FullMetadata
+	if full {
+		b = appendFullHead(b, e, c)
+	} else if c.Metadata == MinimalMetadata {
+		b = appendETag(append(b, `"odata.etag":`...), e.Timestamp)
+		b = append(b, ',')
+	}
+	if selected(c.Select, core.PartitionKeyName) {
+		b = appendString(append(b, `"PartitionKey":`...), e.PartitionKey)
+		b = append(b, ',')
+	}
+	if selected(c.Select, core.RowKeyName) {
+		b = appendString(append(b, `"RowKey":`...), e.RowKey)
+		b = append(b, ',')
+	}
+	if selected(c.Select, core.TimestampName) {
+		if full {
+			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
+		}
+		b = e.Timestamp.AppendText(append(b, `"Timestamp":"`...))
+		b = append(b, `",`...)
+	}
+	if c.Select == nil {
+		for _, p := range e.Properties {
+			b = appendProperty(b, p.Name, p.Value, c.Metadata)
+		}
+		return b
+	}
+	return appendSelected(b, e, c)
+}
+
+// appendFullHead appends odata.type, odata.id, odata.etag and odata.editLink.
+func appendFullHead(b []byte, e *core.Entity, c *Context) []byte {
+	b = append(b, `"odata.type":"`...)
+	b = appendStringBody(b, c.Account)
+	b = append(b, '.')
+	b = appendStringBody(b, c.Table)
+	b = append(b, `","odata.id":"`...)
+	b = appendStringBody(b, c.BaseURL)
+	b = append(b, '/')
+	b = AppendKeyPredicate(b, c.Table, e.PartitionKey, e.RowKey)
+	b = append(b, `","odata.etag":`...)
+	b = appendETag(b, e.Timestamp)
+	b = append(b, `,"odata.editLink":"`...)
+	b = AppendKeyPredicate(b, c.Table, e.PartitionKey, e.RowKey)
+	return append(b, `",`...)
+}
+
+// selected reports whether a system property is to be written.
+func selected(sel []string, name string) bool {
+	if sel == nil {
+		return true
+	}
+	for _, s := range sel {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// appendSelected appends the custom properties named by c.Select, in that order, once
+// each; a property the entity lacks is written as null.
+func appendSelected(b []byte, e *core.Entity, c *Context) []byte {
+next:
+	for i, name := range c.Select {
+		if name == core.PartitionKeyName || name == core.RowKeyName || name == core.TimestampName {
+			continue
+		}
+		for _, earlier := range c.Select[:i] {
+			if earlier == name {
+				continue next
+			}
+		}
+		if v, ok := e.Get(name); ok {
+			b = appendProperty(b, name, v, c.Metadata)
+		} else {
+			b = appendString(b, name)
+			b = append(b, ":null,"...)
+		}
+	}
+	return b
+}
+
+// appendProperty appends a custom property, with its annotation first when the metadata
+// level and the value call for one, each member followed by a comma.
+func appendProperty(b []byte, name string, v core.Value, m Metadata) []byte {
+	if m != NoMetadata && annotated(v) {
+		b = append(b, '"')
+		b = appendStringBody(b, name)
+		b = append(b, `@odata.type":"`...)
+		b = append(b, v.Type().String()...)
+		b = append(b, `",`...)
+	}
+	b = appendString(b, name)
+	b = appendValue(append(b, ':'), v)
+	return append(b, ',')
+}
+
+// annotated reports whether a value needs its type annotated: JSON cannot tell Binary,
+// DateTime, Guid and Int64 from strings, nor Double's NaN and infinities.
+func annotated(v core.Value) bool {
+	switch v.Type() {
+	case core.TypeBinary, core.TypeDateTime, core.TypeGuid, core.TypeInt64:
+		return true
+	case core.TypeDouble:
+		f := v.Double()
+		return math.IsNaN(f) || math.IsInf(f, 0)
+	}
+	return false
+}
+
+// appendValue appends a value in its JSON wire form.
+func appendValue(b []byte, v core.Value) []byte {
+	switch v.Type() {
+	case core.TypeBinary:
+		b = base64.StdEncoding.AppendEncode(append(b, '"'), v.Bytes())
+	case core.TypeBoolean:
+		return strconv.AppendBool(b, v.Bool())
+	case core.TypeDateTime:
+		b = v.DateTime().AppendText(append(b, '"'))
+	case core.TypeDouble:
+		return appendDouble(b, v.Double())
+	case core.TypeGuid:
+		b = appendGuid(append(b, '"'), v.Guid())
+	case core.TypeInt32:
+		return strconv.AppendInt(b, int64(v.Int32()), 10)
+	case core.TypeInt64:
+		b = strconv.AppendInt(append(b, '"'), v.Int64(), 10)
+	default:
+		return appendString(b, v.Str())
+	}
+	return append(b, '"')
+}

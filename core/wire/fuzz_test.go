@@ -1,0 +1,89 @@
+package wire_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/wire"
+)
+
+// FuzzDecodeEntity checks that the decoders never panic, accept only valid JSON, decode
+// strings as encoding/json does, and that whatever DecodeEntity accepts survives
+// AppendEntity and DecodeEntity again unchanged.
+func FuzzDecodeEntity(f *testing.F) {
+	for _, s := range []string{
+		`{"PartitionKey":"p","RowKey":"r","S":"x","I":1,"D":1.5,"B":true}`,
+		`{"PartitionKey":"p","RowKey":"r","L@odata.type":"Edm.Int64","L":"9007199254740993"}`,
+		`{"PartitionKey":"p","RowKey":"r","L":"1","L@odata.type":"Edm.Int64","N":null}`,
+		`{"PartitionKey":"p","RowKey":"r","D@odata.type":"Edm.Double","D":"NaN","E":-0.0,"F":1e21}`,
+		`{"PartitionKey":"p","RowKey":"r","T@odata.type":"Edm.DateTime","T":"2013-08-02T17:37:43.0090043Z"}`,
+		`{"PartitionKey":"p","RowKey":"r","G@odata.type":"Edm.Guid","G":"4185404a-5818-48c3-b9be-f217df0dba6f"}`,
+		`{"PartitionKey":"p","RowKey":"r","B@odata.type":"Edm.Binary","B":"AQIDBA=="}`,
+		`{"PartitionKey":"\ud83d\ude00","RowKey":"\u0000","\u00e9":"\ud800","odata.x":[{"a":[]}]}`,
+		`{"TableName":"People"}`,
+		`{"a":2147483648,"b":-2147483649,"c":1e400}`,
+		"{\"PartitionKey\":\"\xff\",\"RowKey\":\"\\/\"}",
+		`[1,2]`, `{"a":{}}`, `{"a":"\u12`, ``, `{"a":1}x`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkTableName(t, data)
+		e, err := wire.DecodeEntity(data)
+		if err != nil {
+			if e != nil {
+				t.Fatalf("entity %+v with error %v", e, err)
+			}
+			return
+		}
+		checkStdlib(t, data, e)
+		c := &wire.Context{Metadata: wire.MinimalMetadata, BaseURL: "http://h/a", Account: "a", Table: "t"}
+		out := wire.AppendEntity(nil, e, c)
+		if !json.Valid(out) {
+			t.Fatalf("invalid JSON written: %s", out)
+		}
+		again, err := wire.DecodeEntity(out)
+		if err != nil || !sameEntity(again, e) {
+			t.Fatalf("round trip: %v\n in:  %+v\n out: %+v\n via %s", err, e, again, out)
+		}
+	})
+}
+
+// checkStdlib compares a decoded entity with what encoding/json reads from the same body.
+func checkStdlib(t *testing.T, data []byte, e *core.Entity) {
+	if !json.Valid(data) {
+		t.Fatalf("accepted invalid JSON %q", data)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("encoding/json: %v", err)
+	}
+	if m[core.PartitionKeyName] != e.PartitionKey || m[core.RowKeyName] != e.RowKey {
+		t.Fatalf("keys %q %q, encoding/json has %q %q", e.PartitionKey, e.RowKey, m["PartitionKey"], m["RowKey"])
+	}
+	for _, p := range e.Properties {
+		if p.Value.Type() == core.TypeString && m[p.Name] != p.Value.Str() {
+			t.Fatalf("%q = %q, encoding/json has %q", p.Name, p.Value.Str(), m[p.Name])
+		}
+	}
+}
+
+// checkTableName checks DecodeTableName against encoding/json.
+func checkTableName(t *testing.T, data []byte) {
+	name, err := wire.DecodeTableName(data)
+	var se *wire.SyntaxError
+	switch {
+	case err == nil && !json.Valid(data):
+		t.Fatalf("DecodeTableName accepted invalid JSON %q", data)
+	case errors.As(err, &se) && json.Valid(data) && se.Msg != "nesting too deep":
+		t.Fatalf("DecodeTableName rejected valid JSON %q: %v", data, err)
+	case err == nil:
+		var m map[string]any
+		if json.Unmarshal(data, &m) == nil && bytes.Count(data, []byte("TableName")) == 1 && m["TableName"] != name {
+			t.Fatalf("TableName %q, encoding/json has %q", name, m["TableName"])
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package wire_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+func mustDateTime(t testing.TB, s string) core.DateTime {
+	t.Helper()
+	d, err := core.ParseDateTime(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func mustGuid(t testing.TB, s string) core.Guid {
+	t.Helper()
+	g, err := core.ParseGuid(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func prop(name string, v core.Value) core.Property { return core.Property{Name: name, Value: v} }
+
+// allTypes returns an entity with a property of each of the eight types, and the tricky
+// values of some of them.
+func allTypes(t testing.TB) *core.Entity {
+	return &core.Entity{
+		PartitionKey: "p1",
+		RowKey:       "r'1",
+		Timestamp:    mustDateTime(t, "2021-08-31T15:40:49.6724407Z"),
+		Properties: []core.Property{
+			prop("Str", core.StringValue("a\"b\\c\n\x01é😀")),
+			prop("Bin", core.BinaryValue([]byte{1, 2, 3, 4})),
+			prop("Bool", core.BoolValue(true)),
+			prop("When", core.DateTimeValue(mustDateTime(t, "2013-08-02T17:37:43.0090043Z"))),
+			prop("Dbl", core.DoubleValue(5)),
+			prop("Frac", core.DoubleValue(1234.1234)),
+			prop("Nan", core.DoubleValue(math.NaN())),
+			prop("Id", core.GuidValue(mustGuid(t, "4185404a-5818-48c3-b9be-f217df0dba6f"))),
+			prop("I32", core.Int32Value(1234)),
+			prop("I64", core.Int64Value(123456789012)),
+		},
+	}
+}
+
+// sameEntity reports whether a and b have the same keys and properties, in order.
+func sameEntity(a, b *core.Entity) bool {
+	if a.PartitionKey != b.PartitionKey || a.RowKey != b.RowKey || len(a.Properties) != len(b.Properties) {
+		return false
+	}
+	for i := range a.Properties {
+		if a.Properties[i] != b.Properties[i] {
+			return false
+		}
+	}
+	return true
+}
