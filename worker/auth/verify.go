@@ -1,0 +1,100 @@
+package auth
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// DefaultClockSkew is how far a Shared Key request's date may be from the server's clock,
+// as Azure allows.
+const DefaultClockSkew = 15 * time.Minute
+
+// Policies looks up a table's stored access policies (for a SAS's si); the REST layer
+// passes a closure over the store.
+type Policies func(table string) ([]core.AccessPolicy, error)
+
+// Request is what verification needs from an HTTP request.
+type Request struct {
+	HTTP    *http.Request
+	Account Account
+	// CanonicalPath is the request path as sent, still percent-encoded, including the
+	// account segment in path style (e.g. "/devstoreaccount1/mytable()"); the
+	// canonicalized resource is "/" + account + CanonicalPath (+ "?comp=..."). Empty
+	// means PathAsSent(HTTP).
+	CanonicalPath string
+	Policies      Policies
+	Now           time.Time // zero means time.Now()
+	Secure        bool      // the request came over https (for spr=https)
+	ClientIP      net.IP    // the client's address (for sip)
+	// MaxClockSkew bounds the distance between a Shared Key request's date and Now:
+	// 0 means DefaultClockSkew, a negative value turns the check off.
+	MaxClockSkew time.Duration
+}
+
+// now returns the request's clock.
+func (r *Request) now() time.Time {
+	if r.Now.IsZero() {
+		return time.Now()
+	}
+	return r.Now
+}
+
+// Verify authenticates a request by Shared Key, Shared Key Lite, table SAS or account SAS.
+// Every failure is an *AuthError; an error from Policies is returned wrapped as it is.
+func Verify(r Request) (*Principal, error) {
+	if r.HTTP == nil || r.HTTP.URL == nil {
+		return nil, authFailed("no request")
+	}
+	if h := r.HTTP.Header.Get("Authorization"); h != "" {
+		return verifySharedKey(&r, h)
+	}
+	q := r.HTTP.URL.Query()
+	if q.Get("sig") != "" {
+		return verifySAS(&r, readSAS(q))
+	}
+	return nil, authFailed("The request carries neither an Authorization header nor a shared access signature.")
+}
+
+// PathAsSent returns the path of r's request target as the client sent it, still
+// percent-encoded: the canonicalized resource is built from it. It falls back to the
+// parsed URL when the server did not keep the request target.
+func PathAsSent(r *http.Request) string {
+	uri := r.RequestURI
+	if uri == "" || uri == "*" {
+		return r.URL.EscapedPath()
+	}
+	if i := strings.IndexByte(uri, '?'); i >= 0 {
+		uri = uri[:i]
+	}
+	if !strings.HasPrefix(uri, "/") { // absolute form: scheme://host/path
+		if i := strings.Index(uri, "://"); i >= 0 {
+			uri = uri[i+3:]
+		}
+		i := strings.IndexByte(uri, '/')
+		if i < 0 {
+			return "/"
+		}
+		uri = uri[i:]
+	}
+	return uri
+}
+
+// canonicalizedResource is "/" + account + path as sent + "?comp=" + comp when present.
+func (r *Request) canonicalizedResource() string {
+	path := r.CanonicalPath
+	if path == "" {
+		path = PathAsSent(r.HTTP)
+	}
+	if path == "" {
+		path = "/"
+	}
+	res := "/" + r.Account.Name + path
+	if comp, ok := r.HTTP.URL.Query()["comp"]; ok {
+		res += "?comp=" + comp[0]
+	}
+	return res
+}
