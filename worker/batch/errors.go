@@ -1,0 +1,56 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// OperationCountMessage is the service's error message for a changeset with too many
+// (or, here, no) operations; it goes with 400 InvalidInput.
+const OperationCountMessage = "The batch request operation exceeds the maximum 100 changes per change set."
+
+// Errors of ReadRequest. The REST layer maps them to Azure codes: ErrTooLarge to 413
+// RequestBodyTooLarge, all others to 400 InvalidInput (ErrTooManyOperations and ErrEmpty
+// with OperationCountMessage).
+var (
+	// ErrMalformed means the body or its Content-Type does not follow the batch framing.
+	// Errors wrapping it say what is wrong.
+	ErrMalformed = errors.New("malformed batch request")
+	// ErrTooLarge means the request body is larger than core.MaxBatchBytes (4 MiB).
+	ErrTooLarge = errors.New("batch request body is larger than 4 MiB")
+	// ErrTooManyOperations means the changeset holds more than core.MaxBatchOperations (100)
+	// operations.
+	ErrTooManyOperations = errors.New("changeset holds more than 100 operations")
+	// ErrEmpty means the batch holds no changeset or the changeset no operation. WriteResponse
+	// also returns it for an empty list of responses.
+	ErrEmpty = errors.New("batch holds no operation")
+	// ErrMultipleChangesets means the batch holds another part beside its changeset.
+	ErrMultipleChangesets = errors.New("batch holds more than one changeset")
+	// ErrMethod means an operation's verb is not POST, PUT, PATCH, MERGE or DELETE; a GET
+	// (query) is not allowed inside a changeset.
+	ErrMethod = errors.New("operation method is not allowed in a changeset")
+)
+
+// ErrStatus means a Response's Status is not a three-digit HTTP status code.
+var ErrStatus = errors.New("response status is not a three-digit HTTP status")
+
+// OperationError is an error in the operation at Index (0-based) of the changeset. It
+// wraps one of the sentinel errors.
+type OperationError struct {
+	Index int
+	Err   error
+}
+
+// Error implements error.
+func (e *OperationError) Error() string {
+	return "operation " + strconv.Itoa(e.Index) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *OperationError) Unwrap() error { return e.Err }
+
+// malformed returns an ErrMalformed that says what is wrong.
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,107 @@
+package batch
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// headerOrder is the order in which the service writes a sub-response's headers
+// (canonical names); others follow in name order.
+var headerOrder = []string{
+	"X-Content-Type-Options", "Cache-Control", "Preference-Applied", "Dataserviceversion",
+	"Content-Type", "Location", "Dataserviceid", "Etag",
+}
+
+// wireNames spells canonical names the way the service does. The JS client matches the
+// literal "ETag: ".
+var wireNames = map[string]string{
+	"Etag":               "ETag",
+	"Dataserviceversion": "DataServiceVersion",
+	"Dataserviceid":      "DataServiceId",
+}
+
+// envelope names headers of the outer HTTP response, which the service does not repeat
+// in sub-responses.
+var envelope = map[string]bool{
+	"Date": true, "Server": true, "Connection": true, "Content-Length": true,
+	"Transfer-Encoding": true, "X-Ms-Request-Id": true, "X-Ms-Version": true,
+	"X-Ms-Client-Request-Id": true, "X-Ms-Error-Code": true,
+}
+
+// appendHeader appends h as "Name: value\r\n" lines in the service's order and spelling.
+// It leaves out envelope headers and names that are not HTTP tokens, and turns CR and LF
+// in values into spaces.
+func appendHeader(b []byte, h http.Header) []byte {
+	names := make([]string, 0, len(h))
+	for name := range h {
+		if isToken(name) && !envelope[http.CanonicalHeaderKey(name)] {
+			names = append(names, name)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return headerLess(names[i], names[j]) })
+	for _, name := range names {
+		wire := wireName(name)
+		for _, v := range h[name] {
+			b = append(b, wire...)
+			b = append(b, ": "...)
+			b = append(b, strings.Map(noNewline, v)...)
+			b = append(b, "\r\n"...)
+		}
+	}
+	return b
+}
+
+// headerLess orders names by their place in headerOrder, then by canonical name.
+func headerLess(a, b string) bool {
+	ca, cb := http.CanonicalHeaderKey(a), http.CanonicalHeaderKey(b)
+	ra, rb := headerRank(ca), headerRank(cb)
+	if ra != rb {
+		return ra < rb
+	}
+	if ca != cb {
+		return ca < cb
+	}
+	return a < b
+}
+
+func headerRank(canonical string) int {
+	for i, name := range headerOrder {
+		if name == canonical {
+			return i
+		}
+	}
+	return len(headerOrder)
+}
+
+// wireName returns the service's spelling of a header name.
+func wireName(name string) string {
+	canonical := http.CanonicalHeaderKey(name)
+	if w, ok := wireNames[canonical]; ok {
+		return w
+	}
+	return canonical
+}
+
+func noNewline(r rune) rune {
+	if r == '\r' || r == '\n' {
+		return ' '
+	}
+	return r
+}
+
+// isToken reports whether s is a non-empty HTTP token (RFC 9110 tchar).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,123 @@
+package batch
+
+import (
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/textproto"
+	"strings"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// ReadRequest parses a $batch request body, given the request's Content-Type header, into
+// the changeset's operations in order. It reads at most core.MaxBatchBytes+1 bytes of body
+// and returns ErrTooLarge, without parsing, when there are more than core.MaxBatchBytes.
+// Other errors wrap ErrMalformed, ErrEmpty, ErrTooManyOperations, ErrMultipleChangesets
+// or ErrMethod; errors in one operation are an *OperationError. See the package doc for
+// what is accepted.
+func ReadRequest(body io.Reader, contentType string) ([]SubRequest, error) {
+	boundary, err := multipartBoundary(contentType)
+	if err != nil {
+		return nil, fmt.Errorf("read batch: %w", err)
+	}
+	buf, err := io.ReadAll(io.LimitReader(body, core.MaxBatchBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read batch: %w", err)
+	}
+	if len(buf) > core.MaxBatchBytes {
+		return nil, ErrTooLarge
+	}
+	subs, err := readBatch(multipart.NewReader(framed(buf, boundary), boundary))
+	if err != nil {
+		return nil, fmt.Errorf("read batch: %w", err)
+	}
+	return subs, nil
+}
+
+// multipartBoundary returns the boundary of a multipart/mixed content type.
+func multipartBoundary(contentType string) (string, error) {
+	if contentType == "" {
+		return "", malformed("no Content-Type, want multipart/mixed")
+	}
+	mediaType, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return "", malformed("Content-Type %q: %v", contentType, err)
+	}
+	if mediaType != "multipart/mixed" {
+		return "", malformed("Content-Type is %q, want multipart/mixed", mediaType)
+	}
+	if params["boundary"] == "" {
+		return "", malformed("Content-Type %q has no boundary", contentType)
+	}
+	return params["boundary"], nil
+}
+
+// readBatch reads the batch's single changeset and checks that nothing follows it.
+func readBatch(mr *multipart.Reader) ([]SubRequest, error) {
+	part, err := mr.NextRawPart()
+	if err == io.EOF { // the closing delimiter; see framed
+		return nil, ErrEmpty
+	}
+	if err != nil {
+		return nil, malformed("batch: %v", err)
+	}
+	boundary, err := multipartBoundary(part.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, fmt.Errorf("changeset: %w", err)
+	}
+	content, err := io.ReadAll(part)
+	if err != nil {
+		return nil, malformed("batch: %v", err)
+	}
+	subs, err := readChangeset(multipart.NewReader(framed(content, boundary), boundary))
+	if err != nil {
+		return nil, err
+	}
+	switch _, err := mr.NextRawPart(); {
+	case err == nil:
+		return nil, ErrMultipleChangesets
+	case err != io.EOF:
+		return nil, malformed("batch after the changeset: %v", err)
+	}
+	return subs, nil
+}
+
+// readChangeset reads the changeset's operations, at most core.MaxBatchOperations.
+func readChangeset(mr *multipart.Reader) ([]SubRequest, error) {
+	var subs []SubRequest
+	for {
+		part, err := mr.NextRawPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, malformed("changeset: %v", err)
+		}
+		if len(subs) == core.MaxBatchOperations {
+			return nil, ErrTooManyOperations
+		}
+		sub, err := readOperation(part.Header, part)
+		if err != nil {
+			return nil, &OperationError{Index: len(subs), Err: err}
+		}
+		subs = append(subs, sub)
+	}
+	if len(subs) == 0 {
+		return nil, ErrEmpty
+	}
+	return subs, nil
+}
+
+// readOperation checks a changeset part's headers and parses the request it holds.
+func readOperation(h textproto.MIMEHeader, r io.Reader) (SubRequest, error) {
+	ct := h.Get("Content-Type")
+	if mediaType, _, err := mime.ParseMediaType(ct); err != nil || mediaType != "application/http" {
+		return SubRequest{}, malformed("part has Content-Type %q, want application/http", ct)
+	}
+	if te := h.Get("Content-Transfer-Encoding"); te != "" && !strings.EqualFold(te, "binary") {
+		return SubRequest{}, malformed("part has Content-Transfer-Encoding %q, want binary", te)
+	}
+	return parseSubRequest(r)
+}

@@ -1,0 +1,118 @@
+package batch
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strings"
+)
+
+// SubRequest is one operation of a changeset.
+type SubRequest struct {
+	// Method is the verb of the request line: POST, PUT, PATCH, MERGE or DELETE. An
+	// X-HTTP-Method header is not applied here; it stays in Header.
+	Method string
+	// URL is the request target as sent: an absolute URL (with the account segment in
+	// path style, and the Go client's ?$format=…) or an absolute path.
+	URL *url.URL
+	// Header holds the request's headers under canonical names (If-Match, Prefer,
+	// Dataserviceversion, ...).
+	Header http.Header
+	// Body is the rest of the part after the headers, less any leading CR and LF (the JS
+	// client's extra CRLF). It is empty for a delete.
+	Body []byte
+}
+
+// methods are the verbs allowed in a changeset.
+var methods = map[string]bool{
+	http.MethodPost: true, http.MethodPut: true, http.MethodPatch: true,
+	"MERGE": true, http.MethodDelete: true,
+}
+
+// parseSubRequest parses one HTTP request: request line, headers, blank line, body.
+func parseSubRequest(r io.Reader) (SubRequest, error) {
+	tp := textproto.NewReader(bufio.NewReader(r))
+	line, err := tp.ReadLine()
+	if err != nil {
+		return SubRequest{}, malformed("request line: %v", err)
+	}
+	method, target, err := parseRequestLine(line)
+	if err != nil {
+		return SubRequest{}, err
+	}
+	u, err := parseTarget(target)
+	if err != nil {
+		return SubRequest{}, err
+	}
+	h, err := tp.ReadMIMEHeader()
+	if err != nil {
+		return SubRequest{}, malformed("headers: %v", err)
+	}
+	body, err := io.ReadAll(tp.R)
+	if err != nil {
+		return SubRequest{}, malformed("body: %v", err)
+	}
+	body = bytes.TrimLeft(body, "\r\n")
+	return SubRequest{Method: method, URL: u, Header: http.Header(h), Body: body}, nil
+}
+
+// parseRequestLine splits "METHOD target HTTP/1.1" and checks the method.
+func parseRequestLine(line string) (method, target string, err error) {
+	method, rest, ok1 := strings.Cut(line, " ")
+	target, proto, ok2 := strings.Cut(rest, " ")
+	if !ok1 || !ok2 || !strings.HasPrefix(proto, "HTTP/") || strings.Contains(proto, " ") {
+		return "", "", malformed("request line %q is not METHOD URL HTTP/1.1", line)
+	}
+	if !methods[method] {
+		return "", "", &methodError{method}
+	}
+	return method, target, nil
+}
+
+// parseTarget parses a request target: an absolute URL with a host, or an absolute path.
+func parseTarget(target string) (*url.URL, error) {
+	u, err := url.ParseRequestURI(target)
+	if err != nil {
+		return nil, malformed("request URL %q: %v", target, err)
+	}
+	if u.Opaque != "" || (u.Scheme != "" && u.Host == "") {
+		return nil, malformed("request URL %q is not an absolute URL or path", target)
+	}
+	return u, nil
+}
+
+// methodError is an ErrMethod that names the method.
+type methodError struct{ method string }
+
+func (e *methodError) Error() string {
+	return ErrMethod.Error() + ": " + e.method
+}
+
+func (e *methodError) Unwrap() error { return ErrMethod }
+
+// HTTPRequest returns s as a server-side *http.Request with ctx, so that the REST layer
+// can hand it to the code it runs for single requests. Its header and URL are copies;
+// its body reads s.Body.
+func (s SubRequest) HTTPRequest(ctx context.Context) *http.Request {
+	u := *s.URL
+	r := &http.Request{
+		Method:        s.Method,
+		URL:           &u,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        s.Header.Clone(),
+		Body:          io.NopCloser(bytes.NewReader(s.Body)),
+		ContentLength: int64(len(s.Body)),
+		Host:          u.Host,
+		RequestURI:    u.RequestURI(),
+	}
+	if r.Header == nil {
+		r.Header = http.Header{}
+	}
+	return r.WithContext(ctx)
+}
