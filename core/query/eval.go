@@ -1,0 +1,198 @@
+package query
+
+import (
+	"bytes"
+	"cmp"
+	"math"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// record is what a filter is evaluated on: an entity or a table.
+type record interface {
+	// lookup returns the value of the named property and whether the record has it.
+	lookup(name string) (core.Value, bool)
+}
+
+// entityRecord exposes an entity's system and custom properties to a filter.
+type entityRecord struct{ e *core.Entity }
+
+func (r entityRecord) lookup(name string) (core.Value, bool) {
+	switch name {
+	case core.PartitionKeyName:
+		return core.StringValue(r.e.PartitionKey), true
+	case core.RowKeyName:
+		return core.StringValue(r.e.RowKey), true
+	case core.TimestampName:
+		return core.DateTimeValue(r.e.Timestamp), true
+	}
+	return r.e.Get(name)
+}
+
+// tableRecord exposes a table to a filter: its only property is TableName.
+type tableRecord struct{ t *core.Table }
+
+// TableNameProperty is the property a Query Tables filter compares.
+const TableNameProperty = "TableName"
+
+func (r tableRecord) lookup(name string) (core.Value, bool) {
+	if name == TableNameProperty {
+		return core.StringValue(r.t.Name), true
+	}
+	return core.Value{}, false
+}
+
+// Matches reports whether an entity satisfies the filter; the nil filter matches all.
+func (f *Filter) Matches(e *core.Entity) bool {
+	return f == nil || f.root.eval(entityRecord{e})
+}
+
+// MatchesTable reports whether a table satisfies a Query Tables filter, whose property is
+// TableName; the nil filter matches all.
+func (f *Filter) MatchesTable(t *core.Table) bool {
+	return f == nil || f.root.eval(tableRecord{t})
+}
+
+func (n *logicNode) eval(r record) bool {
+	if n.and {
+		return n.l.eval(r) && n.r.eval(r)
+	}
+	return n.l.eval(r) || n.r.eval(r)
+}
+
+func (n *notNode) eval(r record) bool { return !n.x.eval(r) }
+
+func (n *cmpNode) eval(r record) bool {
+	v, ok := r.lookup(n.prop)
+	return ok && compare(v, n.op, n.lit)
+}
+
+// order is the outcome of comparing a property value with a literal.
+type order uint8
+
+const (
+	mismatch  order = iota // the types cannot be compared: every operator is false
+	unordered              // a NaN is involved: only ne is true
+	ordered                // c holds the comparison
+)
+
+// compare reports whether "v op lit" holds.
+func compare(v core.Value, op Op, lit core.Value) bool {
+	c, o := compareValues(v, lit)
+	switch o {
+	case ordered:
+		return holds(op, c)
+	case unordered:
+		return op == OpNe
+	}
+	return false
+}
+
+// holds applies op to the result c of a three-way comparison.
+func holds(op Op, c int) bool {
+	switch op {
+	case OpEq:
+		return c == 0
+	case OpNe:
+		return c != 0
+	case OpGt:
+		return c > 0
+	case OpGe:
+		return c >= 0
+	case OpLt:
+		return c < 0
+	}
+	return c <= 0
+}
+
+// compareValues compares two values three-way. Numbers (Int32, Int64, Double) compare
+// with each other by value; every other type compares only with its own type.
+func compareValues(a, b core.Value) (int, order) {
+	ta, tb := a.Type(), b.Type()
+	if isNumeric(ta) && isNumeric(tb) {
+		return compareNumbers(a, b)
+	}
+	if ta != tb {
+		return 0, mismatch
+	}
+	switch ta {
+	case core.TypeString:
+		return cmp.Compare(a.Str(), b.Str()), ordered
+	case core.TypeDateTime:
+		return cmp.Compare(a.DateTime(), b.DateTime()), ordered
+	case core.TypeBoolean:
+		return cmpBool(a.Bool(), b.Bool()), ordered
+	case core.TypeGuid:
+		ga, gb := a.Guid(), b.Guid()
+		return bytes.Compare(ga[:], gb[:]), ordered
+	case core.TypeBinary:
+		if a == b {
+			return 0, ordered
+		}
+		return bytes.Compare(a.Bytes(), b.Bytes()), ordered
+	}
+	return 0, mismatch
+}
+
+func isNumeric(t core.Type) bool {
+	return t == core.TypeInt32 || t == core.TypeInt64 || t == core.TypeDouble
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	}
+	return 1
+}
+
+// asInt returns an Int32 or Int64 value as int64, and false for a Double.
+func asInt(v core.Value) (int64, bool) {
+	switch v.Type() {
+	case core.TypeInt32:
+		return int64(v.Int32()), true
+	case core.TypeInt64:
+		return v.Int64(), true
+	}
+	return 0, false
+}
+
+// compareNumbers compares two numeric values exactly, whatever their types.
+func compareNumbers(a, b core.Value) (int, order) {
+	ai, aInt := asInt(a)
+	bi, bInt := asInt(b)
+	switch {
+	case aInt && bInt:
+		return cmp.Compare(ai, bi), ordered
+	case aInt:
+		return compareIntFloat(ai, b.Double())
+	case bInt:
+		c, o := compareIntFloat(bi, a.Double())
+		return -c, o
+	}
+	x, y := a.Double(), b.Double()
+	if math.IsNaN(x) || math.IsNaN(y) {
+		return 0, unordered
+	}
+	return cmp.Compare(x, y), ordered
+}
+
+// compareIntFloat compares an integer with a float exactly, with no rounding of i.
+func compareIntFloat(i int64, f float64) (int, order) {
+	const two63 = 9223372036854775808.0
+	switch {
+	case math.IsNaN(f):
+		return 0, unordered
+	case f >= two63:
+		return -1, ordered
+	case f < -two63:
+		return 1, ordered
+	}
+	t := math.Trunc(f)
+	if c := cmp.Compare(i, int64(t)); c != 0 {
+		return c, ordered
+	}
+	return cmp.Compare(0, f-t), ordered
+}

@@ -1,0 +1,127 @@
+package query
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// MaxTop is the largest $top, and the size of a page when there is no $top.
+const MaxTop = core.MaxPageSize
+
+// Request is one page request of Query Entities.
+type Request struct {
+	Filter string // the raw $filter; "" matches all
+	Top    int    // $top, from 1 to MaxTop; 0 means no $top (pages of MaxTop)
+	// NextPartitionKey and NextRowKey are the continuation tokens as received; both ""
+	// start the query.
+	NextPartitionKey, NextRowKey string
+	Budget                       Budget // zero fields take DefaultBudget's
+}
+
+// Page is one page of results, in key order.
+type Page struct {
+	Entities []*core.Entity
+	// NextPartitionKey and NextRowKey are the continuation tokens to send back; both ""
+	// when the query is complete.
+	NextPartitionKey, NextRowKey string
+	Examined                     int // entities read to make the page, matching or not
+}
+
+// Budget bounds the work of one page. A page ends early, with a continuation, once it has
+// examined Examined entities, holds Bytes of entities (by Azure's size formula, at least
+// one entity), or has run for Duration, whichever comes first; it may then hold fewer
+// than $top entities or none. Zero fields take DefaultBudget's values.
+type Budget struct {
+	Examined int
+	Bytes    int
+	Duration time.Duration
+}
+
+// DefaultBudget is the budget of a page whose Request leaves it zero. Azure's own limit is
+// five seconds of work per page; this one is tighter, so the edge and the browser stay
+// responsive: about 0.1–0.3 s of scanning natively.
+var DefaultBudget = Budget{Examined: 100_000, Bytes: 4 << 20, Duration: 500 * time.Millisecond}
+
+func (b Budget) withDefaults() Budget {
+	if b.Examined <= 0 {
+		b.Examined = DefaultBudget.Examined
+	}
+	if b.Bytes <= 0 {
+		b.Bytes = DefaultBudget.Bytes
+	}
+	if b.Duration <= 0 {
+		b.Duration = DefaultBudget.Duration
+	}
+	return b
+}
+
+// ParseTop parses the text of a $top: "" gives 0 (no $top); otherwise a decimal integer
+// from 1 to MaxTop, else ErrTopInvalid. Azure answers a $top above 1000 with 400, and so
+// does this package, rather than clamping it.
+func ParseTop(s string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' || i >= 4 {
+			return 0, fmt.Errorf("parse $top %q: %w", s, ErrTopInvalid)
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	if n < 1 || n > MaxTop {
+		return 0, fmt.Errorf("parse $top %q: %w", s, ErrTopInvalid)
+	}
+	return n, nil
+}
+
+// pageSize returns the most entities a page of a request with this Top may hold.
+func pageSize(top int) (int, error) {
+	switch {
+	case top == 0:
+		return MaxTop, nil
+	case top < 0 || top > MaxTop:
+		return 0, fmt.Errorf("$top %d: %w", top, ErrTopInvalid)
+	}
+	return top, nil
+}
+
+// Entities runs one page of a query on a table inside tx: the entities that match the
+// filter, in (PartitionKey, RowKey) order, read only from the key ranges the filter
+// bounds (see Filter.Ranges), resuming after the continuation if one is given.
+func Entities(tx *core.Tx, table string, req Request) (*Page, error) {
+	f, err := ParseFilter(req.Filter)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := pageSize(req.Top)
+	if err != nil {
+		return nil, err
+	}
+	pk, rk, resume, err := DecodeContinuation(req.NextPartitionKey, req.NextRowKey)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.Table(table); err != nil {
+		return nil, err
+	}
+	p := newPager(f.Matches, (*core.Entity).Size, limit, req.Budget)
+	for _, r := range f.Ranges() {
+		if resume {
+			r = r.After(pk, rk)
+		}
+		if err := tx.Scan(table, r, p.visit); err != nil {
+			return nil, err
+		}
+		if p.more {
+			break
+		}
+	}
+	page := &Page{Entities: p.out, Examined: p.examined}
+	if p.more {
+		page.NextPartitionKey, page.NextRowKey = EncodeContinuation(p.last.PartitionKey, p.last.RowKey)
+	}
+	return page, nil
+}

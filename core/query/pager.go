@@ -1,0 +1,61 @@
+package query
+
+import "time"
+
+// checkEvery is how many examined items pass between two looks at the clock.
+const checkEvery = 256
+
+// pager collects one page of matching items from a scan in key order and decides where
+// the next page resumes.
+type pager[T any] struct {
+	match    func(T) bool
+	size     func(T) int
+	limit    int
+	budget   Budget
+	deadline time.Time
+
+	out      []T
+	bytes    int
+	examined int
+	last     T    // the item the next page resumes after; set whenever more is
+	more     bool // the page ended before the scan did
+}
+
+func newPager[T any](match func(T) bool, size func(T) int, limit int, b Budget) *pager[T] {
+	b = b.withDefaults()
+	return &pager[T]{
+		match: match, size: size, limit: limit, budget: b, deadline: time.Now().Add(b.Duration),
+		out: make([]T, 0, min(limit, 64)),
+	}
+}
+
+// visit examines the next item of the scan and reports whether to go on. Once the page is
+// full it keeps scanning (within the budget) to learn whether another match follows, and
+// resumes after the last item before that match, so the next page does not re-read the
+// items in between.
+func (p *pager[T]) visit(x T) bool {
+	p.examined++
+	if p.match(x) {
+		if p.full() {
+			p.more = true
+			return false
+		}
+		p.out = append(p.out, x)
+		p.bytes += p.size(x)
+	}
+	p.last = x
+	if p.exhausted() {
+		p.more = true
+		return false
+	}
+	return true
+}
+
+func (p *pager[T]) full() bool { return len(p.out) >= p.limit || p.bytes >= p.budget.Bytes }
+
+func (p *pager[T]) exhausted() bool {
+	if p.examined >= p.budget.Examined {
+		return true
+	}
+	return p.examined%checkEvery == 0 && time.Now().After(p.deadline)
+}
