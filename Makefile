@@ -35,3 +35,4 @@ test-fuzz:
 
 bench:
 	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)
+	scripts/bench-side-by-side.sh ./core/query/ $(BENCHTIME)
