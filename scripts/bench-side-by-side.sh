@@ -16,4 +16,5 @@ rate() { awk '/^Benchmark/ { name=$1; sub(/-[0-9]+$/, "", name); print name, $(N
 echo
 printf '%-40s %14s %14s  %-12s %s\n' "benchmark ($pkg)" native js/wasm unit slowdown
 join <(rate "$native" | sort) <(rate "$wasm" | sort) |
-  awk '{ printf "%-40s %14.0f %14.0f  %-12s %.1fx\n", $1, $2, $4, $3, ($4 > 0 ? $2/$4 : 0) }'
+  awk 'function slowdown(n, w, unit) { if (n <= 0 || w <= 0) return 0; return unit ~ /\/op$/ ? w/n : n/w }
+       { printf "%-40s %14.0f %14.0f  %-12s %.1fx\n", $1, $2, $4, $3, slowdown($2, $4, $3) }'
