@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"testing"
@@ -29,10 +28,6 @@ func benchStore(b *testing.B, n int) *core.Store {
 	defer benchMu.Unlock()
 	if s, ok := benchStores[n]; ok {
 		return s
-	}
-	if n >= 1_000_000 && runtime.GOARCH == "wasm" && os.Getenv("TABLETOP_BENCH_1M") == "" {
-		b.Skip("skipped under js/wasm: loading 1,000,000 entities takes over 60 s there " +
-			"(measured 66 s); set TABLETOP_BENCH_1M=1 to run it")
 	}
 	start := time.Now()
 	s, err := core.Open(core.Options{})
