@@ -7,12 +7,12 @@ GOJS     := GOOS=js GOARCH=wasm
 FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: run test test-go test-race test-wasm test-fuzz bench vet deps
+.PHONY: run test test-go test-race test-wasm test-fuzz test-js bench vet deps
 
 run:
 	$(GO) run ./worker
 
-test: deps vet test-go test-race test-wasm test-fuzz
+test: deps vet test-go test-race test-wasm test-fuzz test-js
 
 deps:
 	$(GO) mod download
@@ -25,10 +25,13 @@ test-go:
 	$(GO) test ./...
 
 test-race:
-	$(GO) test -race ./core/...
+	$(GO) test -race ./core/... ./worker/...
 
 test-wasm:
-	$(GOJS) $(GO) test -exec="$(WASMEXEC)" ./core/...
+	$(GOJS) $(GO) test -exec="$(WASMEXEC)" ./core/... ./worker/rest/ ./worker/auth/ ./worker/service/ ./worker/batch/
+
+test-js:
+	cd worker && npm ci --no-audit --no-fund && npm test
 
 test-fuzz:
 	@scripts/fuzz-all.sh $(FUZZTIME)
@@ -36,3 +39,4 @@ test-fuzz:
 bench:
 	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)
 	scripts/bench-side-by-side.sh ./core/query/ $(BENCHTIME)
+	$(GO) test -run '^$$' -bench Loopback -benchtime 2s ./worker/rest/

@@ -1,0 +1,57 @@
+package rest
+
+import (
+	"net"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/auth"
+)
+
+// authenticate verifies the request's Shared Key, Shared Key Lite or SAS credentials.
+func (c *call) authenticate() error {
+	p, err := auth.Verify(auth.Request{
+		HTTP:          c.r,
+		Account:       c.acct.Account,
+		CanonicalPath: auth.PathAsSent(c.r),
+		Policies:      c.policies,
+		Now:           c.now,
+		Secure:        c.secure(),
+		ClientIP:      clientIP(c.r.RemoteAddr),
+	})
+	if err != nil {
+		return err
+	}
+	c.principal = p
+	return nil
+}
+
+// policies returns a table's stored access policies, for a SAS that names one.
+func (c *call) policies(table string) (ps []core.AccessPolicy, err error) {
+	err = c.acct.Store.View(func(tx *core.Tx) error {
+		t, err := tx.Table(table)
+		if err == nil {
+			ps = t.Policies
+		}
+		return err
+	})
+	return ps, err
+}
+
+// authorize checks that the request's credentials allow operation op on table.
+func (c *call) authorize(op auth.Operation, table string) error {
+	return c.principal.Authorize(auth.For(op, table))
+}
+
+// authorizeEntity checks that the credentials allow op on entity (pk, rk) of table.
+func (c *call) authorizeEntity(op auth.Operation, table, pk, rk string) error {
+	return c.principal.Authorize(auth.For(op, table).WithKey(pk, rk))
+}
+
+// clientIP is the address part of a RemoteAddr ("ip:port"), or nil.
+func clientIP(remote string) net.IP {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	return net.ParseIP(host)
+}

@@ -1,0 +1,98 @@
+package rest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"time"
+
+	"github.com/tabletopdb/tabletop/core/wire"
+	"github.com/tabletopdb/tabletop/worker/auth"
+)
+
+// DefaultVersion is the x-ms-version answered when a request names none.
+const DefaultVersion = "2019-02-02"
+
+// call is the state of one request as it is served.
+type call struct {
+	h    *Handler
+	w    http.ResponseWriter
+	r    *http.Request
+	id   string    // x-ms-request-id
+	now  time.Time // when the request arrived
+	acct *Account
+	base string // scheme, host and (path style) account: the base of odata.metadata
+	res  resource
+
+	meta      wire.Metadata // the JSON metadata level of the response
+	xmlErrors bool          // errors are answered in XML (ACL and service operations)
+	principal *auth.Principal
+}
+
+// newCall starts serving r: it issues the request ID and sets the headers every response has.
+func (h *Handler) newCall(w http.ResponseWriter, r *http.Request) *call {
+	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata}
+	hd := w.Header()
+	hd.Set("x-ms-request-id", c.id)
+	hd.Set("x-ms-version", orDefault(r.Header.Get("x-ms-version"), DefaultVersion))
+	hd.Set("Date", c.now.UTC().Format(http.TimeFormat))
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	if id := r.Header.Get("x-ms-client-request-id"); id != "" {
+		hd.Set("x-ms-client-request-id", id)
+	}
+	return c
+}
+
+// newRequestID returns a random UUID (version 4) in text form.
+func newRequestID() string {
+	var u [16]byte
+	rand.Read(u[:])
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	var b [36]byte
+	hex.Encode(b[0:8], u[0:4])
+	b[8] = '-'
+	hex.Encode(b[9:13], u[4:6])
+	b[13] = '-'
+	hex.Encode(b[14:18], u[6:8])
+	b[18] = '-'
+	hex.Encode(b[19:23], u[8:10])
+	b[23] = '-'
+	hex.Encode(b[24:], u[10:])
+	return string(b[:])
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// writeJSON answers status with a JSON body at the call's metadata level.
+func (c *call) writeJSON(status int, body []byte) {
+	c.w.Header().Set("Content-Type", c.meta.ContentType())
+	c.w.WriteHeader(status)
+	c.w.Write(body)
+}
+
+// writeXML answers status with an XML body.
+func (c *call) writeXML(status int, body []byte) {
+	c.w.Header().Set("Content-Type", "application/xml")
+	c.w.WriteHeader(status)
+	c.w.Write(body)
+}
+
+// writeRaw answers status with body, whose Content-Type is set already if there is one.
+func (c *call) writeRaw(status int, body []byte) {
+	c.w.WriteHeader(status)
+	if len(body) > 0 {
+		c.w.Write(body)
+	}
+}
+
+// noContent answers 204 (or another status) with no body.
+func (c *call) noContent(status int) {
+	c.w.WriteHeader(status)
+}

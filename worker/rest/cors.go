@@ -1,0 +1,113 @@
+package rest
+
+import (
+	"bytes"
+	"net/http"
+	"sync"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/service"
+)
+
+// corsCache keeps an account's parsed service properties, keyed by the stored document,
+// so that requests with an Origin do not parse XML each time.
+type corsCache struct {
+	mu     sync.Mutex
+	raw    string
+	parsed *service.Properties
+}
+
+// properties returns the account's service properties: stored, or the defaults.
+func (a *Account) properties() (*service.Properties, error) {
+	var raw string
+	err := a.Store.View(func(tx *core.Tx) (err error) {
+		raw, _, err = tx.Meta(propertiesMeta)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.cors.mu.Lock()
+	defer a.cors.mu.Unlock()
+	if a.cors.parsed != nil && a.cors.raw == raw {
+		return a.cors.parsed, nil
+	}
+	p := service.DefaultProperties()
+	if raw != "" {
+		stored, err := service.ParseProperties(bytes.NewReader([]byte(raw)))
+		if err != nil {
+			return nil, err
+		}
+		p = service.Merge(p, stored)
+	}
+	a.cors.raw, a.cors.parsed = raw, p
+	return p, nil
+}
+
+// preflight answers a CORS preflight (OPTIONS, no authentication) from the account's
+// CORS rules: 200 with the Access-Control headers, or 403 CorsPreflightFailure.
+func (c *call) preflight() {
+	c.xmlErrors = true
+	origin := c.r.Header.Get("Origin")
+	method := c.r.Header.Get("Access-Control-Request-Method")
+	if origin == "" || method == "" {
+		c.fail(ErrHeaderMissing)
+		return
+	}
+	p, err := c.acct.properties()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	res, ok := p.Preflight(origin, method, service.SplitList(c.r.Header.Get("Access-Control-Request-Headers")))
+	if !ok {
+		c.fail(ErrPreflightFailed)
+		return
+	}
+	for k, v := range res.Header() {
+		c.w.Header()[k] = v
+	}
+	c.noContent(http.StatusOK)
+}
+
+// applyCORS makes the answer to a request with an Origin carry the CORS headers of the
+// account's rules, computed when the status is written, from the answer's headers.
+func (c *call) applyCORS() {
+	origin := c.r.Header.Get("Origin")
+	if origin == "" {
+		return
+	}
+	p, err := c.acct.properties()
+	if err != nil || len(p.Cors) == 0 {
+		return
+	}
+	c.w = &corsWriter{ResponseWriter: c.w, props: p, origin: origin, method: c.r.Method}
+}
+
+// corsWriter adds CORS headers to an answer just before its status is written.
+type corsWriter struct {
+	http.ResponseWriter
+	props          *service.Properties
+	origin, method string
+	done           bool
+}
+
+func (w *corsWriter) WriteHeader(status int) {
+	if !w.done {
+		w.done = true
+		for k, v := range w.props.ActualRequestHeaders(w.origin, w.method, w.Header()) {
+			w.Header()[k] = v
+		}
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *corsWriter) Write(b []byte) (int, error) {
+	if !w.done {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController the server's writer.
+func (w *corsWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

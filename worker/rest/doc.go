@@ -1,0 +1,93 @@
+// Package rest is the Azure Table service REST API as an http.Handler: the wire protocol
+// of SPEC.md §0–§7 over core's stores, for the native server (worker/) and the edge build
+// alike. It builds for GOOS=js GOARCH=wasm; its tests that need a listener are native-only.
+//
+// # A request's way through the handler
+//
+//  1. The account: host style first (the first label of Host names a configured account,
+//     as in devstoreaccount1.table.core.windows.net), else path style (the first path
+//     segment, as in http://127.0.0.1:10002/devstoreaccount1/Tables). Every answer carries
+//     x-ms-request-id, x-ms-version (the request's, or 2019-02-02), Date (RFC 1123, GMT),
+//     x-ms-client-request-id when sent, Cache-Control: no-cache and
+//     X-Content-Type-Options: nosniff.
+//  2. OPTIONS is a CORS preflight, answered from the account's service properties without
+//     authentication. Other requests with an Origin get the CORS headers of the first
+//     matching rule (cors.go).
+//  3. The resource (resource.go) and the operation (routes.go, one table of every
+//     operation); merge arrives as PATCH, MERGE, or POST with X-HTTP-Method.
+//  4. Authentication by Shared Key, Shared Key Lite, table SAS or account SAS
+//     (worker/auth), then authorization of the operation: per entity for SAS key ranges,
+//     and per operation inside a batch.
+//  5. The operation, in one store transaction; errors are answered through errors.go,
+//     the only place where HTTP statuses and Azure error codes are chosen.
+//
+// # Formats
+//
+// JSON in the three metadata levels (core/wire), chosen by $format over Accept.
+// Operations that answer with a body (queries, Get Entity, inserts and Create Table
+// without return-no-content) answer 415 AtomFormatNotSupported when neither asks for
+// JSON, as Azure does for Atom; operations that answer 204 do not look at Accept. An Atom
+// or XML request body is 415 AtomFormatNotSupported too. Table ACLs, service properties
+// and stats are XML, and so are their errors.
+//
+// # Limits
+//
+// Bodies are read through http.MaxBytesReader: a single entity up to
+// Options.MaxEntityBytes (4 MiB by default: an entity of 1 MiB by Azure's formula, which
+// the store enforces, can take several MiB of JSON), a batch up to core.MaxBatchBytes,
+// other bodies up to 64 KiB. A Content-Length above the cap is refused before reading;
+// otherwise reading stops at the cap. Either way the answer is 413 RequestBodyTooLarge,
+// and net/http drains what is left (up to 256 KiB) or closes the connection after the
+// answer, so the next request is never parsed from the rest of the body.
+//
+// # Entity group transactions
+//
+// A $batch is parsed (worker/batch), each operation parsed and authorized as if it came
+// alone, and all applied in one store transaction. On failure nothing is applied and
+// the answer is still 202, its changeset holding only the failing operation's error,
+// whose message starts with its 0-based index ("2:The specified entity already
+// exists."). Errors of the framing itself (not multipart, over 100 operations, over
+// 4 MiB) are plain JSON errors with their own status.
+//
+// # Decisions where Azure's behaviour is unverified (SPEC §9) or unspecified
+//
+//   - Delete Entity without If-Match: 400 MissingRequiredHeader (the REST reference
+//     makes If-Match required; the SDKs always send it, "*" by default).
+//   - $top above 1000 (or below 1, or not a number): 400 InvalidQueryParameterValue,
+//     not clamped.
+//   - More than 15 comparisons in a $filter, a malformed filter, an out-of-range literal
+//     or a bad continuation token: 400 InvalidInput.
+//   - An over-long PartitionKey or RowKey (over 1 KiB as UTF-16): 400 OutOfRangeInput,
+//     "The 'PartitionKey' parameter of value '…' is out of range.", as for a key with a
+//     forbidden character; the value is shortened to 64 bytes in the message.
+//   - Double NaN, Infinity and -Infinity come back as the strings "NaN", "Infinity" and
+//     "-Infinity", annotated Edm.Double in minimal and full metadata (core/wire).
+//   - A batch across partitions: 202, the changeset holding 400
+//     CommandsInBatchActOnDifferentPartitions for the first operation whose
+//     PartitionKey differs from the first one's ("1:All commands in a batch must operate
+//     on same entity group."); nothing is applied. An operation naming another table or
+//     account fails the same way with 400 InvalidInput.
+//   - Int32 literals against Int64 or Double properties, and the order of characters
+//     outside the BMP, are the query engine's and the store's (core/query, core).
+//   - A failed batch's outer 202 also carries x-ms-error-code with the failing
+//     operation's code, so that the Go client's ResponseError.ErrorCode names it.
+//   - Entities written by one batch share one Timestamp, hence one ETag.
+//   - Update and Merge take the keys from the URL; keys in the body must agree with
+//     them (else 400 InvalidInput) and may be left out.
+//   - A property value that does not parse as its declared type is 400 InvalidInput;
+//     InvalidValueType is not used.
+//   - The reserved table name "Tables" is 400 InvalidResourceName. Delete Table on a
+//     missing table is 404 ResourceNotFound (SPEC §1); every other operation on a missing
+//     table, ACLs included, is 404 TableNotFound.
+//   - A path naming an account that is not served: 400 InvalidUri.
+//   - A preflight without Origin or Access-Control-Request-Method: 400
+//     MissingRequiredHeader; with no matching rule: 403 CorsPreflightFailure.
+//   - JSON sent to an XML operation (ACL, service properties): 415
+//     JsonFormatNotSupported.
+//   - A table SAS with a key range limits queries to that range: entities outside it are
+//     left out of each page (a page may then be short, or empty with a continuation).
+//   - Authentication failures carry Azure's standard message in JSON; the
+//     AuthenticationErrorDetail appears only in XML answers.
+//   - Get Service Stats always answers status "live" with LastSyncTime now: there is no
+//     secondary.
+package rest

@@ -1,0 +1,88 @@
+//go:build !js
+
+package rest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest"
+)
+
+// env is a Handler for the development account on a loopback server, with SDK clients.
+type env struct {
+	t     *testing.T
+	srv   *httptest.Server
+	store *core.Store
+	url   string // service URL, path style: http://127.0.0.1:port/devstoreaccount1
+	cred  *aztables.SharedKeyCredential
+	svc   *aztables.ServiceClient
+}
+
+var ctx = context.Background()
+
+// newEnv starts a server over a fresh in-memory store.
+func newEnv(t testing.TB) *env { return newEnvAt(t, nil) }
+
+// newEnvAt is newEnv with a clock for the store's Timestamps; nil is time.Now.
+func newEnvAt(t testing.TB, now func() time.Time) *env {
+	t.Helper()
+	st, err := core.Open(core.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := rest.New(rest.Options{Accounts: []*rest.Account{{Account: auth.DevAccount(), Store: st}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); st.Close() })
+	e := &env{srv: srv, store: st, url: srv.URL + "/" + auth.DevAccountName}
+	e.cred, err = aztables.NewSharedKeyCredential(auth.DevAccountName, auth.DevAccountKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.svc, err = aztables.NewServiceClientWithSharedKey(e.url, e.cred, clientOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// clientOptions turns retries off, so that failures show at once.
+func clientOptions() *aztables.ClientOptions {
+	return &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
+		Retry:     policy.RetryOptions{MaxRetries: -1},
+		Transport: http.DefaultClient,
+	}}
+}
+
+// table creates a table and returns its client.
+func (e *env) table(t testing.TB, name string) *aztables.Client {
+	t.Helper()
+	if _, err := e.svc.CreateTable(ctx, name, nil); err != nil {
+		t.Fatalf("create table %s: %v", name, err)
+	}
+	return e.svc.NewClient(name)
+}
+
+// wantCode fails unless err is an *azcore.ResponseError with the code and status.
+func wantCode(t testing.TB, err error, status int, code string) {
+	t.Helper()
+	var re *azcore.ResponseError
+	if !errors.As(err, &re) {
+		t.Fatalf("err = %v, want a ResponseError %d %s", err, status, code)
+	}
+	if re.StatusCode != status || re.ErrorCode != code {
+		t.Fatalf("err = %d %s, want %d %s\n%v", re.StatusCode, re.ErrorCode, status, code, err)
+	}
+}

@@ -1,0 +1,145 @@
+package rest
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/auth"
+)
+
+// Account is one storage account a Handler serves: its name and keys, and the store that
+// holds its tables.
+type Account struct {
+	auth.Account
+	Store *core.Store
+
+	cors corsCache // the parsed service properties, for CORS on every request
+}
+
+// Options configure a Handler.
+type Options struct {
+	// Accounts are the storage accounts served, each with its own store. At least one.
+	Accounts []*Account
+	// Now is the clock for Date headers, error times and SAS expiry; nil means time.Now.
+	Now func() time.Time
+	// MaxEntityBytes caps the body of a single-entity request; zero means DefaultMaxEntityBytes.
+	MaxEntityBytes int64
+}
+
+// DefaultMaxEntityBytes is the default cap on a single-entity request body. An entity of
+// 1 MiB by Azure's size formula can take several MiB of JSON (escapes, base64, names); the
+// store enforces the formula itself.
+const DefaultMaxEntityBytes = 4 << 20
+
+// Handler serves the Azure Table service REST API. It is safe for concurrent use.
+type Handler struct {
+	accounts  map[string]*Account
+	now       func() time.Time
+	maxEntity int64
+}
+
+// Errors of New.
+var (
+	// ErrNoAccounts means Options named no account to serve.
+	ErrNoAccounts = errors.New("no accounts configured")
+	// ErrAccountInvalid means an account lacks a name or a store, or is named twice.
+	ErrAccountInvalid = errors.New("account lacks a name or a store, or is named twice")
+)
+
+// New returns a Handler serving the accounts of opts.
+func New(opts Options) (*Handler, error) {
+	if len(opts.Accounts) == 0 {
+		return nil, ErrNoAccounts
+	}
+	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.maxEntity <= 0 {
+		h.maxEntity = DefaultMaxEntityBytes
+	}
+	for _, a := range opts.Accounts {
+		if a.Store == nil || a.Name == "" || h.accounts[a.Name] != nil {
+			return nil, fmt.Errorf("configure account %q: %w", a.Name, ErrAccountInvalid)
+		}
+		h.accounts[a.Name] = a
+	}
+	return h, nil
+}
+
+// ServeHTTP answers one request of the Table service.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c := h.newCall(w, r)
+	path, err := c.resolveAccount()
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if r.Method == http.MethodOptions {
+		c.preflight()
+		return
+	}
+	c.applyCORS()
+	if c.res, err = parseResource(path); err != nil {
+		c.fail(err)
+		return
+	}
+	rt, err := c.route()
+	c.xmlErrors = rt.xml
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if err := c.authenticate(); err != nil {
+		c.fail(err)
+		return
+	}
+	rt.serve(c)
+}
+
+// resolveAccount finds the account, host style first, then path style, and returns the
+// path below it.
+func (c *call) resolveAccount() (string, error) {
+	path := c.r.URL.Path
+	if a := c.h.hostAccount(c.r.Host); a != nil {
+		c.acct, c.base = a, c.scheme()+"://"+c.r.Host
+		return path, nil
+	}
+	name, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	a := c.h.accounts[name]
+	if a == nil {
+		return "", errUnknownAccount
+	}
+	c.acct, c.base = a, c.scheme()+"://"+c.r.Host+"/"+name
+	return "/" + rest, nil
+}
+
+// hostAccount returns the account named by the first label of host, unless host is an IP
+// address or localhost, in which case requests name the account in the path.
+func (h *Handler) hostAccount(host string) *Account {
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasSuffix(host, "]") {
+		host = host[:i]
+	}
+	label, _, found := strings.Cut(host, ".")
+	if !found {
+		return nil
+	}
+	return h.accounts[label]
+}
+
+// scheme is the scheme the client used: https behind TLS or a proxy that says so.
+func (c *call) scheme() string {
+	if c.secure() {
+		return "https"
+	}
+	return "http"
+}
+
+// secure reports whether the client reached the service over HTTPS.
+func (c *call) secure() bool {
+	return c.r.TLS != nil || strings.EqualFold(c.r.Header.Get("X-Forwarded-Proto"), "https")
+}

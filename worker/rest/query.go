@@ -1,0 +1,66 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/core/wire"
+	"github.com/tabletopdb/tabletop/worker/auth"
+)
+
+// queryEntities serves Query Entities: GET /t() with $filter, $select, $top and the
+// continuation NextPartitionKey and NextRowKey.
+func (c *call) queryEntities() {
+	q := c.r.URL.Query()
+	if err := c.negotiate(true); err != nil {
+		c.fail(err)
+		return
+	}
+	top, err := query.ParseTop(q.Get("$top"))
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	sel, err := query.ParseSelect(q.Get("$select"))
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	if err := c.authorize(auth.QueryEntities, c.res.table); err != nil {
+		c.fail(err)
+		return
+	}
+	req := query.Request{Filter: q.Get("$filter"), Top: top, NextPartitionKey: q.Get("NextPartitionKey"), NextRowKey: q.Get("NextRowKey")}
+	var page *query.Page
+	err = c.acct.Store.View(func(tx *core.Tx) (err error) {
+		page, err = query.Entities(tx, c.res.table, req)
+		return err
+	})
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	page.Entities = within(page.Entities, c.principal.KeyRange())
+	if page.NextPartitionKey != "" || page.NextRowKey != "" {
+		c.w.Header().Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
+		c.w.Header().Set("x-ms-continuation-NextRowKey", page.NextRowKey)
+	}
+	ctx := c.wireContext(c.res.table)
+	ctx.Select = sel
+	c.writeJSON(http.StatusOK, wire.AppendEntities(make([]byte, 0, 4096), page.Entities, ctx))
+}
+
+// within returns the entities that lie in r (a table SAS's key range), in place.
+func within(es []*core.Entity, r core.KeyRange) []*core.Entity {
+	if r == core.WholeTable {
+		return es
+	}
+	out := es[:0]
+	for _, e := range es {
+		if k := core.KeyAt(e.PartitionKey, e.RowKey); k >= r.From && k < r.To {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+package rest
+
+import (
+	"bytes"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/tabletopdb/tabletop/core/wire"
+)
+
+// negotiate picks the response's JSON metadata level from $format, else Accept. Atom, XML
+// or no acceptable JSON is ErrAtomNotSupported when strict; operations that answer no body
+// are lenient and keep minimal metadata for their errors.
+func (c *call) negotiate(strict bool) error {
+	m, ok := wire.ParseFormat(formatOf(c.r.Header, c.r.URL.Query().Get("$format")))
+	c.meta = m
+	if !ok && strict {
+		return ErrAtomNotSupported
+	}
+	return nil
+}
+
+// readJSON reads a JSON request body of at most limit bytes. An Atom or XML body is
+// ErrAtomNotSupported; a larger body is ErrBodyTooLarge, found before or while reading.
+func (c *call) readJSON(limit int64) ([]byte, error) {
+	if ct := c.r.Header.Get("Content-Type"); ct != "" {
+		mt, _, _ := mime.ParseMediaType(ct)
+		if strings.Contains(mt, "xml") {
+			return nil, ErrAtomNotSupported
+		}
+	}
+	return c.readBody(limit)
+}
+
+// readBody reads the request body, refusing more than limit bytes without buffering them.
+func (c *call) readBody(limit int64) ([]byte, error) {
+	if c.r.ContentLength > limit {
+		return nil, ErrBodyTooLarge
+	}
+	var buf bytes.Buffer
+	if c.r.ContentLength > 0 {
+		buf.Grow(int(c.r.ContentLength))
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(c.w, c.r.Body, limit))
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,185 @@
+package rest
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/wire"
+	"github.com/tabletopdb/tabletop/worker/auth"
+)
+
+// write is an entity write parsed from a request, alone or inside a batch: the store
+// operation and how to answer it.
+type write struct {
+	table     string
+	op        core.Op
+	content   bool          // answer 201 with the entity (an insert without return-no-content)
+	applied   string        // Preference-Applied, when Prefer was sent
+	meta      wire.Metadata // metadata level of the answer
+	formatErr error         // ErrAtomNotSupported when content is due in a format we lack
+}
+
+// parseWrite parses an entity write (format is the $format parameter, if any): POST inserts, PUT replaces, MERGE or PATCH merges
+// (upserts without If-Match), DELETE deletes (If-Match required).
+func (c *call) parseWrite(method, format string, res resource, h http.Header, body []byte) (*write, error) {
+	w := &write{table: res.table}
+	if method == http.MethodPost {
+		return w, w.parseInsert(res, format, h, body)
+	}
+	if res.kind != kindEntity {
+		return nil, ErrMethodNotAllowed
+	}
+	ifMatch, sent, err := ifMatchOf(h)
+	if err != nil {
+		return nil, err
+	}
+	w.meta, _ = wire.ParseFormat(formatOf(h, format))
+	if method == http.MethodDelete {
+		if !sent {
+			return nil, ErrIfMatchMissing
+		}
+		e := &core.Entity{PartitionKey: res.partitionKey, RowKey: res.rowKey}
+		w.op = core.Op{Kind: core.OpDelete, Entity: e, IfMatch: ifMatch}
+		return w, nil
+	}
+	e, err := decodeAt(body, res.partitionKey, res.rowKey)
+	if err != nil {
+		return nil, err
+	}
+	w.op = core.Op{Kind: upsertKind(method), Entity: e}
+	if sent {
+		w.op = core.Op{Kind: conditionalKind(method), Entity: e, IfMatch: ifMatch}
+	}
+	return w, nil
+}
+
+// parseInsert parses an Insert Entity body and its Prefer and Accept headers.
+func (w *write) parseInsert(res resource, format string, h http.Header, body []byte) error {
+	if res.kind != kindEntities {
+		return ErrMethodNotAllowed
+	}
+	w.content, w.applied = preferOf(h, true)
+	var ok bool
+	w.meta, ok = wire.ParseFormat(formatOf(h, format))
+	if !ok && w.content {
+		w.formatErr = ErrAtomNotSupported
+	}
+	e, err := wire.DecodeEntity(body)
+	if err != nil {
+		return err
+	}
+	w.op = core.Op{Kind: core.OpInsert, Entity: e}
+	return nil
+}
+
+func upsertKind(method string) core.OpKind {
+	if method == http.MethodPut {
+		return core.OpInsertOrReplace
+	}
+	return core.OpInsertOrMerge
+}
+
+func conditionalKind(method string) core.OpKind {
+	if method == http.MethodPut {
+		return core.OpReplace
+	}
+	return core.OpMerge
+}
+
+// operation is the operation the write is, for authorization.
+func (w *write) operation() auth.Operation {
+	switch w.op.Kind {
+	case core.OpInsert:
+		return auth.InsertEntity
+	case core.OpReplace:
+		return auth.UpdateEntity
+	case core.OpMerge:
+		return auth.MergeEntity
+	case core.OpInsertOrReplace:
+		return auth.InsertOrReplaceEntity
+	case core.OpInsertOrMerge:
+		return auth.InsertOrMergeEntity
+	}
+	return auth.DeleteEntity
+}
+
+// answerWrite is the answer to a write that succeeded: status, headers and body. stored
+// is the entity as written (nil for a delete).
+func (c *call) answerWrite(w *write, stored *core.Entity) (int, http.Header, []byte) {
+	h := http.Header{}
+	if w.op.Kind == core.OpDelete {
+		h.Set("DataServiceVersion", "1.0;")
+		return http.StatusNoContent, h, nil
+	}
+	if w.op.Kind != core.OpInsert {
+		h.Set("DataServiceVersion", "1.0;")
+		h.Set("ETag", stored.ETag())
+		return http.StatusNoContent, h, nil
+	}
+	if w.applied != "" {
+		h.Set("Preference-Applied", w.applied)
+	}
+	h.Set("DataServiceVersion", "3.0;")
+	loc := string(wire.AppendKeyPredicate([]byte(c.base+"/"), w.table, stored.PartitionKey, stored.RowKey))
+	h.Set("Location", loc)
+	h.Set("DataServiceId", loc)
+	h.Set("ETag", stored.ETag())
+	if !w.content {
+		return http.StatusNoContent, h, nil
+	}
+	h.Set("Content-Type", w.meta.ContentType())
+	ctx := &wire.Context{Metadata: w.meta, BaseURL: c.base, Account: c.acct.Name, Table: w.table}
+	return http.StatusCreated, h, wire.AppendEntity(nil, stored, ctx)
+}
+
+// decodeAt decodes an entity body for the entity at (pk, rk): keys the body leaves out
+// come from the URL, and keys it gives must agree with it.
+func decodeAt(body []byte, pk, rk string) (*core.Entity, error) {
+	e, keys, err := wire.DecodeEntityBody(body)
+	if err != nil {
+		return nil, err
+	}
+	if keys.PartitionKey && e.PartitionKey != pk || keys.RowKey && e.RowKey != rk {
+		return nil, ErrBodyInvalid
+	}
+	e.PartitionKey, e.RowKey = pk, rk
+	return e, nil
+}
+
+// ifMatchOf returns the If-Match header, checked to be "*" or a weak ETag, and whether it
+// was sent.
+func ifMatchOf(h http.Header) (string, bool, error) {
+	v := h.Values("If-Match")
+	if len(v) == 0 {
+		return "", false, nil
+	}
+	if err := core.CheckETag(v[0]); err != nil {
+		return "", true, err
+	}
+	return v[0], true, nil
+}
+
+// preferOf reads the Prefer header: whether the answer should carry the content, and the
+// Preference-Applied to answer ("" when Prefer named neither preference).
+func preferOf(h http.Header, def bool) (content bool, applied string) {
+	for _, v := range h.Values("Prefer") {
+		for _, p := range strings.Split(v, ",") {
+			switch strings.ToLower(strings.TrimSpace(p)) {
+			case "return-no-content":
+				return false, "return-no-content"
+			case "return-content":
+				return true, "return-content"
+			}
+		}
+	}
+	return def, ""
+}
+
+// formatOf is the requested format: $format (given by the caller) over Accept.
+func formatOf(h http.Header, format string) string {
+	if format != "" {
+		return format
+	}
+	return h.Get("Accept")
+}
