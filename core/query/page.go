@@ -18,6 +18,9 @@ type Request struct {
 	// start the query.
 	NextPartitionKey, NextRowKey string
 	Budget                       Budget // zero fields take DefaultBudget's
+	// Within limits the query to a key range, such as a table SAS's; the zero KeyRange
+	// means the whole table.
+	Within core.KeyRange
 }
 
 // Page is one page of results, in key order.
@@ -107,8 +110,13 @@ func Entities(tx *core.Tx, table string, req Request) (*Page, error) {
 	if _, err := tx.Table(table); err != nil {
 		return nil, err
 	}
+	within := req.Within
+	if within == (core.KeyRange{}) {
+		within = core.WholeTable
+	}
 	p := newPager(f.Matches, (*core.Entity).Size, limit, req.Budget)
 	for _, r := range f.Ranges() {
+		r = r.Intersect(within)
 		if resume {
 			r = r.After(pk, rk)
 		}

@@ -274,3 +274,33 @@ func TestEntities_ResumeAfterDeleted(t *testing.T) {
 		t.Fatalf("page after a position that never existed = %q", got)
 	}
 }
+
+func TestEntities_Within(t *testing.T) {
+	s := newStore(t, grid()...)
+	t.Run("OK", func(t *testing.T) {
+		// A SAS-style range: from (p2, r05) up to and including all of p4.
+		r := core.KeyRange{From: core.KeyAt("p2", "r05"), To: core.PartitionEnd("p4")}
+		got := pageAll(t, s, Request{Within: r, Top: 3}, nil)
+		var wantKeys []string
+		for _, e := range grid() {
+			if k := core.KeyAt(e.PartitionKey, e.RowKey); k >= r.From && k < r.To {
+				wantKeys = append(wantKeys, e.PartitionKey+"/"+e.RowKey)
+			}
+		}
+		if !slices.Equal(keys(got), wantKeys) {
+			t.Fatalf("got %v\nwant %v", keys(got), wantKeys)
+		}
+	})
+	t.Run("ReadsOnlyTheRange", func(t *testing.T) {
+		p := page(t, s, Request{Within: core.PartitionRange("p5")})
+		if len(p.Entities) != 10 || p.Examined != 10 {
+			t.Fatalf("got %d entities, examined %d; want 10 and 10", len(p.Entities), p.Examined)
+		}
+	})
+	t.Run("IntersectsTheFilter", func(t *testing.T) {
+		p := page(t, s, Request{Filter: "PartitionKey eq 'p1'", Within: core.PartitionRange("p5")})
+		if len(p.Entities) != 0 || p.Examined != 0 {
+			t.Fatalf("got %d entities, examined %d; want none", len(p.Entities), p.Examined)
+		}
+	})
+}

@@ -31,7 +31,8 @@ func (c *call) queryEntities() {
 		c.fail(err)
 		return
 	}
-	req := query.Request{Filter: q.Get("$filter"), Top: top, NextPartitionKey: q.Get("NextPartitionKey"), NextRowKey: q.Get("NextRowKey")}
+	req := query.Request{Filter: q.Get("$filter"), Top: top, NextPartitionKey: q.Get("NextPartitionKey"), NextRowKey: q.Get("NextRowKey"),
+		Within: c.principal.KeyRange()}
 	var page *query.Page
 	err = c.acct.Store.View(func(tx *core.Tx) (err error) {
 		page, err = query.Entities(tx, c.res.table, req)
@@ -41,7 +42,6 @@ func (c *call) queryEntities() {
 		c.fail(err)
 		return
 	}
-	page.Entities = within(page.Entities, c.principal.KeyRange())
 	if page.NextPartitionKey != "" || page.NextRowKey != "" {
 		c.w.Header().Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
 		c.w.Header().Set("x-ms-continuation-NextRowKey", page.NextRowKey)
@@ -49,18 +49,4 @@ func (c *call) queryEntities() {
 	ctx := c.wireContext(c.res.table)
 	ctx.Select = sel
 	c.writeJSON(http.StatusOK, wire.AppendEntities(make([]byte, 0, 4096), page.Entities, ctx))
-}
-
-// within returns the entities that lie in r (a table SAS's key range), in place.
-func within(es []*core.Entity, r core.KeyRange) []*core.Entity {
-	if r == core.WholeTable {
-		return es
-	}
-	out := es[:0]
-	for _, e := range es {
-		if k := core.KeyAt(e.PartitionKey, e.RowKey); k >= r.From && k < r.To {
-			out = append(out, e)
-		}
-	}
-	return out
 }
