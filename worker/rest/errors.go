@@ -150,10 +150,19 @@ func toAPIError(err error) apiError {
 	}
 	for _, e := range errorTable {
 		if errors.Is(err, e.err) {
-			return fill(e.api, err)
+			return explain(fill(e.api, err), err)
 		}
 	}
 	return errInternal
+}
+
+// explain adds what exactly was wrong to Azure's generic InvalidInput message, such as
+// the position of a $filter syntax error, so a user can fix the request.
+func explain(a apiError, err error) apiError {
+	if a.Code == "InvalidInput" && a.Message == "One of the request inputs is not valid." {
+		a.Message += " " + err.Error()
+	}
+	return a
 }
 
 // fill puts the field and value of a *core.FieldError into the message template.

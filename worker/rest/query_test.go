@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
@@ -115,6 +116,9 @@ func TestSDK_ListEntities(t *testing.T) {
 		f := "Num gt"
 		_, err := c.NewListEntitiesPager(&aztables.ListEntitiesOptions{Filter: &f}).NextPage(ctx)
 		wantCode(t, err, http.StatusBadRequest, "InvalidInput")
+		if !strings.Contains(err.Error(), "position 6") {
+			t.Fatalf("the message does not say where the filter is wrong:\n%v", err)
+		}
 	})
 	t.Run("ErrTopInvalid", func(t *testing.T) {
 		_, err := c.NewListEntitiesPager(&aztables.ListEntitiesOptions{Top: to.Ptr[int32](1001)}).NextPage(ctx)
