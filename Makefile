@@ -7,18 +7,25 @@ GOJS     := GOOS=js GOARCH=wasm
 FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: run test test-go test-race test-wasm test-fuzz test-js bench vet deps
+.PHONY: run web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
 
-run:
+run: web
 	$(GO) run ./worker
 
-test: deps vet test-go test-race test-wasm test-fuzz test-js
+# The browser build: the engine as wasm plus Go's JS glue, for web/ (git-ignored).
+web:
+	mkdir -p web/dist
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/dist/
+	$(GOJS) $(GO) build -trimpath -ldflags="-s -w" -o web/dist/tabletop.wasm ./wasm
+
+test: deps vet test-go test-race test-wasm test-fuzz test-js test-web test-browser
 
 deps:
 	$(GO) mod download
 
 vet:
 	$(GO) vet ./...
+	$(GOJS) $(GO) vet ./wasm/... ./worker/rest/
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 
 test-go:
@@ -28,10 +35,17 @@ test-race:
 	$(GO) test -race ./core/... ./worker/...
 
 test-wasm:
-	$(GOJS) $(GO) test -exec="$(WASMEXEC)" ./core/... ./worker/rest/ ./worker/auth/ ./worker/service/ ./worker/batch/
+	$(GOJS) $(GO) test -exec="$(WASMEXEC)" ./core/... ./wasm/... ./worker/rest/ ./worker/auth/ ./worker/service/ ./worker/batch/
 
 test-js:
 	cd worker && npm ci --no-audit --no-fund && npm test
+
+test-web: web
+	cd web && npm ci --no-audit --no-fund && node --test test/*.test.js
+
+test-browser: test-web
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	cd web && node --test browser/*.test.js
 
 test-fuzz:
 	@scripts/fuzz-all.sh $(FUZZTIME)

@@ -1,0 +1,23 @@
+// A static file server for web/, for the browser tests (the playground also works under
+// `make run`, which serves it at the server's root).
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+
+const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
+
+/** serve serves dir on a free port of 127.0.0.1 and resolves with { url, close }. */
+export function serve(dir) {
+  const server = createServer(async (req, res) => {
+    let path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    if (path.endsWith("/")) path += "index.html";
+    try {
+      const body = await readFile(join(dir, path));
+      res.writeHead(200, { "Content-Type": types[extname(path)] ?? "application/octet-stream" });
+      res.end(req.method === "HEAD" ? undefined : body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })));
+}

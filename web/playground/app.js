@@ -1,0 +1,235 @@
+// The Tabletop playground: a small table browser over the public module API.
+
+const $ = (sel) => document.querySelector(sel);
+const TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
+const STORE = "playground";
+let T; // the module
+let store, service, table, pageTokens, pageIndex;
+
+/** start loads the module and the sample data, then wires the page. */
+export async function start(base) {
+  const t0 = performance.now();
+  T = await import(new URL(base + "tabletop.js", document.baseURI).href);
+  try {
+    store = await T.openStore(STORE);
+  } catch (e) {
+    if (e.code !== "StoreLocked" || !confirm("The playground is open in another tab. Take it over here?")) return showError(e, "#status");
+    store = await T.openStore(STORE, { lock: "steal" });
+  }
+  service = new T.TableServiceClient(store);
+  if ((await firstTables()).length === 0) await loadSample();
+  $("#status").textContent = `ready in ${Math.round(performance.now() - t0)} ms · stored in IndexedDB`;
+  wire();
+  await refreshTables();
+}
+
+async function firstTables() {
+  for await (const page of service.listTables().byPage({ maxPageSize: 1 })) return page;
+  return [];
+}
+
+function wire() {
+  $("#new-table").onsubmit = (ev) => act(ev, async () => {
+    const name = ev.target.name.value.trim();
+    await service.createTable(name);
+    ev.target.reset();
+    await refreshTables(name);
+  });
+  $("#query").onsubmit = (ev) => act(ev, () => runQuery(0));
+  $("#next").onclick = () => act(null, () => runQuery(pageIndex + 1));
+  $("#prev").onclick = () => act(null, () => runQuery(pageIndex - 1));
+  $("#add-prop").onclick = () => addProp();
+  $("#editor").onsubmit = (ev) => act(ev, () => saveEntity(ev.submitter.value));
+  $("#batch").onsubmit = (ev) => act(ev, submitBatch);
+  $("#export").onclick = () => act(null, exportTable);
+  $("#import").onchange = (ev) => act(null, () => importTable(ev.target.files[0]));
+  $("#reset").onclick = () => act(null, async () => {
+    if (!confirm("Drop every table and reload the sample data?")) return;
+    for await (const t of service.listTables()) await service.deleteTable(t.name);
+    await loadSample();
+    await refreshTables();
+  });
+  const examples = ["Age gt 30", "City eq 'Oslo' and Active eq true", "PartitionKey eq 'engineering'", "Joined ge datetime'2021-01-01T00:00:00Z'", "Salary gt 100000L", "Name ge 'M'"];
+  if (!$("#batch").actions.value) $("#batch").actions.value = sampleBatch();
+  $("#examples").innerHTML = "Try: " + examples.map((f) => `<a>${escapeHTML(f)}</a>`).join("");
+  $("#examples").onclick = (ev) => ev.target.tagName === "A" && (($("#query").filter.value = ev.target.textContent), act(null, () => runQuery(0)));
+}
+
+/** act runs fn, showing a RestError with its code instead of throwing. */
+async function act(ev, fn) {
+  ev?.preventDefault();
+  $("#error").hidden = true;
+  try {
+    await fn();
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function showError(e, where = "#error") {
+  const el = $(where);
+  el.hidden = false;
+  el.innerHTML = e.code ? `<b>${escapeHTML(e.code)}</b> · HTTP ${e.statusCode}\n${escapeHTML(e.message)}` : escapeHTML(String(e));
+}
+
+async function refreshTables(select) {
+  const names = [];
+  for await (const t of service.listTables()) names.push(t.name);
+  table = select ?? (names.includes(table) ? table : names[0]);
+  $("#tables").innerHTML = names.map((n) => `<li data-name="${n}" class="${n === table ? "active" : ""}"><span>${n}</span><button title="Drop table">✕</button></li>`).join("");
+  $("#tables").onclick = (ev) => act(null, async () => {
+    const li = ev.target.closest("li");
+    if (!li) return;
+    if (ev.target.tagName === "BUTTON") {
+      if (!confirm(`Drop table ${li.dataset.name} and all its entities?`)) return;
+      await service.deleteTable(li.dataset.name);
+      return refreshTables();
+    }
+    await refreshTables(li.dataset.name);
+  });
+  if (table) await runQuery(0);
+  else $("#results").innerHTML = "", ($("#count").textContent = "no tables");
+}
+
+/** runQuery shows page i of the current query; pageTokens remembers how to get back. */
+async function runQuery(i) {
+  if (i === 0) pageTokens = [undefined];
+  const q = $("#query");
+  const select = q.select.value.split(",").map((s) => s.trim()).filter(Boolean);
+  const it = new T.TableClient(store, table).listEntities({ queryOptions: { filter: q.filter.value.trim(), select: select.length ? select : undefined }, disableTypeConversion: true });
+  const t0 = performance.now();
+  const { value: page } = await it.byPage({ maxPageSize: Number(q.top.value), continuationToken: pageTokens[i] }).next();
+  pageIndex = i;
+  pageTokens[i + 1] = page.continuationToken;
+  $("#count").textContent = `${table} · page ${i + 1} · ${page.length} entities · ${(performance.now() - t0).toFixed(1)} ms`;
+  $("#prev").disabled = i === 0;
+  $("#next").disabled = !page.continuationToken;
+  renderResults(page);
+}
+
+function renderResults(rows) {
+  const cols = [];
+  for (const r of rows) for (const k of Object.keys(r)) if (k !== "etag" && !cols.includes(k)) cols.push(k);
+  const head = cols.map((c) => `<th>${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
+  const body = rows.map((r, i) => `<tr data-i="${i}">` + cols.map((c) => cell(r[c])).join("") + "</tr>").join("");
+  $("#results").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${body}</tbody>`;
+  $("#results").onclick = (ev) => {
+    const tr = ev.target.closest("tbody tr");
+    if (tr) loadEntity(rows[tr.dataset.i]);
+  };
+}
+
+const typeOf = (v) => (v?.type && v.type !== "String" ? v.type : "");
+const cell = (v) => (v == null ? `<td class="null">null</td>` : `<td title="${escapeHTML(String(v.value ?? v))}">${escapeHTML(String(v.value ?? v))}</td>`);
+
+async function loadEntity(row) {
+  const e = await new T.TableClient(store, table).getEntity(row.partitionKey ?? row.PartitionKey, row.rowKey, { disableTypeConversion: true });
+  const f = $("#editor");
+  f.pk.value = e.partitionKey;
+  f.rk.value = e.rowKey;
+  $("#props").innerHTML = "";
+  for (const [k, v] of Object.entries(e)) if (!["etag", "partitionKey", "rowKey", "timestamp"].includes(k)) addProp(k, v.type, v.value);
+  f.dataset.etag = e.etag;
+  $("#etag").textContent = `etag ${e.etag} · timestamp ${e.timestamp}`;
+}
+
+function addProp(name = "", type = "String", value = "") {
+  const div = document.createElement("div");
+  div.className = "prop";
+  div.innerHTML = `<input placeholder="Name" value="${escapeHTML(name)}"><select>${TYPES.map((t) => `<option ${t === type ? "selected" : ""}>${t}</option>`).join("")}</select><input placeholder="value" value="${escapeHTML(String(value))}"><button type="button" title="Remove">✕</button>`;
+  div.querySelector("button").onclick = () => div.remove();
+  $("#props").append(div);
+}
+
+/** editedEntity reads the editor: every property as { value, type }, exact for every type. */
+function editedEntity() {
+  const f = $("#editor");
+  const e = { partitionKey: f.pk.value, rowKey: f.rk.value };
+  for (const div of $("#props").children) {
+    const [name, type, value] = [...div.querySelectorAll("input,select")].map((x) => x.value);
+    if (name) e[name] = { value: type === "Boolean" ? value === "true" : value, type };
+  }
+  return e;
+}
+
+async function saveEntity(op) {
+  const c = new T.TableClient(store, table);
+  const e = editedEntity();
+  const f = $("#editor");
+  let res;
+  if (op === "create") res = await c.createEntity(e);
+  if (op === "merge") res = await c.upsertEntity(e, "Merge");
+  if (op === "replace") res = await c.updateEntity(e, "Replace", { etag: f.dataset.etag || "*" });
+  if (op === "delete") await c.deleteEntity(e.partitionKey, e.rowKey, { etag: f.dataset.etag || "*" });
+  f.dataset.etag = res?.etag ?? "";
+  $("#etag").textContent = res ? `saved · etag ${res.etag}` : "deleted";
+  await runQuery(pageIndex);
+}
+
+async function submitBatch() {
+  const actions = JSON.parse($("#batch").actions.value);
+  const res = await new T.TableClient(store, table).submitTransaction(actions);
+  $("#etag").textContent = `transaction applied: ${res.subResponses.length} actions`;
+  await runQuery(0);
+}
+
+async function exportTable() {
+  const entities = [];
+  for await (const e of new T.TableClient(store, table).listEntities({ disableTypeConversion: true })) {
+    const { etag, timestamp, ...rest } = e;
+    entities.push(rest);
+  }
+  const blob = new Blob([JSON.stringify({ table, entities }, null, 1)], { type: "application/json" });
+  const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${table}.json` });
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
+async function importTable(file) {
+  const { table: name, entities } = JSON.parse(await file.text());
+  const c = new T.TableClient(store, name);
+  await c.createTable();
+  const byPK = Map.groupBy ? Map.groupBy(entities, (e) => e.partitionKey) : group(entities);
+  for (const list of byPK.values()) {
+    for (let i = 0; i < list.length; i += 100) await c.submitTransaction(list.slice(i, i + 100).map((e) => ["upsert", e, "Replace"]));
+  }
+  $("#import").value = "";
+  await refreshTables(name);
+}
+
+function group(list) {
+  const m = new Map();
+  for (const e of list) m.set(e.partitionKey, [...(m.get(e.partitionKey) ?? []), e]);
+  return m;
+}
+
+async function loadSample() {
+  const people = new T.TableClient(store, "People");
+  await people.createTable();
+  const cities = ["Oslo", "Lisbon", "Kyoto", "Austin", "Nairobi"];
+  const names = ["Ada", "Grace", "Linus", "Margaret", "Ken", "Barbara", "Dennis", "Radia", "Edsger", "Frances", "Alan", "Katherine"];
+  for (const [d, dept] of ["engineering", "research", "sales"].entries()) {
+    const actions = names.map((n, i) => ["create", {
+      partitionKey: dept, rowKey: String(d * 100 + i).padStart(4, "0"),
+      Name: n, Age: 24 + ((i * 7 + d * 5) % 40), City: cities[(i + d) % 5], Active: i % 3 !== 0,
+      Joined: new Date(Date.UTC(2015 + (i % 9), (i * 5) % 12, 1 + i)),
+      Salary: BigInt(60000 + i * 9000 + d * 15000), Rating: { value: 3 + (i % 5) / 2, type: "Double" },
+      Badge: { value: crypto.randomUUID(), type: "Guid" },
+    }]);
+    await people.submitTransaction(actions);
+  }
+  const notes = new T.TableClient(store, "Notes");
+  await notes.createTable();
+  await notes.createEntity({ partitionKey: "welcome", rowKey: "1", Text: "Everything here lives in IndexedDB: reload the page and it is still here.", Avatar: new Uint8Array([137, 80, 78, 71]) });
+}
+
+function sampleBatch() {
+  return JSON.stringify([
+    ["create", { partitionKey: "welcome", rowKey: "2", Text: "created in a batch" }],
+    ["upsert", { partitionKey: "welcome", rowKey: "3", Text: "upserted", Big: { value: "9007199254740993", type: "Int64" } }, "Merge"],
+  ], null, 1);
+}
+
+function escapeHTML(s) {
+  return String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,140 @@
+// Conversion between entities as @azure/data-tables represents them and the Azure wire
+// JSON the engine reads and writes.
+//
+// Written values: strings, booleans, numbers (an integer in Int32 range is an Int32, any
+// other number a Double, NaN and ±Infinity included), bigint (Int64), Date (DateTime),
+// Uint8Array (Binary), and { value, type } objects for any EDM type ("Int64", "Guid",
+// "Double", "DateTime", "Binary", "Int32", "String", "Boolean"). null and undefined
+// properties are not stored.
+//
+// Read values, as the SDK returns them: strings, booleans and numbers as such (NaN and
+// ±Infinity as numbers too, where the SDK leaves the strings "NaN", "Infinity"), Int64 as
+// bigint, DateTime as Date, Binary as Uint8Array, Guid as { value, type: "Guid" }. With
+// disableTypeConversion every property is { value, type }. A Date read from the store
+// remembers its full 100 ns text: written back unchanged it keeps all seven fractional
+// digits.
+
+import { invalidInput } from "./errors.js";
+
+const exact = Symbol("tabletop.exactDateTime");
+const edmTypes = ["Binary", "Boolean", "DateTime", "Double", "Guid", "Int32", "Int64", "String"];
+const toWireName = { partitionKey: "PartitionKey", rowKey: "RowKey", timestamp: "Timestamp" };
+const fromWireName = { PartitionKey: "partitionKey", RowKey: "rowKey", Timestamp: "timestamp", "odata.etag": "etag" };
+
+/** entityJSON returns an entity as a JSON string in wire form, with type annotations. */
+export function entityJSON(entity) {
+  if (!entity || typeof entity !== "object") throw invalidInput("entity must be an object");
+  const out = {};
+  for (const [key, v] of Object.entries(entity)) {
+    if (key === "etag" || key === "timestamp" || v === null || v === undefined) continue;
+    const name = toWireName[key] ?? key;
+    const [value, type] = wireValue(name, v);
+    if (type) out[`${name}@odata.type`] = `Edm.${type}`;
+    out[name] = value;
+  }
+  return JSON.stringify(out);
+}
+
+/** keysJSON returns the JSON of an entity that has only its keys, for deletes. */
+export function keysJSON(partitionKey, rowKey) {
+  return JSON.stringify({ PartitionKey: partitionKey, RowKey: rowKey });
+}
+
+/** wireValue returns a property's JSON value and its EDM type, or no type where JSON tells. */
+function wireValue(name, v) {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return [v];
+    case "number":
+      return Number.isFinite(v) ? [v] : [String(v), "Double"];
+    case "bigint":
+      return [v.toString(), "Int64"];
+  }
+  if (v instanceof Date) return [dateText(v), "DateTime"];
+  if (v instanceof Uint8Array) return [toBase64(v), "Binary"];
+  if (typeof v === "object" && "value" in v && edmTypes.includes(v.type)) return typedValue(v);
+  throw invalidInput(`property ${name}: unsupported value ${String(v)}`);
+}
+
+/** typedValue returns the JSON value of a { value, type } object. */
+function typedValue({ value, type }) {
+  switch (type) {
+    case "Int32": return [Number(value), "Int32"];
+    case "Double": return [typeof value === "number" && Number.isFinite(value) ? value : String(value), "Double"];
+    case "Boolean": return [value === true || value === "true", "Boolean"];
+    case "DateTime": return [value instanceof Date ? dateText(value) : String(value), "DateTime"];
+    case "Binary": return [value instanceof Uint8Array ? toBase64(value) : String(value), "Binary"];
+    default: return [String(value), type];
+  }
+}
+
+/** dateText is a Date's wire text: its remembered 100 ns text if unchanged, else ISO. */
+function dateText(d) {
+  const e = d[exact];
+  return e && e.ms === d.getTime() ? e.text : d.toISOString();
+}
+
+/** fromWire converts one wire entity (minimal metadata) to the SDK's shape. */
+export function fromWire(obj, disableTypeConversion = false) {
+  const out = {};
+  for (const [key, v] of Object.entries(obj)) {
+    if (key === "odata.metadata" || key.endsWith("@odata.type")) continue;
+    const name = fromWireName[key] ?? key;
+    const type = obj[`${key}@odata.type`];
+    if (name !== key) out[name] = v;
+    else if (type) out[name] = typed(v, type.slice(4), disableTypeConversion);
+    else out[name] = disableTypeConversion ? inferred(v) : v;
+  }
+  return out;
+}
+
+function typed(v, type, raw) {
+  if (raw || v === null) return v === null ? null : { value: v, type };
+  switch (type) {
+    case "Int64": return BigInt(v);
+    case "Double": return Number(v);
+    case "DateTime": return remember(new Date(v), v);
+    case "Binary": return fromBase64(v);
+    case "Guid": return { value: v, type };
+    default: return v;
+  }
+}
+
+/** inferred is the { value, type } of an unannotated value, as the SDK infers it. */
+function inferred(v) {
+  switch (typeof v) {
+    case "boolean": return { value: String(v), type: "Boolean" };
+    case "number": return { value: String(v), type: Number.isSafeInteger(v) ? "Int32" : "Double" };
+    case "string": return { value: v, type: "String" };
+  }
+  return v;
+}
+
+function remember(d, text) {
+  Object.defineProperty(d, exact, { value: { text, ms: d.getTime() } });
+  return d;
+}
+
+/** toBase64 encodes bytes as standard base64. */
+export function toBase64(bytes) {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(s);
+}
+
+/** fromBase64 decodes standard base64. */
+export function fromBase64(s) {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** selectText maps the SDK's select list to $select text, dropping etag as the SDK does. */
+export function selectText(select) {
+  if (!select) return "";
+  return select.filter((p) => p !== "etag" && p !== "odata.etag").map((p) => toWireName[p] ?? p).join(",");
+}
