@@ -7,10 +7,20 @@ GOJS     := GOOS=js GOARCH=wasm
 FUZZTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: run web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
+.PHONY: run web worker dev test-edge bench-web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
 
 run: web
 	$(GO) run ./worker
+
+# The edge build: worker/ for js/wasm plus the Durable Object glue, in build/ (git-ignored).
+EDGE := worker/edge
+
+worker:
+	$(EDGE)/build.sh
+
+# The edge worker in local workerd, offline, on 127.0.0.1:8787.
+dev: worker
+	node $(EDGE)/dev.mjs
 
 # The browser build: the engine as wasm plus Go's JS glue, for web/ (git-ignored).
 web:
@@ -18,14 +28,14 @@ web:
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/dist/
 	$(GOJS) $(GO) build -trimpath -ldflags="-s -w" -o web/dist/tabletop.wasm ./wasm
 
-test: deps vet test-go test-race test-wasm test-fuzz test-js test-web test-browser
+test: deps vet test-go test-race test-wasm test-fuzz test-js test-web test-browser test-edge
 
 deps:
 	$(GO) mod download
 
 vet:
 	$(GO) vet ./...
-	$(GOJS) $(GO) vet ./wasm/... ./worker/rest/
+	$(GOJS) $(GO) vet ./wasm/... ./worker/...
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 
 test-go:
@@ -35,7 +45,8 @@ test-race:
 	$(GO) test -race ./core/... ./worker/...
 
 test-wasm:
-	$(GOJS) $(GO) test -exec="$(WASMEXEC)" ./core/... ./wasm/... ./worker/rest/ ./worker/auth/ ./worker/service/ ./worker/batch/
+	$(GOJS) $(GO) test -exec="$(WASMEXEC)" ./core/... ./wasm/... ./worker/rest/ ./worker/auth/ ./worker/service/ ./worker/batch/ \
+		./worker/bridge/ ./worker/dostore/ ./worker/object/
 
 test-js:
 	cd worker && npm ci --no-audit --no-fund && npm test
@@ -47,10 +58,22 @@ test-browser: test-web
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	cd web && node --test browser/*.test.js
 
+test-edge: worker
+	cd $(EDGE) && node --test test/*.test.mjs
+	node $(EDGE)/test-sdk.mjs
+
 test-fuzz:
 	@scripts/fuzz-all.sh $(FUZZTIME)
 
-bench:
+bench: worker
 	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)
 	scripts/bench-side-by-side.sh ./core/query/ $(BENCHTIME)
 	$(GO) test -run '^$$' -bench Loopback -benchtime 2s ./worker/rest/
+	node $(EDGE)/bench.mjs
+	$(MAKE) bench-web
+
+# The browser benchmark: Tabletop, sql.js and LokiJS in Node and in Chromium, one table.
+bench-web: web
+	cd web && npm ci --no-audit --no-fund
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	cd web && node bench/run.js

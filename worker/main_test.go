@@ -166,7 +166,16 @@ func TestRun_Web(t *testing.T) {
 			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
 		}
 	}
-	resp, err := http.Get(s.url + "/devstoreaccount1/Tables")
+	os.WriteFile(filepath.Join(dir, "sw.js"), []byte("self"), 0o644)
+	resp, err := http.Get(s.url + "/web/sw.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Service-Worker-Allowed"); got != "/" {
+		t.Fatalf("the service worker may not control the page at /: Service-Worker-Allowed %q", got)
+	}
+	resp, err = http.Get(s.url + "/devstoreaccount1/Tables")
 	if err != nil {
 		t.Fatal(err)
 	}

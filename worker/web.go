@@ -21,6 +21,10 @@ func withWeb(dir string, api http.Handler) http.Handler {
 			api.ServeHTTP(w, r)
 		case r.URL.Path == "/" && r.URL.RawQuery == "":
 			http.ServeFile(w, r, filepath.Join(dir, "index.html"))
+		case r.URL.Path == "/web/sw.js":
+			// The playground's service worker keeps the page at "/" working offline.
+			w.Header().Set("Service-Worker-Allowed", "/")
+			files.ServeHTTP(w, r)
 		case strings.HasPrefix(r.URL.Path, "/web/"):
 			files.ServeHTTP(w, r)
 		default:

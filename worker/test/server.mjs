@@ -19,6 +19,9 @@ export const accountKey =
  * endpoint is the path-style service URL.
  */
 export async function startServer(extraArgs = []) {
+  // TABLETOP_URL runs the suite against a server already running there (the edge runtime:
+  // worker/edge/test-sdk.mjs); the -accounts and other extraArgs cannot apply to it.
+  if (process.env.TABLETOP_URL) return remoteServer(process.env.TABLETOP_URL.replace(/\/$/, ""));
   const dir = mkdtempSync(join(tmpdir(), "tabletop-test-"));
   let bin = process.env.TABLETOP_BIN;
   if (!bin) {
@@ -50,6 +53,11 @@ export async function startServer(extraArgs = []) {
     rmSync(dir, { recursive: true, force: true });
   };
   return { ...info, endpoint: `${info.url}/${accountName}`, stop, child };
+}
+
+function remoteServer(url) {
+  const connectionString = `DefaultEndpointsProtocol=http;AccountName=${accountName};AccountKey=${accountKey};TableEndpoint=${url}/${accountName};`;
+  return { url, connectionString, endpoint: `${url}/${accountName}`, stop: async () => {} };
 }
 
 /** uniqueName returns a table name not used before in this process. */

@@ -1,0 +1,39 @@
+// The browser benchmark in Chromium: serves web/ on a free port of 127.0.0.1, opens
+// bench/index.html in Debian's chromium (playwright-core) on a fresh on-disk profile, so
+// that IndexedDB is the real, durable one, and runs the harness there. `node
+// bench/browser.js` prints its table; with --json the raw results for bench/run.js.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { serve } from "../browser/serve.js";
+import { table } from "./table.js";
+
+const web = new URL("../", import.meta.url).pathname;
+const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** benchChromium runs the harness in a fresh Chromium and resolves with its results. */
+export async function benchChromium(log = () => {}) {
+  const server = await serve(web);
+  const profile = await mkdtemp(join(tmpdir(), "tabletop-bench-"));
+  // A persistent context: an incognito one would keep IndexedDB in memory.
+  const ctx = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args });
+  try {
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    page.on("console", (m) => log(m.text()));
+    page.on("pageerror", (e) => log(`page error: ${e.message}`));
+    await page.goto(`${server.url}bench/`);
+    await page.waitForFunction(() => typeof window.bench === "function");
+    return await page.evaluate(() => window.bench());
+  } finally {
+    await ctx.close();
+    server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const json = process.argv.includes("--json");
+  const results = await benchChromium((m) => console.error(m));
+  console.log(json ? JSON.stringify(results) : table({ Chromium: results }));
+}

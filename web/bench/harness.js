@@ -1,0 +1,174 @@
+// The browser benchmark's workloads, identical for every engine and host: N inserts one
+// per call, N point gets by key in random order, and R queries that each return one
+// partition of 1,000 entities. Tabletop runs through its public JS API (in memory, and
+// persistent in IndexedDB); sql.js and LokiJS, keeping their data in memory, do the same
+// work. Every workload checks what it got, so a broken engine fails instead of scoring.
+//
+// runBench(env) resolves with { engine: { metric: number } }; the hosts (node.js,
+// browser.js) supply the engines in env and add the sizes of what each engine ships.
+
+/** PARTITION is the number of entities per partition, and so per query. */
+export const PARTITION = 1000;
+
+/** defaults are the workload sizes: per-call durability makes persistent inserts slow. */
+export const defaults = { n: 10000, nPersistent: 2000, queries: 100 };
+
+/**
+ * runBench runs every workload on every engine. env: { tabletopUrl (string for import()),
+ * initSqlJs, sqlJsConfig, Loki, n, nPersistent, queries, log }.
+ * @returns {Promise<Record<string, Record<string, number>>>}
+ */
+export async function runBench(env) {
+  const opts = { ...defaults, ...env };
+  const log = opts.log ?? (() => {});
+  const out = {};
+  for (const [name, engine] of [
+    ["tabletop-memory", tabletopEngine(opts, { inMemory: true })],
+    ["tabletop-idb", tabletopEngine(opts, {})],
+    ["sqljs", sqlJsEngine(opts)],
+    ["loki", lokiEngine(opts)],
+  ]) {
+    const n = name === "tabletop-idb" ? opts.nPersistent : opts.n;
+    log(`${name}: n=${n}, ${opts.queries} queries of ${PARTITION}`);
+    out[name] = await workloads(engine, n, opts.queries);
+  }
+  return out;
+}
+
+/** ROUNDS splits each timed workload; a rate is the median round's, steadier on a busy machine. */
+export const ROUNDS = 5;
+
+/** workloads times open, inserts, point gets and partition queries on one engine. */
+async function workloads(engine, n, queries) {
+  const r = {};
+  const t = performance.now();
+  await engine.open();
+  r.readyMs = performance.now() - t;
+  r.insertsPerSec = await rate(n, (i) => engine.insert(entity(i)));
+  const rnd = random(42);
+  r.getsPerSec = await rate(n, async () => {
+    const i = Math.floor(rnd() * n);
+    const e = await engine.get(pk(i), rk(i));
+    if (e?.n !== i || e.name !== `user ${i}`) throw new Error(`${engine.name}: get ${i} returned ${JSON.stringify(e)}`);
+  });
+  r.queriesPerSec = await rate(queries, async () => {
+    const part = Math.floor(rnd() * (n / PARTITION));
+    const rows = await engine.partition(pk(part * PARTITION));
+    if (rows.length !== PARTITION || rows[PARTITION - 1].n !== (part + 1) * PARTITION - 1) throw new Error(`${engine.name}: partition ${part} returned ${rows.length} rows`);
+  });
+  r.queryEntitiesPerSec = r.queriesPerSec * PARTITION;
+  await engine.close();
+  return r;
+}
+
+/** rate calls op(0 … count-1) in order, in ROUNDS timed rounds, and returns the median round's calls/s. */
+async function rate(count, op) {
+  const rates = [];
+  for (let k = 0; k < ROUNDS; k++) {
+    const [from, to] = [Math.floor((k * count) / ROUNDS), Math.floor(((k + 1) * count) / ROUNDS)];
+    const t = performance.now();
+    for (let i = from; i < to; i++) await op(i);
+    rates.push((to - from) / ((performance.now() - t) / 1000));
+  }
+  return rates.sort((a, b) => a - b)[ROUNDS >> 1];
+}
+
+/** entity i of the data set: partitions of PARTITION rows, four typed properties. */
+export function entity(i) {
+  return { partitionKey: pk(i), rowKey: rk(i), name: `user ${i}`, n: i, x: i / 7, flag: i % 2 === 0 };
+}
+
+const pk = (i) => `p${String(Math.floor(i / PARTITION)).padStart(4, "0")}`;
+const rk = (i) => String(i).padStart(8, "0");
+
+/** random is a small seeded generator (mulberry32), so every engine gets the same keys. */
+function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * tabletopEngine drives Tabletop's public API. Its open() is the first one timed, so for
+ * tabletop-memory readyMs is import of tabletop.js through a store with a table.
+ */
+function tabletopEngine({ tabletopUrl }, storeOptions) {
+  let T, store, client;
+  const name = `bench${Date.now().toString(36)}${storeOptions.inMemory ? "m" : "p"}`;
+  return {
+    name: storeOptions.inMemory ? "Tabletop (memory)" : "Tabletop (IndexedDB)",
+    async open() {
+      T = await import(tabletopUrl);
+      store = await T.openStore(name, storeOptions);
+      client = new T.TableClient(store, "Bench");
+      await client.createTable();
+    },
+    insert: (e) => client.createEntity(e),
+    get: (p, r) => client.getEntity(p, r),
+    async partition(p) {
+      const pages = client.listEntities({ queryOptions: { filter: T.odata`PartitionKey eq ${p}` } }).byPage({ maxPageSize: PARTITION });
+      return (await pages.next()).value;
+    },
+    async close() {
+      await store.close();
+      if (!storeOptions.inMemory) await T.deleteStore(name);
+    },
+  };
+}
+
+/** sqlJsEngine is SQLite (sql.js) with typed columns, a (pk, rk) primary key and prepared statements. */
+function sqlJsEngine({ initSqlJs, sqlJsConfig }) {
+  let db, ins, get, part;
+  const row = (o) => ({ partitionKey: o.pk, rowKey: o.rk, name: o.name, n: o.n, x: o.x, flag: o.flag === 1 });
+  return {
+    name: "sql.js",
+    async open() {
+      const SQL = await initSqlJs(sqlJsConfig);
+      db = new SQL.Database();
+      db.run("CREATE TABLE t (pk TEXT NOT NULL, rk TEXT NOT NULL, name TEXT, n INTEGER, x REAL, flag INTEGER, PRIMARY KEY (pk, rk)) WITHOUT ROWID");
+      ins = db.prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)");
+      get = db.prepare("SELECT * FROM t WHERE pk = ? AND rk = ?");
+      part = db.prepare("SELECT * FROM t WHERE pk = ? ORDER BY rk LIMIT 1000");
+    },
+    insert: (e) => ins.run([e.partitionKey, e.rowKey, e.name, e.n, e.x, e.flag ? 1 : 0]),
+    get(p, r) {
+      get.bind([p, r]);
+      const found = get.step() ? row(get.getAsObject()) : undefined;
+      get.reset();
+      return found;
+    },
+    partition(p) {
+      part.bind([p]);
+      const rows = [];
+      while (part.step()) rows.push(row(part.getAsObject()));
+      part.reset();
+      return rows;
+    },
+    close() {
+      [ins, get, part].forEach((s) => s.free());
+      db.close();
+    },
+  };
+}
+
+/**
+ * lokiEngine is a LokiJS collection with a unique index on pk+rk (one key field) and a
+ * binary index on pk. Loki hands out its stored objects, uncopied.
+ */
+function lokiEngine({ Loki }) {
+  let db, coll;
+  return {
+    name: "LokiJS",
+    open() {
+      db = new Loki("bench.db");
+      coll = db.addCollection("t", { unique: ["key"], indices: ["partitionKey"] });
+    },
+    insert: (e) => coll.insert({ ...e, key: `${e.partitionKey}\u0000${e.rowKey}` }),
+    get: (p, r) => coll.by("key", `${p}\u0000${r}`),
+    partition: (p) => coll.chain().find({ partitionKey: p }).simplesort("rowKey").limit(PARTITION).data(),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,34 @@
+// What each engine ships, raw and gzip -9 (zlib level 9, as `gzip -9`): the wasm module
+// and the JavaScript around it.
+import { readFileSync, readdirSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+
+const web = new URL("../", import.meta.url);
+const at = (path) => new URL(path, web);
+
+/** shipped lists, per engine, the files a page loads: wasm and JS. */
+export function shipped() {
+  const src = readdirSync(at("src/")).filter((f) => f.endsWith(".js")).map((f) => `src/${f}`);
+  return {
+    tabletop: { wasm: ["dist/tabletop.wasm"], js: ["tabletop.js", ...src, "dist/wasm_exec.js"] },
+    sqljs: { wasm: ["node_modules/sql.js/dist/sql-wasm-browser.wasm"], js: ["node_modules/sql.js/dist/sql-wasm-browser.js"] },
+    loki: { wasm: [], js: ["node_modules/lokijs/build/lokijs.min.js"] },
+  };
+}
+
+/**
+ * sizes measures raw and gzip -9 bytes per engine and kind (each file compressed on its
+ * own, as a server would send it): { engine: { wasmRaw, wasmGzip, jsRaw, jsGzip } }.
+ */
+export function sizes() {
+  const out = {};
+  for (const [engine, kinds] of Object.entries(shipped())) {
+    out[engine] = {};
+    for (const [kind, files] of Object.entries(kinds)) {
+      const bufs = files.map((f) => readFileSync(at(f)));
+      out[engine][`${kind}Raw`] = files.length ? bufs.reduce((s, b) => s + b.length, 0) : NaN;
+      out[engine][`${kind}Gzip`] = files.length ? bufs.reduce((s, b) => s + gzipSync(b, { level: 9 }).length, 0) : NaN;
+    }
+  }
+  return out;
+}

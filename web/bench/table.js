@@ -1,0 +1,55 @@
+// The benchmark's one table: a row per metric, a column per engine and host, and per host
+// the ratios Tabletop (in memory) ÷ sql.js and ÷ LokiJS.
+import { sizes as measureSizes } from "./sizes.js";
+import { defaults, ROUNDS } from "./harness.js";
+
+const engines = [
+  ["tabletop-memory", "Tabletop mem", "tabletop"],
+  ["tabletop-idb", "Tabletop IDB", "tabletop"],
+  ["sqljs", "sql.js", "sqljs"],
+  ["loki", "LokiJS", "loki"],
+];
+
+const MB = (b) => (b / 1e6).toFixed(2) + " MB";
+const KB = (b) => (b / 1e3).toFixed(0) + " KB";
+const ms = (x) => (x < 10 ? x.toFixed(1) : x.toFixed(0)) + " ms";
+const rate = (x) => Math.round(x).toLocaleString("en-US");
+
+const rows = [
+  ["wasm, raw", (s) => s.wasmRaw, MB, "size"],
+  ["wasm, gzip -9", (s) => s.wasmGzip, MB, "size"],
+  ["JS, gzip -9", (s) => s.jsGzip, KB, "size"],
+  ["import → ready¹", (s, r) => r.readyMs, ms],
+  ["inserts/s, one per call", (s, r) => r.insertsPerSec, rate],
+  ["point gets/s", (s, r) => r.getsPerSec, rate],
+  ["1,000-entity queries/s", (s, r) => r.queriesPerSec, (x) => x.toFixed(1)],
+  ["entities/s in those queries", (s, r) => r.queryEntitiesPerSec, rate],
+];
+
+/**
+ * table renders { host: results } (results from runBench) as a Markdown table; sizes
+ * default to the files on disk.
+ */
+export function table(hosts, sizes = measureSizes()) {
+  const head = ["metric"];
+  for (const host of Object.keys(hosts)) head.push(...engines.map(([, label]) => `${host}: ${label}`), `${host}: TT÷sql.js`, `${host}: TT÷Loki`);
+  const lines = [row(head), row(head.map((_, i) => (i ? "---:" : "---")))];
+  for (const [label, get, fmt] of rows) {
+    const cells = [label];
+    for (const results of Object.values(hosts)) {
+      const v = engines.map(([key, , kind]) => get(sizes[kind], results[key] ?? {}));
+      cells.push(...v.map((x) => (Number.isFinite(x) ? fmt(x) : "—")), ratio(v[0], v[2]), ratio(v[0], v[3]));
+    }
+    lines.push(row(cells));
+  }
+  return [...lines, "", notes].join("\n");
+}
+
+const row = (cells) => `| ${cells.join(" | ")} |`;
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${times(a / b)}×` : "—");
+const times = (x) => (x >= 100 ? Math.round(x).toLocaleString("en-US") : x.toPrecision(2));
+
+const notes = `N = ${defaults.n.toLocaleString("en-US")} inserts one per call, then N point gets in random order (N = ${defaults.nPersistent.toLocaleString("en-US")} for Tabletop IDB), then ${defaults.queries} queries each returning a partition of 1,000 entities; each rate is the median of ${ROUNDS} rounds.
+TT÷x is Tabletop in memory divided by x: above 1× Tabletop is faster on rates, larger on sizes, slower on time.
+¹ Tabletop mem: import of tabletop.js (compiling the wasm) to an open store with a table; Tabletop IDB: opening a persistent store, engine already loaded; sql.js: initSqlJs() to a Database with a table; LokiJS: new Loki() and addCollection.
+Tabletop IDB writes every insert to IndexedDB (durability "strict") before it resolves; under Node that IndexedDB is fake-indexeddb, in memory.`;

@@ -1,0 +1,91 @@
+// The playground works offline once loaded: its service worker (web/sw.js) caches the
+// shell. Checked in Debian's chromium for both ways the page is served: as static files
+// (page and sw.js in one folder) and as `make run` serves it (the page at "/", files under
+// /web/, sw.js allowed the scope "/" by a Service-Worker-Allowed header).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile, readdir } from "node:fs/promises";
+import { extname, join, normalize, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const web = join(dirname(fileURLToPath(import.meta.url)), "..");
+const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
+
+/**
+ * layoutServer serves web/ on a free port: layout "static" maps URL paths to files;
+ * "make run" serves index.html at "/", files under /web/, and answers anything else like
+ * the API would (400). Setting down makes it drop every connection, like a dead network.
+ */
+function layoutServer(layout) {
+  const state = { down: false, servedWhileDown: 0 };
+  const server = createServer(async (req, res) => {
+    if (state.down) return state.servedWhileDown++, req.socket.destroy();
+    const path = new URL(req.url, "http://x").pathname;
+    let file = path;
+    if (layout === "make run") {
+      if (path === "/") file = "/index.html";
+      else if (path.startsWith("/web/")) file = path.slice(4);
+      else return res.writeHead(400, { "Content-Type": "application/json" }).end('{"odata.error":{}}');
+    }
+    if (file.endsWith("/")) file += "index.html";
+    const headers = {};
+    if (layout === "make run" && path === "/web/sw.js") headers["Service-Worker-Allowed"] = "/";
+    try {
+      const body = await readFile(join(web, normalize(file).replace(/^(\.\.[/\\])+/, "")));
+      res.writeHead(200, { "Content-Type": types[extname(file)] ?? "application/octet-stream", ...headers });
+      res.end(req.method === "HEAD" ? undefined : body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve(Object.assign(state, { url: `http://127.0.0.1:${server.address().port}/`, close: () => (server.closeAllConnections(), server.close()) })),
+    ),
+  );
+}
+
+/** shellFiles lists, relative to web/, every file the page needs. */
+async function shellFiles() {
+  const src = (await readdir(join(web, "src"))).map((f) => `src/${f}`);
+  const playground = (await readdir(join(web, "playground"))).map((f) => `playground/${f}`);
+  return ["tabletop.js", ...src, ...playground, "dist/tabletop.wasm", "dist/wasm_exec.js"];
+}
+
+for (const [layout, files] of [["static", ""], ["make run", "web/"]]) {
+  test(`offline (${layout}): the playground loads with the network gone`, async (t) => {
+    const server = await layoutServer(layout);
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args });
+    t.after(async () => (await browser.close(), server.close()));
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(server.url);
+    await page.waitForSelector("text=ready in");
+    const scope = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      if (reg.active.state !== "activated") await new Promise((r) => reg.active.addEventListener("statechange", r));
+      return reg.scope;
+    });
+    assert.equal(scope, server.url, "the worker controls the page's folder");
+    const cached = await page.evaluate(async () => {
+      const name = (await caches.keys()).find((n) => n.startsWith("tabletop-shell-"));
+      return (await (await caches.open(name)).keys()).map((r) => r.url);
+    });
+    for (const f of ["", ...(await shellFiles()).map((f) => files + f)]) assert.ok(cached.includes(server.url + f), `${f || "the page"} is precached`);
+
+    await ctx.setOffline(true);
+    server.down = true;
+    await page.reload();
+    await page.waitForSelector("text=ready in");
+    await page.waitForSelector('#tables li[data-name="People"]');
+    await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 0);
+    assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), "the page is served by the worker");
+    assert.deepEqual(errors, []);
+    t.diagnostic(`requests that reached the server while offline: ${server.servedWhileDown}`);
+  });
+}

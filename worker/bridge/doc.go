@@ -1,0 +1,20 @@
+// Package bridge carries one HTTP exchange across the JavaScript boundary of a long-lived
+// Go instance in a Durable Object, in as few crossings as possible.
+//
+// The JavaScript side sends a request as one head string and one byte array:
+//
+//	METHOD URL\n
+//	Name: value\n        (one line per header; repeated names are repeated lines)
+//
+// and gets the answer back in the same shape, the status in place of the request line:
+//
+//	204\n
+//	Name: value\n
+//
+// Serve decodes the request, runs an http.Handler on it with an in-memory ResponseWriter
+// and encodes the answer. It recovers a panic in the handler as a 500, so that one bad
+// request cannot take down the instance that holds an object's state.
+//
+// The package is plain Go, with no syscall/js: it builds and is tested natively and under
+// js/wasm. The js/wasm entry point of ./worker moves the strings and bytes across.
+package bridge

@@ -1,0 +1,58 @@
+package bridge
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+)
+
+// Recorder is the http.ResponseWriter of one bridged request: it keeps the status, the
+// header and the body in memory until the handler returns.
+type Recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+var _ http.ResponseWriter = (*Recorder)(nil)
+
+// NewRecorder returns a Recorder whose status is 200 until the handler says otherwise.
+func NewRecorder() *Recorder { return &Recorder{header: http.Header{}} }
+
+// Header is the response header, to change before WriteHeader or Write.
+func (w *Recorder) Header() http.Header { return w.header }
+
+// WriteHeader records the status; only the first call counts, as with net/http.
+func (w *Recorder) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
+
+// Write appends to the body, writing a 200 status first if none was written.
+func (w *Recorder) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+// Flush does nothing: the whole body goes across at once.
+func (w *Recorder) Flush() {}
+
+// Status is the status written, 200 if none was.
+func (w *Recorder) Status() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
+}
+
+// Head is the response head: the status line and the header lines.
+func (w *Recorder) Head() string {
+	var b strings.Builder
+	b.WriteString(statusLine(w.Status()))
+	writeHeader(&b, w.header)
+	return b.String()
+}
+
+// Body is the body written.
+func (w *Recorder) Body() []byte { return w.body.Bytes() }

@@ -1,0 +1,43 @@
+// The stateless entry Worker: it finds the Durable Object that answers a request and hands
+// the request over. It holds no Go instance and no state; authentication happens in the
+// object, in the same Go handler the native server runs.
+import { route, batchRoute, accountNames, objectName } from "./route.mjs";
+import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
+import { errorResponse } from "./exchange.mjs";
+
+export { TableObject, AccountObject } from "./objects.mjs";
+
+export default {
+  async fetch(request, env) {
+    try {
+      const accounts = accountNames(env.TABLETOP_ACCOUNTS);
+      const path = new URL(request.url).pathname;
+      if (path === "/__tabletop/ping") return new Response("pong");
+      if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return debug(request, env);
+      let r = route(request.method, request.url, accounts);
+      if (r.batch) {
+        const body = await request.arrayBuffer();
+        r = batchRoute(new TextDecoder().decode(body), request.url, accounts);
+        request = new Request(request, { body });
+      }
+      const headers = new Headers(request.headers);
+      headers.set(OBJECT_HEADER, r.table ? objectName(r.account, r.table) : r.account);
+      const forwarded = new Request(request, { headers });
+      const stub = r.table ? tableStub(env, r.account, r.table) : accountStub(env, r.account);
+      return await stub.fetch(forwarded);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  },
+};
+
+// GET /__tabletop/ping answers "pong" from the entry Worker alone: a health check that
+// starts no object. When TABLETOP_DEBUG is "1" (the test runtime sets it; wrangler.toml
+// does not), debug answers GET /__tabletop/stats/{account}[/{table}] with an object's
+// counters, and /__tabletop/exit/… ends its Go instance.
+async function debug(request, env) {
+  const [, , what, account, table] = new URL(request.url).pathname.split("/");
+  if ((what !== "stats" && what !== "exit") || !account) return new Response("not found", { status: 404 });
+  const stub = table ? tableStub(env, account, table) : accountStub(env, account);
+  return Response.json(what === "stats" ? await stub.stats(account) : { exited: await stub.exitGo(account) });
+}

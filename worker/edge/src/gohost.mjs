@@ -1,0 +1,84 @@
+// Starts and talks to the long-lived Go instance of one Durable Object.
+//
+// syumai/workers' stock shim starts a Go instance per request; here the compiled module is
+// imported once per isolate and instantiated once per object. The runtime context is in
+// syumai/workers' shape ({env, ctx, binding}), so its cloudflare package (Getenv…) works
+// inside the instance; Go reads it once, while it starts, which is synchronous here.
+import "../build/wasm_exec.js";
+import wasm from "../build/app.wasm";
+import { kvStorage } from "./storage.mjs";
+
+/**
+ * GoInstance is a started Go instance: serve answers requests, call runs internal
+ * operations. If the program ends or traps, what is pending fails and the instance
+ * reports itself exited, so that the object starts a new one from its storage.
+ */
+export class GoInstance {
+  constructor(go, binding, exit) {
+    this.go = go;
+    this.binding = binding;
+    this.broken = false;
+    this.exit = exit.then(() => {
+      throw new Error("the Go program exited");
+    });
+    this.exit.catch(() => {});
+  }
+
+  /** exited tells whether the Go program has ended or trapped (it then serves nothing more). */
+  get exited() {
+    return this.go.exited || this.broken;
+  }
+
+  /** memoryBytes is the size of the instance's linear memory (it never shrinks). */
+  get memoryBytes() {
+    return this.go.mem.buffer.byteLength;
+  }
+
+  /** serve answers one request, given as head and body; it resolves to [head, body]. */
+  serve(head, body) {
+    return this.guard((done) => this.binding.serve(head, body, (h, b) => done([h, b])));
+  }
+
+  /** call runs an internal operation (see worker/object, Internal) and resolves to its result. */
+  call(op, arg = "") {
+    return this.guard((done, fail) => this.binding.call(op, arg, (res, err) => (err ? fail(new Error(`${op}: ${err}`)) : done(res))));
+  }
+
+  // guard runs one call into Go, racing it with the program's end; a trap marks the
+  // instance broken.
+  guard(start) {
+    const answer = new Promise((resolve, reject) => {
+      try {
+        start(resolve, reject);
+      } catch (err) {
+        this.broken = true;
+        reject(err);
+      }
+    });
+    return Promise.race([answer, this.exit]);
+  }
+}
+
+/**
+ * startGo starts a Go instance for the object whose state (ctx) is given, serving account
+ * from the object's storage. It resolves once the store is loaded.
+ */
+export async function startGo({ env, ctx, account }) {
+  const go = new Go();
+  const binding = { account, storage: kvStorage(ctx.storage) };
+  let ready;
+  const isReady = new Promise((resolve) => (ready = resolve));
+  const instance = new WebAssembly.Instance(wasm, { ...go.importObject, workers: { ready: () => ready() } });
+  const saved = globalThis.context;
+  globalThis.context = { env, ctx, binding };
+  let exit;
+  try {
+    exit = go.run(instance);
+  } finally {
+    globalThis.context = saved;
+  }
+  await Promise.race([isReady, exit]);
+  if (binding.startError) throw new Error(`start tabletop: ${binding.startError}`);
+  if (go.exited) throw new Error("start tabletop: the Go program exited");
+  return new GoInstance(go, binding, exit);
+}

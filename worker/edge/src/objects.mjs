@@ -1,0 +1,183 @@
+// The Durable Object classes: Go cannot define one, so each is a thin JavaScript class
+// around one long-lived Go instance (gohost.mjs) that holds the object's store.
+//
+// AccountObject: one per account; its store is the table catalog and the service
+// properties. It answers Query/Create/Delete Table, service properties and stats, and
+// every CORS preflight. TableObject: one per table; its store holds the table, its
+// entities and its access policies. It answers entity requests, $batch and table ACLs.
+import { DurableObject } from "cloudflare:workers";
+import { startGo } from "./gohost.mjs";
+import { requestHead, requestBody, toResponse, statusOf, errorResponse } from "./exchange.mjs";
+import { tableLifecycle, objectName } from "./route.mjs";
+
+/** OBJECT_HEADER carries the object's name ("account" or "account/table") from the entry Worker. */
+export const OBJECT_HEADER = "x-tabletop-object";
+
+/** CORS_TTL_MS bounds how stale a table object's copy of the account's CORS rules may be. */
+export const CORS_TTL_MS = 5000;
+
+const SKIP = new Set([OBJECT_HEADER]);
+
+class GoObject extends DurableObject {
+  /** instance starts the Go instance once, and again if it ever exits. */
+  instance(account) {
+    if (this.started && this.current?.exited) this.started = null;
+    this.started ??= startGo({ env: this.env, ctx: this.ctx, account }).then(
+      (go) => (this.current = go),
+      (err) => {
+        this.started = null;
+        throw err;
+      },
+    );
+    return this.started;
+  }
+
+  /** exchange hands request to Go and returns its answer. */
+  async exchange(go, request, head = requestHead(request, SKIP)) {
+    const body = await requestBody(request);
+    const [h, b] = await go.serve(head, body);
+    return toResponse(h, b, request.method);
+  }
+
+  /** stats reports the Go instance's counters and what the storage holds (tests; see entry.mjs). */
+  async stats(account) {
+    const go = await this.instance(account);
+    const count = (prefix) => Array.from(this.ctx.storage.kv.list({ prefix }), () => 1).length;
+    return { ...JSON.parse(await go.call("stats")), wasmMemory: go.memoryBytes, snapshotKeys: count("snap/"), logKeys: count("log/") };
+  }
+
+  /** exitGo ends the Go instance as a fatal error would (tests; see entry.mjs). */
+  async exitGo(account) {
+    const go = await this.instance(account);
+    await go.call("exit").catch(() => {});
+    return go.exited;
+  }
+}
+
+/** accountOf is the account in the object header. */
+function accountOf(request) {
+  return (request.headers.get(OBJECT_HEADER) ?? "").split("/")[0];
+}
+
+/** tableStub is the stub of a table's object. */
+export function tableStub(env, account, table) {
+  return env.TABLES.get(env.TABLES.idFromName(objectName(account, table)));
+}
+
+/** accountStub is the stub of an account's object. */
+export function accountStub(env, account) {
+  return env.ACCOUNTS.get(env.ACCOUNTS.idFromName(account));
+}
+
+export class TableObject extends GoObject {
+  async fetch(request) {
+    try {
+      const account = accountOf(request);
+      const go = await this.instance(account);
+      if (request.headers.has("origin")) await this.refreshCors(go, account);
+      return await this.exchange(go, request);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  }
+
+  /** ensureTable creates the table in this object unless it is there (RPC from the account object). */
+  async ensureTable(account, name) {
+    await (await this.instance(account)).call("ensureTable", name);
+  }
+
+  /**
+   * refreshCors copies the account's service properties here when the copy is older than
+   * CORS_TTL_MS. If the account object cannot be reached, the request goes on with the
+   * copy it has, and the next one tries again.
+   */
+  async refreshCors(go, account) {
+    if (Date.now() - (this.corsAt ?? -Infinity) < CORS_TTL_MS) return;
+    try {
+      const raw = await accountStub(this.env, account).properties(account);
+      await go.call("setProperties", raw);
+      this.corsAt = Date.now();
+    } catch (err) {
+      console.error(`tabletop: CORS rules of ${account} not refreshed: ${err.message}`);
+    }
+  }
+}
+
+export class AccountObject extends GoObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.queue = Promise.resolve();
+  }
+
+  async fetch(request) {
+    try {
+      const account = accountOf(request);
+      const go = await this.instance(account);
+      const life = tableLifecycle(request.method, request.url);
+      if (life?.op === "create") return await this.serial(() => this.createTable(go, account, request));
+      if (life?.op === "delete") return await this.serial(() => this.deleteTable(go, account, life.table, request));
+      return await this.exchange(go, request);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  }
+
+  /** properties is the account's service properties document, "" for the defaults (RPC). */
+  async properties(account) {
+    return (await this.instance(account)).call("properties");
+  }
+
+  /** serial runs table creations and deletions one at a time, so the catalog and the table objects agree. */
+  serial(fn) {
+    const run = this.queue.then(fn);
+    this.queue = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  }
+
+  // createTable adds the table to the catalog (the Go handler authenticates, validates and
+  // answers), then makes sure the table's object has it. On 409 it does the same: that
+  // repairs a creation interrupted between the two steps. The catalog is written first,
+  // so a table object never holds a table the catalog lacks.
+  async createTable(go, account, request) {
+    const body = await requestBody(request);
+    const [head, out] = await go.serve(requestHead(request, SKIP), body);
+    const status = statusOf(head);
+    if (status === 201 || status === 204 || status === 409) {
+      const name = await go.call("tableName", tableNameIn(body));
+      if (name) await tableStub(this.env, account, name).ensureTable(account, name);
+    }
+    return toResponse(head, out, request.method);
+  }
+
+  // deleteTable sends the request to the table's object first: its Go handler
+  // authenticates it and deletes the table and its entities. Then the catalog entry goes.
+  // If the object does not have the table, the catalog answers (and drops an entry left
+  // by an interrupted deletion).
+  async deleteTable(go, account, table, request) {
+    const body = await requestBody(request);
+    const headers = new Headers(request.headers);
+    headers.set(OBJECT_HEADER, objectName(account, table));
+    const forwarded = new Request(request.url, { method: "DELETE", headers, body: body.length ? body : null });
+    const res = await tableStub(this.env, account, table).fetch(forwarded);
+    if (res.status === 204) {
+      await go.call("dropTable", table);
+      return res;
+    }
+    if (res.status !== 404) return res;
+    const [h, b] = await go.serve(requestHead(request, SKIP), body);
+    return toResponse(h, b, request.method);
+  }
+}
+
+/** tableNameIn is the TableName of a Create Table body, "" if there is none. */
+function tableNameIn(body) {
+  try {
+    const name = JSON.parse(new TextDecoder().decode(body)).TableName;
+    return typeof name === "string" ? name : "";
+  } catch {
+    return "";
+  }
+}

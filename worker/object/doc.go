@@ -1,0 +1,11 @@
+// Package object is the Go side of one Tabletop Durable Object at the edge: the store of
+// one account (the catalog, for an account object) or of one table (for a table object),
+// rebuilt from the object's storage when the object starts, and the REST handler over it.
+//
+// The JavaScript class of the object (worker/edge/src/objects.mjs) starts one long-lived
+// Go instance, whose main (worker/main_js.go) opens an Object and hands JSServe and JSCall
+// to the glue. One request crosses the boundary once each way (see worker/bridge); the
+// internal operations keep a table's object in step with the account's catalog.
+//
+// The package builds only for js/wasm; natively it is empty.
+package object
