@@ -30,10 +30,11 @@ type Store struct {
 	opts    Options
 	backend Backend
 
-	commitMu  sync.Mutex // serializes commits with compaction
-	clock     DateTime   // the last Timestamp issued; guarded by buntdb's write lock
-	logBytes  int64      // change-set bytes in the backend since the last snapshot
-	snapBytes int64      // size of the last snapshot
+	commitMu   sync.Mutex // serializes commits with compaction
+	clock      DateTime   // the last Timestamp issued; guarded by buntdb's write lock
+	logBytes   int64      // change-set bytes in the backend since the last snapshot
+	snapBytes  int64      // size of the last snapshot
+	compactErr error      // the last automatic compaction's failure, if any
 }
 
 // Open opens a store, restoring its state from opts.Backend if one is given.
@@ -128,9 +129,19 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 		return mapClosed(err)
 	}
 	if s.backend != nil && s.logBytes > s.snapBytes+s.opts.CompactAfter {
-		return s.compact()
+		// The write is committed and durable in the log whatever happens here; a failed
+		// compaction leaves the log as it was and is tried again after the next commit.
+		s.compactErr = s.compact()
 	}
 	return nil
+}
+
+// CompactError returns the error of the last automatic compaction, nil once one succeeds.
+// Writes do not fail when compaction does: their change sets are already in the log.
+func (s *Store) CompactError() error {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	return s.compactErr
 }
 
 // compact writes a snapshot of the whole store to the backend; commitMu is held.

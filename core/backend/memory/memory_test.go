@@ -59,3 +59,35 @@ func TestBackend_CompactionKeepsStorageProportional(t *testing.T) {
 		t.Fatalf("storage holds %d bytes for one 1 KB entity after 2000 rewrites", n)
 	}
 }
+
+func TestBackend_FailedCompactionKeepsTheWrite(t *testing.T) {
+	kv := memory.NewKV()
+	s, err := core.Open(core.Options{Backend: kvlog.New(kv), CompactAfter: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.CreateTable("compact")
+	boom := errors.New("quota exceeded")
+	kv.FailCommit = func(puts []kvlog.Entry, deletes []string) error {
+		if len(deletes) > 0 { // only a compaction deletes
+			return boom
+		}
+		return nil
+	}
+	if _, err := s.Apply("compact", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
+		t.Fatalf("a committed write failed because compaction did: %v", err)
+	}
+	if !errors.Is(s.CompactError(), boom) {
+		t.Fatalf("CompactError = %v, want the compaction's failure", s.CompactError())
+	}
+	s.Close()
+	kv.FailCommit = nil
+	s, err = core.Open(core.Options{Backend: kvlog.New(kv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Get("compact", "p", "r"); err != nil {
+		t.Fatalf("the write is lost after a failed compaction: %v", err)
+	}
+}
