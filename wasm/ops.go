@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/query"
@@ -11,7 +12,9 @@ import (
 // store is an open core.Store with the operations of the JavaScript API. Inputs are
 // strings as JavaScript passes them; results are JSON, ready to cross the boundary once.
 type store struct {
-	db *core.Store
+	db         *core.Store
+	persistent bool         // kept in IndexedDB: writes wait for JavaScript I/O
+	writing    atomic.Int32 // writes in flight, waiting for IndexedDB
 }
 
 // actionKinds maps the action names the web module sends to entity writes.

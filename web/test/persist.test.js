@@ -85,3 +85,25 @@ test("an in-memory store leaves nothing behind", async () => {
   await store.close();
   await rejects(new TableServiceClient(store).createTable("closed"), "ServerBusy", 503);
 });
+
+test("reads issued while writes wait for IndexedDB neither block nor see half a write", async () => {
+  const name = fresh();
+  const store = await openStore(name);
+  const c = new TableClient(store, "busy");
+  await c.createTable();
+  await c.createEntity({ partitionKey: "p", rowKey: "0", n: 0 });
+  // Start many writes without awaiting them, and read in between: reads run at once when
+  // no write is in flight and wait in Go otherwise; either way every read completes.
+  const writes = [];
+  const reads = [];
+  for (let i = 1; i <= 50; i++) {
+    writes.push(c.upsertEntity({ partitionKey: "p", rowKey: "0", n: i }, "Replace"));
+    reads.push(c.getEntity("p", "0"));
+  }
+  await Promise.all(writes);
+  const seen = (await Promise.all(reads)).map((e) => e.n);
+  for (const n of seen) assert.ok(n >= 0 && n <= 50, `read saw n=${n}`);
+  assert.equal((await c.getEntity("p", "0")).n, 50);
+  await store.close();
+  await deleteStore(name);
+});
