@@ -4,7 +4,7 @@
 GO       ?= go
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 GOJS     := GOOS=js GOARCH=wasm
-FUZZTIME ?= 10s
+FUZZTIME ?= 5s
 BENCHTIME ?= 1s
 
 .PHONY: run web worker dev test-edge bench-web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
