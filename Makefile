@@ -63,7 +63,7 @@ test-edge: worker
 	node $(EDGE)/test-sdk.mjs
 
 test-fuzz:
-	@scripts/fuzz-all.sh $(FUZZTIME)
+	scripts/fuzz-all.sh $(FUZZTIME)
 
 bench: worker
 	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)
