@@ -19,8 +19,9 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
-// appendString appends s as a JSON string.
-func appendString(b []byte, s string) []byte {
+// AppendString appends s as a JSON string literal, escaped as the entity codec escapes
+// strings; the REST layer writes its error bodies with it.
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = appendStringBody(b, s)
 	return append(b, '"')
@@ -80,7 +81,7 @@ func appendEscape(b []byte, c byte) []byte {
 // (JavaScript's thresholds).
 func appendDouble(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return appendString(b, core.FormatDouble(f))
+		return AppendString(b, core.FormatDouble(f))
 	}
 	start := len(b)
 	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {

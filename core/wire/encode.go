@@ -77,11 +77,11 @@ func appendEntityMembers(b []byte, e *core.Entity, c *Context) []byte {
 		b = append(b, ',')
 	}
 	if selected(c.Select, core.PartitionKeyName) {
-		b = appendString(append(b, `"PartitionKey":`...), e.PartitionKey)
+		b = AppendString(append(b, `"PartitionKey":`...), e.PartitionKey)
 		b = append(b, ',')
 	}
 	if selected(c.Select, core.RowKeyName) {
-		b = appendString(append(b, `"RowKey":`...), e.RowKey)
+		b = AppendString(append(b, `"RowKey":`...), e.RowKey)
 		b = append(b, ',')
 	}
 	if selected(c.Select, core.TimestampName) {
@@ -146,7 +146,7 @@ next:
 		if v, ok := e.Get(name); ok {
 			b = appendProperty(b, name, v, c.Metadata)
 		} else {
-			b = appendString(b, name)
+			b = AppendString(b, name)
 			b = append(b, ":null,"...)
 		}
 	}
@@ -163,7 +163,7 @@ func appendProperty(b []byte, name string, v core.Value, m Metadata) []byte {
 		b = append(b, v.Type().String()...)
 		b = append(b, `",`...)
 	}
-	b = appendString(b, name)
+	b = AppendString(b, name)
 	b = appendValue(append(b, ':'), v)
 	return append(b, ',')
 }
@@ -199,7 +199,7 @@ func appendValue(b []byte, v core.Value) []byte {
 	case core.TypeInt64:
 		b = strconv.AppendInt(append(b, '"'), v.Int64(), 10)
 	default:
-		return appendString(b, v.Str())
+		return AppendString(b, v.Str())
 	}
 	return append(b, '"')
 }

@@ -39,7 +39,7 @@ func appendTableMembers(b []byte, name string, c *Context) []byte {
 		b = appendTablePath(append(b, `","odata.editLink":"`...), name)
 		b = append(b, `",`...)
 	}
-	b = appendString(append(b, `"TableName":`...), name)
+	b = AppendString(append(b, `"TableName":`...), name)
 	return append(b, ',')
 }
 

@@ -2,9 +2,9 @@ package rest
 
 import (
 	"errors"
-	"unicode/utf8"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/auth"
 	"github.com/tabletopdb/tabletop/worker/service"
 )
@@ -41,38 +41,8 @@ func authDetail(err error) string {
 // appendErrorJSON appends the odata.error body of an error answer with message msg.
 func appendErrorJSON(b []byte, a apiError, msg string) []byte {
 	b = append(b, `{"odata.error":{"code":`...)
-	b = appendJSONString(b, a.Code)
+	b = wire.AppendString(b, a.Code)
 	b = append(b, `,"message":{"lang":"en-US","value":`...)
-	b = appendJSONString(b, msg)
+	b = wire.AppendString(b, msg)
 	return append(b, "}}}"...)
-}
-
-// appendJSONString appends s as a JSON string literal.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			b = utf8.AppendRune(b, r)
-			i += size
-			continue
-		}
-		i++
-	}
-	return append(b, '"')
 }
