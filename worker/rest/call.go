@@ -2,10 +2,10 @@ package rest
 
 import (
 	"crypto/rand"
-	"encoding/hex"
 	"net/http"
 	"time"
 
+	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/auth"
 )
@@ -46,21 +46,11 @@ func (h *Handler) newCall(w http.ResponseWriter, r *http.Request) *call {
 
 // newRequestID returns a random UUID (version 4) in text form.
 func newRequestID() string {
-	var u [16]byte
+	var u core.Guid
 	rand.Read(u[:])
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
-	var b [36]byte
-	hex.Encode(b[0:8], u[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], u[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], u[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], u[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:], u[10:])
-	return string(b[:])
+	return u.String()
 }
 
 func orDefault(s, def string) string {
