@@ -10,9 +10,9 @@ BENCHTIME ?= 1s
 .PHONY: run web worker dev test-edge bench-web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
 
 run: web
-	$(GO) run ./worker
+	$(GO) run ./worker/native
 
-# The edge build: worker/ for js/wasm plus the Durable Object glue, in build/ (git-ignored).
+# The edge build: worker/edge for js/wasm plus the Durable Object glue, in build/ (git-ignored).
 EDGE := worker/edge
 
 worker:
@@ -45,11 +45,10 @@ test-race:
 	$(GO) test -race ./core/... ./worker/...
 
 test-wasm:
-	$(GOJS) $(GO) test -exec="$(WASMEXEC)" ./core/... ./wasm/... ./worker/rest/ ./worker/auth/ ./worker/service/ ./worker/batch/ \
-		./worker/bridge/ ./worker/dostore/ ./worker/object/
+	$(GOJS) $(GO) test -exec="$(WASMEXEC)" ./core/... ./wasm/... ./worker/rest/... ./worker/edge/...
 
 test-js:
-	cd worker && npm ci --no-audit --no-fund && npm test
+	cd worker/sdktest && npm ci --no-audit --no-fund && npm test
 
 test-web: web
 	cd web && npm ci --no-audit --no-fund && node --test test/*.test.js

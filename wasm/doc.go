@@ -18,7 +18,7 @@
 //
 // # Persistence
 //
-// A persistent store is a core.Store over a kvlog.Backend over a jskv.KV: the web module
+// A persistent store is a core.Store over a kvlog.Backend over a idbstore.KV: the web module
 // hands Go a small JavaScript object (get, scan, commit) over an IndexedDB database, and
 // kvlog keeps its snapshot and change log there. net/http and the REST layer are not
 // linked into this build.

@@ -26,7 +26,7 @@ type apiError struct {
 }
 
 // Coded is an error that carries its own Azure-style code and status, such as a failure
-// of the JavaScript storage (jskv.Error, code "StoreLocked" when another tab took the
+// of the JavaScript storage (idbstore.Error, code "StoreLocked" when another tab took the
 // database over).
 type Coded interface {
 	error

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/kvlog"
-	"github.com/tabletopdb/tabletop/wasm/jskv"
+	"github.com/tabletopdb/tabletop/wasm/idbstore"
 )
 
 // stores holds the open stores by handle.
@@ -115,11 +115,11 @@ func lookup(args []js.Value) *store {
 }
 
 // open opens a store and returns its handle. Its one argument is the storage object of a
-// persistent store (see jskv), or undefined for a store in memory only.
+// persistent store (see idbstore), or undefined for a store in memory only.
 func open(args []js.Value) (any, error) {
 	var opts core.Options
 	if len(args) > 0 && args[0].Truthy() {
-		opts.Backend = kvlog.New(jskv.New(args[0]))
+		opts.Backend = kvlog.New(idbstore.New(args[0]))
 	}
 	db, err := core.Open(opts)
 	if err != nil {

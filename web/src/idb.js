@@ -1,4 +1,4 @@
-// IndexedDB storage for a persistent store: the object the engine's jskv package expects
+// IndexedDB storage for a persistent store: the object the engine's wasm/idbstore package expects
 // (get, scan, commit), with the database held by one tab at a time.
 //
 // Exclusive access is enforced twice. A Web Lock named "tabletop:{name}" is held while the

@@ -1,14 +1,14 @@
-// Runs the official-SDK scenario suite of the REST API (worker/test/*.test.mjs) against the
+// Runs the official-SDK scenario suite of the REST API (worker/sdktest/*.test.mjs) against the
 // edge bundle in the local runtime: each test file gets a fresh runtime with empty
 // storage, as it gets a fresh native server in `make test`, and reaches it through
-// TABLETOP_URL (see worker/test/server.mjs). Arguments filter the files by name.
+// TABLETOP_URL (see worker/sdktest/server.mjs). Arguments filter the files by name.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEdge, repoDir } from "./runtime.mjs";
 
-const suiteDir = join(repoDir, "worker", "test");
+const suiteDir = join(repoDir, "worker", "sdktest");
 const only = process.argv.slice(2);
 const files = readdirSync(suiteDir)
   .filter((f) => f.endsWith(".test.mjs") && (only.length === 0 || only.some((o) => f.includes(o))))

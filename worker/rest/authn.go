@@ -4,7 +4,7 @@ import (
 	"net"
 
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // authenticate verifies the request's Shared Key, Shared Key Lite or SAS credentials.

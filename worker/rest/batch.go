@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/batch"
+	"github.com/tabletopdb/tabletop/worker/rest/batch"
 )
 
 // errBatchTables means the operations of a batch name different tables.

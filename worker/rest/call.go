@@ -7,7 +7,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
-	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // DefaultVersion is the x-ms-version answered when a request names none.

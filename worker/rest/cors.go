@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/service"
+	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 
 // corsCache keeps an account's parsed service properties, keyed by the stored document,
@@ -14,11 +14,11 @@ import (
 type corsCache struct {
 	mu     sync.Mutex
 	raw    string
-	parsed *service.Properties
+	parsed *xmldoc.Properties
 }
 
 // properties returns the account's service properties: stored, or the defaults.
-func (a *Account) properties() (*service.Properties, error) {
+func (a *Account) properties() (*xmldoc.Properties, error) {
 	var raw string
 	err := a.Store.View(func(tx *core.Tx) (err error) {
 		raw, _, err = tx.Meta(propertiesMeta)
@@ -32,13 +32,13 @@ func (a *Account) properties() (*service.Properties, error) {
 	if a.cors.parsed != nil && a.cors.raw == raw {
 		return a.cors.parsed, nil
 	}
-	p := service.DefaultProperties()
+	p := xmldoc.DefaultProperties()
 	if raw != "" {
-		stored, err := service.ParseProperties(bytes.NewReader([]byte(raw)))
+		stored, err := xmldoc.ParseProperties(bytes.NewReader([]byte(raw)))
 		if err != nil {
 			return nil, err
 		}
-		p = service.Merge(p, stored)
+		p = xmldoc.Merge(p, stored)
 	}
 	a.cors.raw, a.cors.parsed = raw, p
 	return p, nil
@@ -59,7 +59,7 @@ func (c *call) preflight() {
 		c.fail(err)
 		return
 	}
-	res, ok := p.Preflight(origin, method, service.SplitList(c.r.Header.Get("Access-Control-Request-Headers")))
+	res, ok := p.Preflight(origin, method, xmldoc.SplitList(c.r.Header.Get("Access-Control-Request-Headers")))
 	if !ok {
 		c.fail(ErrPreflightFailed)
 		return
@@ -87,7 +87,7 @@ func (c *call) applyCORS() {
 // corsWriter adds CORS headers to an answer just before its status is written.
 type corsWriter struct {
 	http.ResponseWriter
-	props          *service.Properties
+	props          *xmldoc.Properties
 	origin, method string
 	done           bool
 }

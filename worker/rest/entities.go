@@ -6,7 +6,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
-	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // getEntity serves Get Entity: GET /t(PartitionKey='p',RowKey='r') with optional $select.

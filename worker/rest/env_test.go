@@ -13,9 +13,10 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/auth"
 	"github.com/tabletopdb/tabletop/worker/rest"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // env is a Handler for the development account on a loopback server, with SDK clients.

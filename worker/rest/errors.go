@@ -8,9 +8,9 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
-	"github.com/tabletopdb/tabletop/worker/auth"
-	"github.com/tabletopdb/tabletop/worker/batch"
-	"github.com/tabletopdb/tabletop/worker/service"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/batch"
+	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 
 // Errors the HTTP layer raises itself. Like the core's, they are answered through errorTable.
@@ -99,7 +99,7 @@ var errorTable = []struct {
 	{errBatchTables, apiError{400, "InvalidInput", "One of the request inputs is not valid."}},
 
 	// XML documents (worker/service).
-	{service.ErrXMLInvalid, apiError{400, "InvalidXmlDocument", "XML specified is not syntactically valid."}},
+	{xmldoc.ErrXMLInvalid, apiError{400, "InvalidXmlDocument", "XML specified is not syntactically valid."}},
 
 	// Queries (core/query).
 	{query.ErrTopInvalid, apiError{400, "InvalidQueryParameterValue", "Value for one of the query parameters specified in the request URI is invalid."}},

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 func TestToAPIError(t *testing.T) {

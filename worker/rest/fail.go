@@ -5,8 +5,8 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
-	"github.com/tabletopdb/tabletop/worker/auth"
-	"github.com/tabletopdb/tabletop/worker/service"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 
 // fail answers err as the service does: the status and code of errorTable, in JSON, or in
@@ -17,7 +17,7 @@ func (c *call) fail(err error) {
 	if c.xmlErrors {
 		c.w.Header().Set("Content-Type", "application/xml")
 		c.w.WriteHeader(a.Status)
-		service.WriteAuthError(c.w, a.Code, c.errorMessage(a, ""), authDetail(err))
+		xmldoc.WriteAuthError(c.w, a.Code, c.errorMessage(a, ""), authDetail(err))
 		return
 	}
 	c.writeJSON(a.Status, appendErrorJSON(nil, a, c.errorMessage(a, "")))

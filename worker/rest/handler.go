@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // Account is one storage account a Handler serves: its name and keys, and the store that

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // signedRequest builds a request to the path below the account, signed with

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/auth"
-	"github.com/tabletopdb/tabletop/worker/service"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 
 // propertiesMeta is the store metadata name of the service properties document.
@@ -30,7 +30,7 @@ func (c *call) getACL() {
 		return
 	}
 	var b bytes.Buffer
-	service.WriteACL(&b, t.Policies)
+	xmldoc.WriteACL(&b, t.Policies)
 	c.writeXML(http.StatusOK, b.Bytes())
 }
 
@@ -45,7 +45,7 @@ func (c *call) setACL() {
 		c.fail(err)
 		return
 	}
-	policies, err := service.ParseACL(bytes.NewReader(body))
+	policies, err := xmldoc.ParseACL(bytes.NewReader(body))
 	if err == nil {
 		err = c.acct.Store.Update(func(tx *core.Tx) error { return tx.SetAccessPolicies(c.res.table, policies) })
 	}
@@ -68,7 +68,7 @@ func (c *call) getProperties() {
 		return
 	}
 	var b bytes.Buffer
-	service.WriteProperties(&b, p)
+	xmldoc.WriteProperties(&b, p)
 	c.writeXML(http.StatusOK, b.Bytes())
 }
 
@@ -84,7 +84,7 @@ func (c *call) setProperties() {
 		c.fail(err)
 		return
 	}
-	update, err := service.ParseProperties(bytes.NewReader(body))
+	update, err := xmldoc.ParseProperties(bytes.NewReader(body))
 	if err == nil {
 		err = c.acct.Store.Update(func(tx *core.Tx) error {
 			old, err := storedProperties(tx)
@@ -92,7 +92,7 @@ func (c *call) setProperties() {
 				return err
 			}
 			var b bytes.Buffer
-			service.WriteProperties(&b, service.Merge(old, update))
+			xmldoc.WriteProperties(&b, xmldoc.Merge(old, update))
 			return tx.SetMeta(propertiesMeta, b.String())
 		})
 	}
@@ -111,7 +111,7 @@ func (c *call) getStats() {
 		return
 	}
 	var b bytes.Buffer
-	service.WriteStats(&b, c.now)
+	xmldoc.WriteStats(&b, c.now)
 	c.writeXML(http.StatusOK, b.Bytes())
 }
 
@@ -125,14 +125,14 @@ func (c *call) readXML() ([]byte, error) {
 }
 
 // storedProperties reads the stored service properties, defaults where never set.
-func storedProperties(tx *core.Tx) (*service.Properties, error) {
+func storedProperties(tx *core.Tx) (*xmldoc.Properties, error) {
 	raw, ok, err := tx.Meta(propertiesMeta)
 	if err != nil || !ok {
-		return service.DefaultProperties(), err
+		return xmldoc.DefaultProperties(), err
 	}
-	p, err := service.ParseProperties(bytes.NewReader([]byte(raw)))
+	p, err := xmldoc.ParseProperties(bytes.NewReader([]byte(raw)))
 	if err != nil {
 		return nil, err
 	}
-	return service.Merge(service.DefaultProperties(), p), nil
+	return xmldoc.Merge(xmldoc.DefaultProperties(), p), nil
 }

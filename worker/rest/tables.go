@@ -7,7 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
-	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // maxSmallBody caps bodies that hold no entity: Create Table, ACLs, service properties.

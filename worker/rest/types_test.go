@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
 	"github.com/tabletopdb/tabletop/core"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
-	"github.com/tabletopdb/tabletop/worker/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // write is an entity write parsed from a request, alone or inside a batch: the store

@@ -1,4 +1,4 @@
-// One HTTP exchange across the boundary into Go, in the form worker/bridge reads: a head
+// One HTTP exchange across the boundary into Go, in the form worker/edge/bridge reads: a head
 // string ("METHOD URL\n" then "name: value\n" lines) and the body as one Uint8Array; the
 // answer comes back the same way, the status in place of the request line.
 

@@ -39,7 +39,7 @@ export class GoInstance {
     return this.guard((done) => this.binding.serve(head, body, (h, b) => done([h, b])));
   }
 
-  /** call runs an internal operation (see worker/object, Internal) and resolves to its result. */
+  /** call runs an internal operation (see worker/edge/object, Internal) and resolves to its result. */
   call(op, arg = "") {
     return this.guard((done, fail) => this.binding.call(op, arg, (res, err) => (err ? fail(new Error(`${op}: ${err}`)) : done(res))));
   }

@@ -1,4 +1,4 @@
-// The Durable Object storage as worker/dostore sees it: an atomic key-value store of byte
+// The Durable Object storage as worker/edge/dostore sees it: an atomic key-value store of byte
 // values of any size, over the SQLite-backed storage API (ctx.storage.kv and
 // ctx.storage.transactionSync), which limits one value to 2 MiB.
 //
@@ -16,7 +16,7 @@ export const PART = "\u0001";
 /** PART_SIZE is the largest value written under one key: half the storage's limit. */
 export const PART_SIZE = 1 << 20;
 
-/** kvStorage returns the KV that worker/dostore uses over a Durable Object's storage. */
+/** kvStorage returns the KV that worker/edge/dostore uses over a Durable Object's storage. */
 export function kvStorage(storage) {
   const kv = storage.kv;
   return {

@@ -1,0 +1,171 @@
+//go:build js && wasm
+
+package object
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync/atomic"
+	"syscall/js"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/backend/kvlog"
+	"github.com/tabletopdb/tabletop/worker/edge/bridge"
+	"github.com/tabletopdb/tabletop/worker/edge/dostore"
+	"github.com/tabletopdb/tabletop/worker/rest"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
+)
+
+// propertiesMeta is the store metadata under which worker/rest keeps the service properties.
+const propertiesMeta = "serviceProperties"
+
+// ErrUnknownOp means the glue asked for an internal operation that does not exist.
+var ErrUnknownOp = errors.New("object: unknown internal operation")
+
+// Object is the Go side of one Durable Object: its account's store, kept in the object's
+// storage, and the REST handler over it.
+type Object struct {
+	store   *core.Store
+	handler *rest.Handler
+	served  atomic.Int64
+	panics  atomic.Int64
+}
+
+// Open opens the store kept in storage (the adapter of worker/edge/src/storage.mjs over the
+// object's ctx.storage) and the REST handler serving account from it.
+func Open(account auth.Account, storage js.Value) (*Object, error) {
+	store, err := core.Open(core.Options{Backend: kvlog.New(dostore.New(storage))})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	h, err := rest.New(rest.Options{Accounts: []*rest.Account{{Account: account, Store: store}}})
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return &Object{store: store, handler: h}, nil
+}
+
+// JSServe is binding.serve(head, body, resolve), for js.FuncOf: it answers one request
+// (see worker/bridge) and calls resolve(head, body) with the answer.
+func (o *Object) JSServe(_ js.Value, args []js.Value) any {
+	head, body, resolve := args[0].String(), goBytes(args[1]), args[2]
+	go func() {
+		rhead, rbody := bridge.Serve(o.handler, head, body, func(v any) {
+			o.panics.Add(1)
+			js.Global().Get("console").Call("error", fmt.Sprintf("tabletop: panic serving a request: %v", v))
+		})
+		o.served.Add(1)
+		resolve.Invoke(rhead, jsBytes(rbody))
+	}()
+	return nil
+}
+
+// JSCall is binding.call(op, arg, resolve), for js.FuncOf: it runs one internal operation
+// (see Internal) and calls resolve(result, error), error being "" on success.
+func (o *Object) JSCall(_ js.Value, args []js.Value) any {
+	op, arg, resolve := args[0].String(), args[1].String(), args[2]
+	go func() {
+		res, err := o.Internal(op, arg)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		resolve.Invoke(res, msg)
+	}()
+	return nil
+}
+
+// Internal runs the operations the glue needs beside the REST API: keeping a table
+// object's table in step with the account's catalog (ensureTable, dropTable, tableName),
+// handing on service properties (properties, setProperties), stats, and exit (which ends
+// the program, for tests of the glue's restart).
+func (o *Object) Internal(op, arg string) (string, error) {
+	switch op {
+	case "ensureTable": // create the table unless it exists
+		if _, err := o.store.CreateTable(arg); err != nil && !errors.Is(err, core.ErrTableExists) {
+			return "", err
+		}
+		return "", nil
+	case "dropTable": // delete the table if it exists
+		if err := o.store.DeleteTable(arg); err != nil && !errors.Is(err, core.ErrTableNotFound) {
+			return "", err
+		}
+		return "", nil
+	case "tableName": // the name the table was created with, "" if there is none
+		return o.tableName(arg)
+	case "properties":
+		return o.properties()
+	case "setProperties":
+		return "", o.setProperties(arg)
+	case "stats":
+		return o.Stats(), nil
+	case "exit": // end the program, as a fatal error would (tests of the glue's restart)
+		os.Exit(3)
+	}
+	return "", fmt.Errorf("%s: %w", op, ErrUnknownOp)
+}
+
+// tableName returns the stored name of the table named name in any case, "" if none.
+func (o *Object) tableName(name string) (string, error) {
+	var t *core.Table
+	err := o.store.View(func(tx *core.Tx) (err error) {
+		t, err = tx.Table(name)
+		return err
+	})
+	if errors.Is(err, core.ErrTableNotFound) || name == "" {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return t.Name, nil
+}
+
+// properties returns the stored service properties document, "" if none was set.
+func (o *Object) properties() (raw string, err error) {
+	err = o.store.View(func(tx *core.Tx) error {
+		raw, _, err = tx.Meta(propertiesMeta)
+		return err
+	})
+	return raw, err
+}
+
+// setProperties stores the account's service properties document in this object, when it
+// differs from the one stored: a table object answers CORS from it.
+func (o *Object) setProperties(raw string) error {
+	return o.store.Update(func(tx *core.Tx) error {
+		old, _, err := tx.Meta(propertiesMeta)
+		if err != nil || old == raw {
+			return err
+		}
+		return tx.SetMeta(propertiesMeta, raw)
+	})
+}
+
+// Stats reports, as JSON, what a leak test watches: requests served, panics, goroutines,
+// and the heap after a collection.
+func (o *Object) Stats() string {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return fmt.Sprintf(`{"served":%d,"panics":%d,"goroutines":%d,"heapAlloc":%d,"heapSys":%d}`,
+		o.served.Load(), o.panics.Load(), runtime.NumGoroutine(), m.HeapAlloc, m.HeapSys)
+}
+
+func goBytes(v js.Value) []byte {
+	if v.IsUndefined() || v.IsNull() {
+		return nil
+	}
+	b := make([]byte, v.Get("length").Int())
+	js.CopyBytesToGo(b, v)
+	return b
+}
+
+func jsBytes(b []byte) js.Value {
+	v := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(v, b)
+	return v
+}

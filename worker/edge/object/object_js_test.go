@@ -1,0 +1,96 @@
+//go:build js && wasm
+
+package object
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall/js"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/worker/edge/bridge"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
+)
+
+// newStorage returns the real storage adapter (edge/src/storage.mjs) over the fake
+// ctx.storage of edge/test/fakestorage.cjs, in Node.
+func newStorage(t *testing.T) js.Value {
+	wd, _ := os.Getwd()
+	imp := js.Global().Get("Function").New("p", "return import(p)")
+	done := make(chan js.Value, 1)
+	then := js.FuncOf(func(_ js.Value, a []js.Value) any { done <- a[0]; return nil })
+	defer then.Release()
+	imp.Invoke("file://"+filepath.Join(wd, "..", "src", "storage.mjs")).Call("then", then)
+	mod := <-done
+	fake := js.Global().Call("require", filepath.Join(wd, "..", "test", "fakestorage.cjs"))
+	return mod.Call("kvStorage", fake.Call("fakeStorage"))
+}
+
+func TestObject_Internal(t *testing.T) {
+	storage := newStorage(t)
+	o, err := Open(auth.DevAccount(), storage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("OK", func(t *testing.T) {
+		for _, step := range []struct{ op, arg, want string }{
+			{"tableName", "people", ""},
+			{"ensureTable", "People", ""},
+			{"ensureTable", "PEOPLE", ""}, // already there: kept as created
+			{"tableName", "people", "People"},
+			{"properties", "", ""},
+			{"setProperties", "<StorageServiceProperties/>", ""},
+			{"properties", "", "<StorageServiceProperties/>"},
+			{"dropTable", "people", ""},
+			{"dropTable", "people", ""}, // gone already: fine
+			{"tableName", "People", ""},
+		} {
+			if got, err := o.Internal(step.op, step.arg); err != nil || got != step.want {
+				t.Fatalf("%s(%q) = %q, %v; want %q", step.op, step.arg, got, err, step.want)
+			}
+		}
+	})
+	t.Run("OKReopen", func(t *testing.T) {
+		o.Internal("ensureTable", "Kept")
+		again, err := Open(auth.DevAccount(), storage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := again.Internal("tableName", "kept"); got != "Kept" {
+			t.Errorf("after reopening, tableName = %q", got)
+		}
+	})
+	t.Run("ErrUnknownOp", func(t *testing.T) {
+		if _, err := o.Internal("format", ""); !errors.Is(err, ErrUnknownOp) {
+			t.Errorf("internal(format) = %v", err)
+		}
+	})
+}
+
+func TestObject_Serve(t *testing.T) {
+	o, err := Open(auth.DevAccount(), newStorage(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("OK", func(t *testing.T) {
+		// Unsigned: the handler runs its full chain, authentication included.
+		head, body := bridge.Serve(o.handler, "GET http://127.0.0.1/devstoreaccount1/Tables\n", nil, nil)
+		if !strings.HasPrefix(head, "403\n") || !strings.Contains(string(body), "AuthenticationFailed") {
+			t.Errorf("unsigned Query Tables = %q %q", head, body)
+		}
+	})
+	t.Run("OKThroughJS", func(t *testing.T) {
+		got := make(chan string, 1)
+		resolve := js.FuncOf(func(_ js.Value, a []js.Value) any { got <- a[0].String(); return nil })
+		defer resolve.Release()
+		o.JSServe(js.Undefined(), []js.Value{js.ValueOf("GET http://127.0.0.1/nobody/Tables\n"), js.Null(), resolve.Value})
+		if head := <-got; !strings.HasPrefix(head, "4") {
+			t.Errorf("request for an unknown account = %q", head)
+		}
+		if !strings.Contains(o.Stats(), `"served":1`) {
+			t.Errorf("stats = %s", o.Stats())
+		}
+	})
+}

@@ -1,0 +1,75 @@
+//go:build !js
+
+// Command native is Tabletop's native server: the Azure Table service REST API on a local
+// address, for the official SDKs, Azure Storage Explorer and curl.
+//
+//	go run ./worker/native                       # 127.0.0.1:10002, data in ./data
+//	go run ./worker/native -data :memory:        # nothing persisted
+//	go run ./worker/native -addr 127.0.0.1:0     # any free port; the address is printed
+//
+// It prints the connection string of each account it serves, logs one line per request
+// (unless -quiet) and stops gracefully on SIGINT or SIGTERM: requests in flight finish and
+// the store is closed, so every acknowledged write is on disk.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
+)
+
+// config is the command line.
+type config struct {
+	addr     string
+	data     string
+	web      string
+	accounts string
+	quiet    bool
+}
+
+func main() {
+	var cfg config
+	flag.StringVar(&cfg.addr, "addr", "127.0.0.1:10002", "address to listen on (port 0: any free port)")
+	flag.StringVar(&cfg.data, "data", "data", "data directory, one subdirectory per account; :memory: keeps nothing")
+	flag.StringVar(&cfg.web, "web", "web", "directory of the playground, served at / and /web/ when present")
+	flag.StringVar(&cfg.accounts, "accounts", "", "accounts as name:key[:key2][;name:key...] (base64 keys); default devstoreaccount1 with its well-known key")
+	flag.BoolVar(&cfg.quiet, "quiet", false, "do not log requests")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "tabletop:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves until ctx is done, then shuts down gracefully. It writes the address and the
+// connection strings to out and the request log to logw.
+func run(ctx context.Context, cfg config, out, logw io.Writer) error {
+	accts, err := auth.ParseAccounts(cfg.accounts)
+	if err != nil {
+		return err
+	}
+	stores, err := openStores(cfg.data, accts)
+	if err != nil {
+		return err
+	}
+	defer stores.close()
+	var logger *log.Logger
+	if !cfg.quiet {
+		logger = log.New(logw, "", log.LstdFlags|log.Lmicroseconds)
+	}
+	srv, err := newServer(cfg, stores.accounts, logger)
+	if err != nil {
+		return err
+	}
+	return srv.serve(ctx, out)
+}
