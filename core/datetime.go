@@ -69,6 +69,17 @@ func (d DateTime) AppendText(b []byte) []byte { return d.Time().AppendFormat(b, 
 // exactly; more are truncated to 100 ns. A value outside 1601-01-01 to 9999-12-31 (in
 // UTC) is ErrValueOutOfRange; anything else that is not of this form is ErrValueInvalid.
 func ParseDateTime(s string) (DateTime, error) {
+	d, err := ParseEdmDateTime(s)
+	if err == nil && !d.Valid() {
+		return 0, ErrValueOutOfRange
+	}
+	return d, err
+}
+
+// ParseEdmDateTime parses the forms ParseDateTime does, in the whole range of
+// Edm.DateTime, 0001-01-01 to 9999-12-31 (in UTC): the range of a DateTime a $filter
+// compares with, which may lie before the first DateTime a store keeps.
+func ParseEdmDateTime(s string) (DateTime, error) {
 	p := dateParser{s: s}
 	year, month, day := p.num(4), p.sep('-', 2), p.sep('-', 2)
 	p.want('T')
@@ -85,7 +96,7 @@ func ParseDateTime(s string) (DateTime, error) {
 	}
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC)
 	d := DateTimeOf(t.Add(-time.Duration(offset)*time.Minute)) + DateTime(frac)
-	if !d.Valid() {
+	if d < 0 || d > MaxDateTime {
 		return 0, ErrValueOutOfRange
 	}
 	return d, nil

@@ -76,14 +76,14 @@ func validateProperties(props []Property) error {
 	seen := make(map[string]struct{}, len(props))
 	for _, p := range props {
 		if err := ValidatePropertyName(p.Name); err != nil {
-			return &FieldError{Field: shorten(p.Name), Value: shorten(p.Name), Err: err}
+			return &FieldError{Field: Shorten(p.Name), Value: Shorten(p.Name), Err: err}
 		}
 		if _, dup := seen[p.Name]; dup {
 			return &FieldError{Field: p.Name, Err: ErrDuplicateProperty}
 		}
 		seen[p.Name] = struct{}{}
 		if err := p.Value.Validate(); err != nil {
-			return &FieldError{Field: p.Name, Value: shorten(p.Value.Text()), Err: err}
+			return &FieldError{Field: p.Name, Value: Shorten(p.Value.Text()), Err: err}
 		}
 	}
 	return nil

@@ -7,17 +7,20 @@ const ETagAny = "*"
 
 // ETagOf returns the ETag for an entity last written at ts: W/"datetime'<ts>'" with the
 // colons of the timestamp percent-encoded, as Azure writes it.
-func ETagOf(ts DateTime) string {
-	b := make([]byte, 0, 48)
+func ETagOf(ts DateTime) string { return string(AppendETag(make([]byte, 0, 48), ts)) }
+
+// AppendETag appends ETagOf(ts) to b.
+func AppendETag(b []byte, ts DateTime) []byte {
+	var tmp [32]byte
 	b = append(b, `W/"datetime'`...)
-	for _, c := range ts.AppendText(make([]byte, 0, 28)) {
+	for _, c := range ts.AppendText(tmp[:0]) {
 		if c == ':' {
 			b = append(b, "%3A"...)
 		} else {
 			b = append(b, c)
 		}
 	}
-	return string(append(b, `'"`...))
+	return append(b, `'"`...)
 }
 
 // CheckETag validates an If-Match value: "*" or a weak ETag W/"…".

@@ -25,16 +25,17 @@ func ParseGuid(s string) (Guid, error) {
 }
 
 // String formats g in lowercase text form.
-func (g Guid) String() string {
-	var b [36]byte
-	hex.Encode(b[0:8], g[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], g[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], g[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], g[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:], g[10:])
-	return string(b[:])
+func (g Guid) String() string { return string(g.AppendText(make([]byte, 0, 36))) }
+
+// AppendText appends g in lowercase text form, such as
+// 0d391d16-97f1-4b9a-be68-4cc871f90001.
+func (g Guid) AppendText(b []byte) []byte {
+	const digits = "0123456789abcdef"
+	for i, c := range g {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b = append(b, '-')
+		}
+		b = append(b, digits[c>>4], digits[c&0xf])
+	}
+	return b
 }

@@ -1,29 +1,27 @@
 package core
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // ValidateKey checks a PartitionKey or RowKey (field names which): valid UTF-8, at most
 // 1 KiB as UTF-16, and none of / \ # ? U+0000–U+001F U+007F–U+009F. The empty key is valid.
 func ValidateKey(field, key string) error {
 	if 2*UTF16Len(key) > MaxKeyBytes {
-		return &FieldError{Field: field, Value: shorten(key), Err: ErrKeyTooLarge}
+		return &FieldError{Field: field, Value: Shorten(key), Err: ErrKeyTooLarge}
 	}
 	if !utf8.ValidString(key) {
-		return &FieldError{Field: field, Value: shorten(key), Err: ErrKeyInvalid}
+		return &FieldError{Field: field, Value: Shorten(key), Err: ErrKeyInvalid}
 	}
 	for _, r := range key {
 		if r == '/' || r == '\\' || r == '#' || r == '?' || r <= 0x1f || (r >= 0x7f && r <= 0x9f) {
-			return &FieldError{Field: field, Value: shorten(key), Err: ErrKeyInvalid}
+			return &FieldError{Field: field, Value: Shorten(key), Err: ErrKeyInvalid}
 		}
 	}
 	return nil
 }
 
-// shorten cuts long values for error messages.
-func shorten(s string) string {
+// Shorten cuts a value to at most 64 bytes, on a character boundary, for an error
+// message.
+func Shorten(s string) string {
 	if len(s) <= 64 {
 		return s
 	}
@@ -32,85 +30,4 @@ func shorten(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
-}
-
-// Record kinds: the first byte of every buntdb key.
-const (
-	tablePrefix  = "t\x00"
-	entityPrefix = "e\x00"
-	metaPrefix   = "m\x00"
-	sep          = "\x00"
-)
-
-// tableKey is the buntdb key of a table record.
-func tableKey(id string) string { return tablePrefix + id }
-
-// tableEntities is the prefix of every entity key of a table.
-func tableEntities(id string) string { return entityPrefix + id + sep }
-
-// Bound is a position in a table's (PartitionKey, RowKey) order, encoded so that plain
-// string comparison is key order. Build bounds with the functions below; TableStart and
-// TableEnd are the ends of every table.
-type Bound string
-
-// The ends of a table's key order. TableEnd is above every encoded key: valid UTF-8 never
-// contains the byte 0xFF.
-const (
-	TableStart Bound = ""
-	TableEnd   Bound = "\xff"
-)
-
-// PartitionStart is the bound just before the first entity of partition pk.
-func PartitionStart(pk string) Bound { return Bound(pk + sep) }
-
-// PartitionEnd is the bound just after the last entity of partition pk.
-func PartitionEnd(pk string) Bound { return Bound(pk + "\x01") }
-
-// KeyAt is the bound at entity (pk, rk): a range starting here includes it.
-func KeyAt(pk, rk string) Bound { return Bound(pk + sep + rk) }
-
-// KeyAfter is the bound just after entity (pk, rk): a range starting here excludes it.
-func KeyAfter(pk, rk string) Bound { return Bound(pk + sep + rk + sep) }
-
-// KeyRange is the half-open interval [From, To) of a table's key order.
-type KeyRange struct {
-	From, To Bound
-}
-
-// WholeTable is the range of every entity of a table.
-var WholeTable = KeyRange{From: TableStart, To: TableEnd}
-
-// PartitionRange is the range of every entity of partition pk.
-func PartitionRange(pk string) KeyRange {
-	return KeyRange{From: PartitionStart(pk), To: PartitionEnd(pk)}
-}
-
-// PointRange is the range holding only entity (pk, rk).
-func PointRange(pk, rk string) KeyRange { return KeyRange{From: KeyAt(pk, rk), To: KeyAfter(pk, rk)} }
-
-// Empty reports whether the range holds no position.
-func (r KeyRange) Empty() bool { return r.From >= r.To }
-
-// Intersect returns the range of positions in both r and o.
-func (r KeyRange) Intersect(o KeyRange) KeyRange {
-	return KeyRange{From: max(r.From, o.From), To: min(r.To, o.To)}
-}
-
-// After returns the part of r that lies after entity (pk, rk): how a read resumes from a
-// continuation, correct even if that entity has since been deleted.
-func (r KeyRange) After(pk, rk string) KeyRange {
-	return r.Intersect(KeyRange{From: KeyAfter(pk, rk), To: TableEnd})
-}
-
-// entityKey is the buntdb key of entity (pk, rk) in table id.
-func entityKey(id, pk, rk string) string { return tableEntities(id) + pk + sep + rk }
-
-// splitEntityKey returns the PartitionKey and RowKey of an entity key, given its table prefix length.
-func splitEntityKey(key string, prefixLen int) (pk, rk string) {
-	rest := key[prefixLen:]
-	i := strings.IndexByte(rest, 0)
-	if i < 0 {
-		return rest, ""
-	}
-	return rest[:i], rest[i+1:]
 }

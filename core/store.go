@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -73,7 +74,7 @@ func (s *Store) load() error {
 			return s.db.Load(bytesReader(cs))
 		})
 	if err != nil {
-		return errors.Join(errors.New("load store"), err)
+		return fmt.Errorf("load store: %w", err)
 	}
 	return s.db.View(func(btx *buntdb.Tx) error {
 		v, err := btx.Get(clockKey)
@@ -120,7 +121,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 			return nil
 		}
 		if err := s.backend.Append(tx.log); err != nil {
-			return errors.Join(errors.New("append change set"), err)
+			return fmt.Errorf("append change set: %w", err)
 		}
 		s.logBytes += int64(len(tx.log))
 		return nil
@@ -154,7 +155,7 @@ func (s *Store) compact() error {
 		return err
 	})
 	if err != nil {
-		return errors.Join(errors.New("compact store"), err)
+		return fmt.Errorf("compact store: %w", err)
 	}
 	s.snapBytes, s.logBytes = n, 0
 	return nil

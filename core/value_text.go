@@ -1,10 +1,10 @@
 package core
 
 import (
+	"bytes"
 	"encoding/base64"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Text returns the value in its Azure wire form as text: a String as is, Binary as
@@ -37,23 +37,27 @@ func (v Value) Text() string {
 // shortest decimal that round-trips, in plain notation when 1e-6 ≤ |f| < 1e21 (as
 // JavaScript does) and with an exponent otherwise. An integral result gets ".0", such as
 // "5.0", so that a reader does not take it for an Int32.
-func FormatDouble(f float64) string {
+func FormatDouble(f float64) string { return string(AppendDouble(nil, f)) }
+
+// AppendDouble appends FormatDouble(f) to b.
+func AppendDouble(b []byte, f float64) []byte {
 	switch {
 	case math.IsNaN(f):
-		return "NaN"
+		return append(b, "NaN"...)
 	case math.IsInf(f, 1):
-		return "Infinity"
+		return append(b, "Infinity"...)
 	case math.IsInf(f, -1):
-		return "-Infinity"
+		return append(b, "-Infinity"...)
 	}
 	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		return strconv.FormatFloat(f, 'e', -1, 64)
+		return strconv.AppendFloat(b, f, 'e', -1, 64)
 	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsRune(s, '.') {
-		s += ".0"
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'f', -1, 64)
+	if bytes.IndexByte(b[start:], '.') < 0 {
+		b = append(b, '.', '0')
 	}
-	return s
+	return b
 }
 
 // ParseValue parses text in the wire form of type t (the inverse of Value.Text) and checks

@@ -13,8 +13,9 @@
 // Literals:
 //
 //	'text'                          Edm.String; '' stands for one quote
-//	datetime'2021-08-31T15:40:49.6724407Z'   Edm.DateTime, at most 7 fractional digits,
-//	                                "Z", an offset or no zone (UTC); 0001 to 9999
+//	datetime'2021-08-31T15:40:49.6724407Z'   Edm.DateTime in every form an entity's DateTime
+//	                                takes (seconds optional, digits past the seventh
+//	                                truncated, "Z", an offset or no zone for UTC); 0001 to 9999
 //	guid'0d391d16-97f1-4b9a-be68-4cc871f90001'   Edm.Guid
 //	X'0aff', binary'0aff'           Edm.Binary, in hex
 //	123, -5                         Edm.Int32 (out of range is an error, as in Azure)

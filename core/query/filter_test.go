@@ -256,7 +256,6 @@ func TestParseFilter_Errors(t *testing.T) {
 		{"ErrFilterSyntax/minus", "Age eq -", ErrFilterSyntax, 7},
 		{"ErrFilterSyntax/Int64 fraction", "Age eq 1.5L", ErrFilterSyntax, 7},
 		{"ErrFilterSyntax/datetime", "Born eq datetime'2021-13-01T00:00:00Z'", ErrFilterSyntax, 17},
-		{"ErrFilterSyntax/datetime digits", "Born eq datetime'2021-01-01T00:00:00.12345678Z'", ErrFilterSyntax, 17},
 		{"ErrFilterSyntax/datetime date only", "Born eq datetime'2021-01-01'", ErrFilterSyntax, 17},
 		{"ErrFilterSyntax/guid", "Id eq guid'xyz'", ErrFilterSyntax, 11},
 		{"ErrFilterSyntax/binary odd", "Blob eq X'abc'", ErrFilterSyntax, 10},

@@ -5,14 +5,9 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 )
-
-// MaxFractionDigits is the most fractional digits of seconds a datetime literal may have:
-// seven, Azure's 100 ns resolution.
-const MaxFractionDigits = 7
 
 // literal returns the value of a literal token of src.
 func literal(src string, t token) (core.Value, error) {
@@ -64,12 +59,12 @@ func typed(src string, t token) (core.Value, error) {
 	prefix := literalPrefix(t.text)
 	switch prefix {
 	case "datetime":
-		d, err := dateTime(t.value)
+		d, err := core.ParseEdmDateTime(t.value)
 		if errors.Is(err, core.ErrValueOutOfRange) {
 			return core.Value{}, errAt(src, t.pos, ErrLiteralOutOfRange, "datetime literal is out of range")
 		}
 		if err != nil {
-			return core.Value{}, errAt(src, t.quoted, ErrFilterSyntax, "invalid datetime literal: %v", err)
+			return core.Value{}, errAt(src, t.quoted, ErrFilterSyntax, "invalid datetime literal: expected yyyy-mm-ddThh:mm[:ss[.fffffff]] and Z, ±hh:mm or no zone")
 		}
 		return core.DateTimeValue(d), nil
 	case "guid":
@@ -84,47 +79,4 @@ func typed(src string, t token) (core.Value, error) {
 		return core.Value{}, errAt(src, t.quoted, ErrFilterSyntax, "invalid binary literal: an even number of hex digits is needed")
 	}
 	return core.BinaryValue(b), nil
-}
-
-// dateTime parses the text of a datetime literal: ISO 8601 with "Z", a numeric offset or
-// no zone (UTC), and at most seven fractional digits. Unlike a stored DateTime, a literal
-// may lie anywhere in Edm.DateTime's range, 0001-01-01 to 9999-12-31.
-func dateTime(s string) (core.DateTime, error) {
-	if fractionDigits(s) > MaxFractionDigits {
-		return 0, errors.New("more than 7 fractional digits")
-	}
-	layout := "2006-01-02T15:04:05Z07:00"
-	if !hasZone(s) {
-		layout = "2006-01-02T15:04:05"
-	}
-	t, err := time.Parse(layout, s)
-	if err != nil {
-		return 0, errors.New("expected yyyy-mm-ddThh:mm:ss[.fffffff][Z|±hh:mm]")
-	}
-	if t.Year() < 1 || t.UTC().Year() < 1 || t.UTC().Year() > 9999 {
-		return 0, core.ErrValueOutOfRange
-	}
-	return core.DateTimeOf(t), nil
-}
-
-// fractionDigits counts the digits after the seconds' decimal point.
-func fractionDigits(s string) int {
-	i := strings.IndexAny(s, ".,")
-	if i < 0 {
-		return 0
-	}
-	n := 0
-	for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		n++
-	}
-	return n
-}
-
-// hasZone reports whether an ISO 8601 time ends in "Z" or a ±hh:mm offset.
-func hasZone(s string) bool {
-	if strings.HasSuffix(s, "Z") || strings.HasSuffix(s, "z") {
-		return true
-	}
-	i := strings.LastIndexByte(s, 'T')
-	return i >= 0 && strings.ContainsAny(s[i:], "+-")
 }

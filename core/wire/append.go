@@ -2,7 +2,6 @@ package wire
 
 import (
 	"math"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -75,51 +74,27 @@ func appendEscape(b []byte, c byte) []byte {
 	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 }
 
-// appendDouble appends f as a JSON value that reads back as a Double: "NaN", "Infinity"
-// and "-Infinity" as strings; otherwise the shortest decimal that round-trips, with ".0"
-// if it would otherwise read as an integer, and an exponent below 1e-6 and from 1e21 on
-// (JavaScript's thresholds).
+// appendDouble appends f as a JSON value that reads back as a Double: core's text form
+// (core.AppendDouble: "5.0", "1e+21"), quoted for NaN, Infinity and -Infinity.
 func appendDouble(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return AppendString(b, core.FormatDouble(f))
+		return append(core.AppendDouble(append(b, '"'), f), '"')
 	}
-	start := len(b)
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		return strconv.AppendFloat(b, f, 'e', -1, 64)
-	}
-	b = strconv.AppendFloat(b, f, 'f', -1, 64)
-	for _, c := range b[start:] {
-		if c == '.' {
-			return b
-		}
-	}
-	return append(b, '.', '0')
+	return core.AppendDouble(b, f)
 }
 
-// appendGuid appends g in lowercase text form, such as 0d391d16-97f1-4b9a-be68-4cc871f90001.
-func appendGuid(b []byte, g core.Guid) []byte {
-	for i, c := range g {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			b = append(b, '-')
-		}
-		b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
-	}
-	return b
-}
-
-// appendETag appends the entity ETag for ts as a JSON string:
-// "W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"". It is core.ETagOf(ts), escaped.
+// appendETag appends the entity ETag for ts (core.AppendETag) as a JSON string:
+// "W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"".
 func appendETag(b []byte, ts core.DateTime) []byte {
-	var tmp [40]byte
-	b = append(b, `"W/\"datetime'`...)
-	for _, c := range ts.AppendText(tmp[:0]) {
-		if c == ':' {
-			b = append(b, "%3A"...)
-		} else {
-			b = append(b, c)
+	var tmp [48]byte
+	b = append(b, '"')
+	for _, c := range core.AppendETag(tmp[:0], ts) {
+		if c == '"' {
+			b = append(b, '\\')
 		}
+		b = append(b, c)
 	}
-	return append(b, `'\""`...)
+	return append(b, '"')
 }
 
 // AppendKeyPredicate appends "table(PartitionKey='pk',RowKey='rk')", the entity's path

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bytes"
-	"strings"
 	"unsafe"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -151,9 +150,9 @@ func (d *decoder) annotation(key span) error {
 	if k != kindString {
 		return &core.FieldError{Field: d.field(key), Err: ErrAnnotationInvalid}
 	}
-	t, ok := parseType(d.sc.text(text))
-	if !ok {
-		return &core.FieldError{Field: d.field(key), Value: shorten(d.field(text)), Err: core.ErrTypeUnknown}
+	t, err := core.ParseType(string(d.sc.text(text)))
+	if err != nil {
+		return &core.FieldError{Field: d.field(key), Value: core.Shorten(d.field(text)), Err: core.ErrTypeUnknown}
 	}
 	if name := d.sc.text(key); string(name) == core.PartitionKeyName || string(name) == core.RowKeyName {
 		if t != core.TypeString {
@@ -221,16 +220,6 @@ func hashName(name []byte) uint32 {
 	return h
 }
 
-// parseType returns the EDM type named by an annotation, without allocating.
-func parseType(name []byte) (core.Type, bool) {
-	for t := core.TypeString; t <= core.TypeInt64; t++ {
-		if string(name) == t.String() {
-			return t, true
-		}
-	}
-	return 0, false
-}
-
 // entity builds the decoded entity. All its strings are slices of one string holding
 // the body's decoded text.
 func (d *decoder) entity() (*core.Entity, error) {
@@ -249,17 +238,9 @@ func (d *decoder) entity() (*core.Entity, error) {
 		}
 		v, err := m.value(at(m.text))
 		if err != nil {
-			return nil, &core.FieldError{Field: at(m.name), Value: shorten(at(m.text)), Err: err}
+			return nil, &core.FieldError{Field: at(m.name), Value: core.Shorten(at(m.text)), Err: err}
 		}
 		e.Properties = append(e.Properties, core.Property{Name: at(m.name), Value: v})
 	}
 	return e, nil
-}
-
-// shorten cuts long values for error messages.
-func shorten(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	return strings.ToValidUTF8(s[:64], "") + "…"
 }

@@ -193,7 +193,7 @@ func appendValue(b []byte, v core.Value) []byte {
 	case core.TypeDouble:
 		return appendDouble(b, v.Double())
 	case core.TypeGuid:
-		b = appendGuid(append(b, '"'), v.Guid())
+		b = v.Guid().AppendText(append(b, '"'))
 	case core.TypeInt32:
 		return strconv.AppendInt(b, int64(v.Int32()), 10)
 	case core.TypeInt64:

@@ -48,7 +48,7 @@ var _ core.Backend = (*Backend)(nil)
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // ErrLocked means another process has the directory open.
-var ErrLocked = errors.New("file: data directory is in use by another process")
+var ErrLocked = errors.New("data directory is in use by another process")
 
 // Open opens (creating if needed) the backend in dir.
 func Open(dir string, opts Options) (*Backend, error) {

@@ -13,7 +13,7 @@ const (
 )
 
 // ErrHeadCorrupt means the head record could not be parsed.
-var ErrHeadCorrupt = errors.New("kvlog: head record is corrupt")
+var ErrHeadCorrupt = errors.New("head record is corrupt")
 
 // head is the record that says which snapshot and which log keys are live.
 type head struct {

@@ -14,7 +14,7 @@ import (
 )
 
 // ErrMalformedHead means a request head is not "METHOD URL" followed by header lines.
-var ErrMalformedHead = errors.New("bridge: malformed request head")
+var ErrMalformedHead = errors.New("malformed request head")
 
 // EncodeRequestHead is the head of a request, in the form DecodeRequest reads: the form the
 // JavaScript glue writes.

@@ -11,7 +11,7 @@ import (
 )
 
 // ErrStorage means the Durable Object's storage threw; the error carries its message.
-var ErrStorage = errors.New("dostore: storage failed")
+var ErrStorage = errors.New("storage failed")
 
 var uint8Array = js.Global().Get("Uint8Array")
 

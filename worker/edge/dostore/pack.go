@@ -9,10 +9,10 @@ import (
 
 // ErrBadKey means a key is empty or holds a tab, a newline or U+0001, which the packed
 // form and the storage's parts use.
-var ErrBadKey = errors.New("dostore: bad key")
+var ErrBadKey = errors.New("bad key")
 
 // ErrBadListing means a listing from the adapter does not match its data.
-var ErrBadListing = errors.New("dostore: malformed listing")
+var ErrBadListing = errors.New("malformed listing")
 
 // checkKey returns ErrBadKey for a key that cannot be stored.
 func checkKey(key string) error {

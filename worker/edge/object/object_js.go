@@ -22,7 +22,7 @@ import (
 const propertiesMeta = "serviceProperties"
 
 // ErrUnknownOp means the glue asked for an internal operation that does not exist.
-var ErrUnknownOp = errors.New("object: unknown internal operation")
+var ErrUnknownOp = errors.New("unknown internal operation")
 
 // Object is the Go side of one Durable Object: its account's store, kept in the object's
 // storage, and the REST handler over it.

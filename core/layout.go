@@ -1,0 +1,40 @@
+package core
+
+import "strings"
+
+// The buntdb key layout. Every record of a store lives in one ordered key space:
+//
+//	t\0{table id}                              the table record: name as created, access policies
+//	e\0{table id}\0{PartitionKey}\0{RowKey}   an entity: Timestamp and properties
+//	m\0clock, m\0user/{name}                  the last Timestamp issued; host settings
+//
+// A table id is the lowercase table name. Keys may not contain U+0000–U+001F, so the \0
+// separator keeps tuple order: buntdb's binary key order is (PartitionKey, RowKey) in
+// ordinal order, and a partition is a contiguous range (see KeyRange).
+
+// Record kinds: the first byte of every buntdb key.
+const (
+	tablePrefix  = "t\x00"
+	entityPrefix = "e\x00"
+	metaPrefix   = "m\x00"
+	sep          = "\x00"
+)
+
+// tableKey is the buntdb key of a table record.
+func tableKey(id string) string { return tablePrefix + id }
+
+// tableEntities is the prefix of every entity key of a table.
+func tableEntities(id string) string { return entityPrefix + id + sep }
+
+// entityKey is the buntdb key of entity (pk, rk) in table id.
+func entityKey(id, pk, rk string) string { return tableEntities(id) + pk + sep + rk }
+
+// splitEntityKey returns the PartitionKey and RowKey of an entity key, given its table prefix length.
+func splitEntityKey(key string, prefixLen int) (pk, rk string) {
+	rest := key[prefixLen:]
+	i := strings.IndexByte(rest, 0)
+	if i < 0 {
+		return rest, ""
+	}
+	return rest[:i], rest[i+1:]
+}
