@@ -13,8 +13,8 @@
 // durable in IndexedDB, and a syscall/js callback must never block.
 //
 // A failure rejects the Promise with {code, statusCode, message, index}: the Azure error
-// code and HTTP status of SPEC.md §6, chosen in one table (errors.go) from the engine's
-// sentinel errors; index is the failing action of a transaction, or -1.
+// code and HTTP status the service answers with, chosen by core/azerr as for the REST
+// API; index is the failing action of a transaction, or -1.
 //
 // # Persistence
 //

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/azerr"
 	"github.com/tabletopdb/tabletop/core/query"
 )
 
@@ -94,8 +95,8 @@ func TestStore_Transaction(t *testing.T) {
 
 type codedErr struct{}
 
-func (codedErr) Error() string            { return "taken over" }
-func (codedErr) ErrorCode() (string, int) { return "StoreLocked", 409 }
+func (codedErr) Error() string         { return "taken over" }
+func (codedErr) AzureCode() azerr.Code { return azerr.Code{Name: "StoreLocked", Status: 409} }
 
 func TestToAPIError(t *testing.T) {
 	tests := []struct {

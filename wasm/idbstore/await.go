@@ -2,7 +2,11 @@
 
 package idbstore
 
-import "syscall/js"
+import (
+	"syscall/js"
+
+	"github.com/tabletopdb/tabletop/core/azerr"
+)
 
 // Error is a rejection of the JavaScript storage: its message, and the code and statusCode
 // it carried, if any ("StoreLocked", 409 when another tab took the database over).
@@ -15,13 +19,13 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string { return "javascript storage: " + e.Message }
 
-// ErrorCode returns the Azure-style code and HTTP status the bindings report:
-// "InternalError", 500 when the rejection carried none.
-func (e *Error) ErrorCode() (string, int) {
+// AzureCode implements azerr.Coded: the code and status the rejection carried, with its
+// message; InternalError when it carried none.
+func (e *Error) AzureCode() azerr.Code {
 	if e.Code == "" {
-		return "InternalError", 500
+		return azerr.InternalError
 	}
-	return e.Code, e.Status
+	return azerr.Code{Name: e.Code, Status: e.Status, Message: e.Message}
 }
 
 // await blocks until the Promise p settles, returning its value or its rejection.

@@ -10,9 +10,6 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/batch"
 )
 
-// errBatchTables means the operations of a batch name different tables.
-var errBatchTables = errors.New("batch operations act on different tables")
-
 // batch serves Entity Group Transactions: POST /$batch. Every operation is parsed and
 // authorized, then all are applied in one store transaction; a failure answers 202 with
 // only the failing operation's error, its message prefixed with the 0-based index.

@@ -1,5 +1,6 @@
 // Package rest is the Azure Table service REST API as an http.Handler: the wire protocol
-// of SPEC.md §0–§7 over core's stores, for the native server (worker/) and the edge build
+// the official SDKs speak (Microsoft's "Table service REST API" reference), over core's
+// stores, for the native server (worker/native) and the edge build (worker/edge)
 // alike. It builds for GOOS=js GOARCH=wasm; its tests that need a listener are native-only.
 //
 // # A request's way through the handler
@@ -18,8 +19,8 @@
 //  4. Authentication by Shared Key, Shared Key Lite, table SAS or account SAS
 //     (worker/auth), then authorization of the operation: per entity for SAS key ranges,
 //     and per operation inside a batch.
-//  5. The operation, in one store transaction; errors are answered through errors.go,
-//     the only place where HTTP statuses and Azure error codes are chosen.
+//  5. The operation, in one store transaction; errors are answered with the code, status
+//     and message core/azerr chooses (fail.go writes them as JSON or XML).
 //
 // # Formats
 //
@@ -49,7 +50,7 @@
 // exists."). Errors of the framing itself (not multipart, over 100 operations, over
 // 4 MiB) are plain JSON errors with their own status.
 //
-// # Decisions where Azure's behaviour is unverified (SPEC §9) or unspecified
+// # Decisions where Azure's behaviour is unverified or unspecified
 //
 //   - Delete Entity without If-Match: 400 MissingRequiredHeader (the REST reference
 //     makes If-Match required; the SDKs always send it, "*" by default).
@@ -77,7 +78,7 @@
 //   - A property value that does not parse as its declared type is 400 InvalidInput;
 //     InvalidValueType is not used.
 //   - The reserved table name "Tables" is 400 InvalidResourceName. Delete Table on a
-//     missing table is 404 ResourceNotFound (SPEC §1); every other operation on a missing
+//     missing table is 404 ResourceNotFound, as Azure answers it; every other operation on a missing
 //     table, ACLs included, is 404 TableNotFound.
 //   - A path naming an account that is not served: 400 InvalidUri.
 //   - A preflight without Origin or Access-Control-Request-Method: 400

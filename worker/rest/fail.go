@@ -4,12 +4,13 @@ import (
 	"errors"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/azerr"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 
-// fail answers err as the service does: the status and code of errorTable, in JSON, or in
+// fail answers err as the service does: the status and code azerr chooses, in JSON, or in
 // XML for the XML operations.
 func (c *call) fail(err error) {
 	a := toAPIError(err)
@@ -25,7 +26,7 @@ func (c *call) fail(err error) {
 
 // errorMessage is the message value of an error answer: an optional prefix (the "2:" index
 // of a failing batch operation), the message, the request ID and the time.
-func (c *call) errorMessage(a apiError, prefix string) string {
+func (c *call) errorMessage(a azerr.Answer, prefix string) string {
 	return prefix + a.Message + "\nRequestId:" + c.id + "\nTime:" + core.DateTimeOf(c.now).String()
 }
 
@@ -39,7 +40,7 @@ func authDetail(err error) string {
 }
 
 // appendErrorJSON appends the odata.error body of an error answer with message msg.
-func appendErrorJSON(b []byte, a apiError, msg string) []byte {
+func appendErrorJSON(b []byte, a azerr.Answer, msg string) []byte {
 	b = append(b, `{"odata.error":{"code":`...)
 	b = wire.AppendString(b, a.Code)
 	b = append(b, `,"message":{"lang":"en-US","value":`...)

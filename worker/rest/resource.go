@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"errors"
 	"strings"
 )
 
@@ -25,9 +24,6 @@ type resource struct {
 	partitionKey string
 	rowKey       string
 }
-
-// errBadURI means the path names nothing the service serves.
-var errBadURI = errors.New("request path names no resource")
 
 // parseResource parses a decoded path relative to the account ("" or "/Tables('t')").
 func parseResource(p string) (resource, error) {

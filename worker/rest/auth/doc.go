@@ -4,9 +4,9 @@
 // Verify turns an HTTP request into a Principal; Principal.Authorize then checks that the
 // principal may perform one operation, described by an Access (For builds the Access of
 // each Table service operation from Azure's permission tables). Every failure is an
-// *AuthError that wraps one of the sentinel errors below, so the REST layer can pick the
-// Azure error code (AuthError.Code), the message (AuthError.Message) and, for
-// AuthenticationFailed, the AuthenticationErrorDetail (AuthError.Detail).
+// *AuthError that wraps one of the sentinel errors below, each declared with its Azure
+// error code (core/azerr); the AuthError adds, for AuthenticationFailed, the
+// AuthenticationErrorDetail (AuthError.Detail).
 //
 // # Rules and choices
 //

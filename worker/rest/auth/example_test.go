@@ -33,7 +33,7 @@ func Example() {
 	_, err = auth.Verify(auth.Request{HTTP: r, Account: acct, Now: now.Add(time.Hour)})
 	var ae *auth.AuthError
 	if errors.As(err, &ae) {
-		fmt.Println(ae.Code(), ae.Detail)
+		fmt.Println(ae.AzureCode().Name, ae.Detail)
 	}
 	// Output:
 	// SharedKeyLite <nil> <nil>

@@ -117,8 +117,8 @@ func TestAuthError_Code(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.code, func(t *testing.T) {
-			if tt.err.Code() != tt.code || tt.err.Message() != tt.message {
-				t.Fatalf("Code, Message = %q, %q", tt.err.Code(), tt.err.Message())
+			if c := tt.err.AzureCode(); c.Name != tt.code || c.Message != tt.message {
+				t.Fatalf("Code, Message = %q, %q", c.Name, c.Message)
 			}
 		})
 	}

@@ -4,32 +4,28 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/tabletopdb/tabletop/core/azerr"
 )
 
-// OperationCountMessage is the service's error message for a changeset with too many
-// (or, here, no) operations; it goes with 400 InvalidInput.
-const OperationCountMessage = "The batch request operation exceeds the maximum 100 changes per change set."
-
-// Errors of ReadRequest. The REST layer maps them to Azure codes: ErrTooLarge to 413
-// RequestBodyTooLarge, all others to 400 InvalidInput (ErrTooManyOperations and ErrEmpty
-// with OperationCountMessage).
+// Errors of ReadRequest, each with the Azure code it is answered with.
 var (
 	// ErrMalformed means the body or its Content-Type does not follow the batch framing.
 	// Errors wrapping it say what is wrong.
-	ErrMalformed = errors.New("malformed batch request")
+	ErrMalformed = azerr.New(azerr.InvalidInput, "malformed batch request")
 	// ErrTooLarge means the request body is larger than core.MaxBatchBytes (4 MiB).
-	ErrTooLarge = errors.New("batch request body is larger than 4 MiB")
+	ErrTooLarge = azerr.New(azerr.RequestBodyTooLarge, "batch request body is larger than 4 MiB")
 	// ErrTooManyOperations means the changeset holds more than core.MaxBatchOperations (100)
 	// operations.
-	ErrTooManyOperations = errors.New("changeset holds more than 100 operations")
+	ErrTooManyOperations = azerr.New(azerr.TooManyOperations, "changeset holds more than 100 operations")
 	// ErrEmpty means the batch holds no changeset or the changeset no operation. WriteResponse
 	// also returns it for an empty list of responses.
-	ErrEmpty = errors.New("batch holds no operation")
+	ErrEmpty = azerr.New(azerr.TooManyOperations, "batch holds no operation")
 	// ErrMultipleChangesets means the batch holds another part beside its changeset.
-	ErrMultipleChangesets = errors.New("batch holds more than one changeset")
+	ErrMultipleChangesets = azerr.New(azerr.InvalidInput, "batch holds more than one changeset")
 	// ErrMethod means an operation's verb is not POST, PUT, PATCH, MERGE or DELETE; a GET
 	// (query) is not allowed inside a changeset.
-	ErrMethod = errors.New("operation method is not allowed in a changeset")
+	ErrMethod = azerr.New(azerr.InvalidInput, "operation method is not allowed in a changeset")
 )
 
 // ErrStatus means a Response's Status is not a three-digit HTTP status code.

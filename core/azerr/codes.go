@@ -1,0 +1,85 @@
+package azerr
+
+// Code is an Azure error code with the HTTP status and the message the service answers
+// it with. A message may hold {field} and {value}, filled from the *core.FieldError in
+// the error (see Of).
+type Code struct {
+	Name    string
+	Status  int
+	Message string
+}
+
+// withMessage returns c answered with another message, for an error that Azure reports
+// under c's name with words of its own.
+func (c Code) withMessage(msg string) Code {
+	c.Message = msg
+	return c
+}
+
+// The codes of tables and entities.
+var (
+	TableAlreadyExists           = Code{"TableAlreadyExists", 409, "The table specified already exists."}
+	TableNotFound                = Code{"TableNotFound", 404, "The table specified does not exist."}
+	EntityAlreadyExists          = Code{"EntityAlreadyExists", 409, "The specified entity already exists."}
+	ResourceNotFound             = Code{"ResourceNotFound", 404, "The specified resource does not exist."}
+	UpdateConditionNotSatisfied  = Code{"UpdateConditionNotSatisfied", 412, "The update condition specified in the request was not satisfied."}
+	InvalidResourceName          = Code{"InvalidResourceName", 400, "The specifed resource name contains invalid characters."}
+	OutOfRangeInput              = Code{"OutOfRangeInput", 400, "The '{field}' parameter of value '{value}' is out of range."}
+	PropertiesNeedValue          = Code{"PropertiesNeedValue", 400, "The values are not specified for all properties in the entity."}
+	PropertyNameInvalid          = Code{"PropertyNameInvalid", 400, "The property name is invalid."}
+	PropertyNameTooLong          = Code{"PropertyNameTooLong", 400, "The property name exceeds the maximum allowed length."}
+	DuplicatePropertiesSpecified = Code{"DuplicatePropertiesSpecified", 400, "A property is specified more than one time."}
+	TooManyProperties            = Code{"TooManyProperties", 400, "The entity contains more properties than allowed. Each entity can include up to 252 properties to store data. Each entity also has 3 system properties."}
+	EntityTooLarge               = Code{"EntityTooLarge", 400, "The entity is larger than the maximum size permitted."}
+	PropertyValueTooLarge        = Code{"PropertyValueTooLarge", 400, "The property value exceeds the maximum allowed size (64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of characters should be 32K or less."}
+)
+
+// The codes of entity group transactions.
+var (
+	CommandsInBatchActOnDifferentPartitions = Code{"CommandsInBatchActOnDifferentPartitions", 400, "All commands in a batch must operate on same entity group."}
+	InvalidDuplicateRow                     = Code{"InvalidDuplicateRow", 400, "A command with RowKey '{value}' is already present in the batch. An entity can appear only once in a batch."}
+)
+
+// The codes of requests.
+var (
+	InvalidInput               = Code{"InvalidInput", 400, "One of the request inputs is not valid."}
+	InvalidQueryParameterValue = Code{"InvalidQueryParameterValue", 400, "Value for one of the query parameters specified in the request URI is invalid."}
+	InvalidUri                 = Code{"InvalidUri", 400, "The requested URI does not represent any resource on the server."}
+	InvalidXmlDocument         = Code{"InvalidXmlDocument", 400, "XML specified is not syntactically valid."}
+	MissingRequiredHeader      = Code{"MissingRequiredHeader", 400, "An HTTP header that's mandatory for this request is not specified."}
+	XMethodNotUsingPost        = Code{"XMethodNotUsingPost", 400, "The request uses X-HTTP-Method with an HTTP verb different than POST."}
+	XMethodIncorrectCount      = Code{"XMethodIncorrectCount", 400, "More than one X-HTTP-Method is specified."}
+	XMethodIncorrectValue      = Code{"XMethodIncorrectValue", 400, "The specified X-HTTP-Method is invalid."}
+	CorsPreflightFailure       = Code{"CorsPreflightFailure", 403, "CORS not enabled or no matching rule found for this request."}
+	MethodNotAllowed           = Code{"MethodNotAllowed", 405, "The requested method is not allowed on the specified resource."}
+	RequestBodyTooLarge        = Code{"RequestBodyTooLarge", 413, "The request body is too large and exceeds the maximum permissible limit."}
+	AtomFormatNotSupported     = Code{"AtomFormatNotSupported", 415, "Atom format is not supported."}
+	JsonFormatNotSupported     = Code{"JsonFormatNotSupported", 415, "JSON format is not supported."}
+)
+
+// The codes of authentication and authorization, all answered with 403.
+var (
+	AuthenticationFailed              = Code{"AuthenticationFailed", 403, "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."}
+	AuthorizationFailure              = Code{"AuthorizationFailure", 403, "This request is not authorized to perform this operation."}
+	AuthorizationPermissionMismatch   = Code{"AuthorizationPermissionMismatch", 403, "This request is not authorized to perform this operation using this permission."}
+	AuthorizationResourceTypeMismatch = Code{"AuthorizationResourceTypeMismatch", 403, "This request is not authorized to perform this operation using this resource type."}
+	AuthorizationServiceMismatch      = Code{"AuthorizationServiceMismatch", 403, "This request is not authorized to perform this operation using this service."}
+	AuthorizationProtocolMismatch     = Code{"AuthorizationProtocolMismatch", 403, "This request is not authorized to perform this operation using this protocol."}
+	AuthorizationSourceIPMismatch     = Code{"AuthorizationSourceIPMismatch", 403, "This request is not authorized to perform this operation using this source IP {value}."}
+)
+
+// The codes of the server.
+var (
+	InternalError = Code{"InternalError", 500, "The server encountered an internal error. Please retry the request."}
+	ServerBusy    = Code{"ServerBusy", 503, "The server is currently unable to receive requests. Please retry your request."}
+)
+
+// Codes under another code's name with a message of their own.
+var (
+	// TableNameReserved is InvalidResourceName for a name the service reserves.
+	TableNameReserved = InvalidResourceName.withMessage("The specifed resource name is reserved.")
+	// OutOfRangeInputUnnamed is OutOfRangeInput when the error names no field.
+	OutOfRangeInputUnnamed = OutOfRangeInput.withMessage("One of the request inputs is out of range.")
+	// TooManyOperations is InvalidInput for a changeset of more than 100 operations.
+	TooManyOperations = InvalidInput.withMessage("The batch request operation exceeds the maximum 100 changes per change set.")
+)
