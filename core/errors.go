@@ -75,8 +75,6 @@ var (
 	ErrBatchEmpty = errors.New("batch holds no operations")
 	// ErrBatchTooManyOperations means a batch holds more than 100 operations.
 	ErrBatchTooManyOperations = errors.New("batch holds more than 100 operations")
-	// ErrBatchTooLarge means a batch's payload is larger than 4 MiB.
-	ErrBatchTooLarge = errors.New("batch is larger than 4 MiB")
 	// ErrBatchPartitionMismatch means a batch's operations name different PartitionKeys.
 	ErrBatchPartitionMismatch = errors.New("batch operations act on different partitions")
 	// ErrBatchDuplicateRow means a batch names one entity twice.

@@ -25,7 +25,7 @@ func TestRule_Errors_Distinct(t *testing.T) {
 		"ErrETagInvalid": core.ErrETagInvalid, "ErrTooManyPolicies": core.ErrTooManyPolicies,
 		"ErrStoreClosed": core.ErrStoreClosed, "ErrTxReadOnly": core.ErrTxReadOnly,
 		"ErrBatchEmpty": core.ErrBatchEmpty, "ErrBatchTooManyOperations": core.ErrBatchTooManyOperations,
-		"ErrBatchTooLarge": core.ErrBatchTooLarge, "ErrBatchPartitionMismatch": core.ErrBatchPartitionMismatch,
+		"ErrBatchPartitionMismatch": core.ErrBatchPartitionMismatch,
 		"ErrBatchDuplicateRow": core.ErrBatchDuplicateRow,
 	}
 	messages := map[string]string{}

@@ -18,7 +18,7 @@ func (c *call) fail(err error) {
 	if c.xmlErrors {
 		c.w.Header().Set("Content-Type", "application/xml")
 		c.w.WriteHeader(a.Status)
-		xmldoc.WriteAuthError(c.w, a.Code, c.errorMessage(a, ""), authDetail(err))
+		xmldoc.WriteError(c.w, a.Code, c.errorMessage(a, ""), authDetail(err))
 		return
 	}
 	c.writeJSON(a.Status, appendErrorJSON(nil, a, c.errorMessage(a, "")))

@@ -1,6 +1,7 @@
-// Package memory is a core.Backend that keeps the snapshot and change log in process
-// memory: nothing survives the process, but a store reopened on the same backend finds
-// everything committed. Tests use it, and its KV can inject faults.
+// Package memory is a transactional kvlog.KV in process memory: kvlog.New(memory.NewKV())
+// is a core.Backend whose snapshot and change log survive nothing but the process, so a
+// store reopened on the same KV finds everything committed. Tests use it, and its
+// FailCommit injects faults.
 package memory
 
 import (
@@ -8,12 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/kvlog"
 )
-
-// New returns an empty in-memory backend.
-func New() *kvlog.Backend { return kvlog.New(NewKV()) }
 
 // KV is an in-memory, transactional kvlog.KV.
 type KV struct {
@@ -24,10 +21,7 @@ type KV struct {
 	FailCommit func(puts []kvlog.Entry, deletes []string) error
 }
 
-var (
-	_ kvlog.KV     = (*KV)(nil)
-	_ core.Backend = (*kvlog.Backend)(nil)
-)
+var _ kvlog.KV = (*KV)(nil)
 
 // NewKV returns an empty KV.
 func NewKV() *KV { return &KV{data: map[string][]byte{}} }

@@ -115,7 +115,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := DecodeRequest(EncodeRequestHead(r.Method, r.URL.String(), r.Header), nil)
+		again, err := DecodeRequest(encodeHead(r.Method, r.URL.String(), r.Header), nil)
 		if err != nil {
 			t.Fatalf("re-encoded head does not decode: %v", err)
 		}
@@ -131,7 +131,7 @@ func BenchmarkServe(b *testing.B) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(body)
 	})
-	head := EncodeRequestHead("PUT", "http://127.0.0.1/devstoreaccount1/t(PartitionKey='p',RowKey='r')", http.Header{
+	head := encodeHead("PUT", "http://127.0.0.1/devstoreaccount1/t(PartitionKey='p',RowKey='r')", http.Header{
 		"X-Ms-Date": {"Sat, 22 Nov 2026 10:00:00 GMT"}, "Authorization": {"SharedKey devstoreaccount1:abc"},
 		"Content-Type": {"application/json"}, "Accept": {"application/json;odata=minimalmetadata"},
 	})
@@ -144,4 +144,13 @@ func BenchmarkServe(b *testing.B) {
 			}
 		})
 	}
+}
+
+// encodeHead is the head of a request in the form DecodeRequest reads: the form the
+// JavaScript glue writes.
+func encodeHead(method, rawURL string, h http.Header) string {
+	var b strings.Builder
+	b.WriteString(method + " " + rawURL + "\n")
+	writeHeader(&b, h)
+	return b.String()
 }

@@ -16,15 +16,6 @@ import (
 // ErrMalformedHead means a request head is not "METHOD URL" followed by header lines.
 var ErrMalformedHead = errors.New("malformed request head")
 
-// EncodeRequestHead is the head of a request, in the form DecodeRequest reads: the form the
-// JavaScript glue writes.
-func EncodeRequestHead(method, rawURL string, h http.Header) string {
-	var b strings.Builder
-	b.WriteString(method + " " + rawURL + "\n")
-	writeHeader(&b, h)
-	return b.String()
-}
-
 // DecodeRequest builds the server-side request that head and body describe. The URL must be
 // absolute; its host becomes the request's Host and an https scheme marks the request as
 // received over TLS, as a native server behind TLS would.

@@ -3,7 +3,6 @@ package batch
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"net/textproto"
@@ -93,26 +92,3 @@ func (e *methodError) Error() string {
 }
 
 func (e *methodError) Unwrap() error { return ErrMethod }
-
-// HTTPRequest returns s as a server-side *http.Request with ctx, so that the REST layer
-// can hand it to the code it runs for single requests. Its header and URL are copies;
-// its body reads s.Body.
-func (s SubRequest) HTTPRequest(ctx context.Context) *http.Request {
-	u := *s.URL
-	r := &http.Request{
-		Method:        s.Method,
-		URL:           &u,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        s.Header.Clone(),
-		Body:          io.NopCloser(bytes.NewReader(s.Body)),
-		ContentLength: int64(len(s.Body)),
-		Host:          u.Host,
-		RequestURI:    u.RequestURI(),
-	}
-	if r.Header == nil {
-		r.Header = http.Header{}
-	}
-	return r.WithContext(ctx)
-}

@@ -24,12 +24,12 @@ func TestWriteError(t *testing.T) {
 		want string
 	}{
 		{"OK/Error", func(b *bytes.Buffer) error {
-			return WriteError(b, "InvalidXmlDocument", "XML specified is not syntactically valid.\nRequestId:1\nTime:2024-06-01T12:00:00.0000000Z")
+			return WriteError(b, "InvalidXmlDocument", "XML specified is not syntactically valid.\nRequestId:1\nTime:2024-06-01T12:00:00.0000000Z", "")
 		}, `<?xml version="1.0" encoding="utf-8"?><Error><Code>InvalidXmlDocument</Code><Message>XML specified is not syntactically valid.&#xA;RequestId:1&#xA;Time:2024-06-01T12:00:00.0000000Z</Message></Error>`},
 		{"OK/AuthError", func(b *bytes.Buffer) error {
-			return WriteAuthError(b, "AuthenticationFailed", "Server failed <x>", "Signature did not match & more")
+			return WriteError(b, "AuthenticationFailed", "Server failed <x>", "Signature did not match & more")
 		}, `<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code><Message>Server failed &lt;x&gt;</Message><AuthenticationErrorDetail>Signature did not match &amp; more</AuthenticationErrorDetail></Error>`},
-		{"OK/AuthErrorNoDetail", func(b *bytes.Buffer) error { return WriteAuthError(b, "AuthorizationFailure", "m", "") },
+		{"OK/AuthErrorNoDetail", func(b *bytes.Buffer) error { return WriteError(b, "AuthorizationFailure", "m", "") },
 			`<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthorizationFailure</Code><Message>m</Message></Error>`},
 	}
 	for _, tt := range tests {

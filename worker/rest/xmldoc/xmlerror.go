@@ -32,14 +32,9 @@ type xmlError struct {
 }
 
 // WriteError writes Azure's XML error body,
-// <?xml version="1.0" encoding="utf-8"?><Error><Code>…</Code><Message>…</Message></Error>.
-func WriteError(w io.Writer, code, message string) error {
-	return writeXML(w, xmlError{Code: code, Message: message})
-}
-
-// WriteAuthError writes the XML error body of an authentication failure, which adds an
-// <AuthenticationErrorDetail> after the message when detail is not empty.
-func WriteAuthError(w io.Writer, code, message, detail string) error {
+// <?xml version="1.0" encoding="utf-8"?><Error><Code>…</Code><Message>…</Message></Error>,
+// with an <AuthenticationErrorDetail> after the message when detail is not empty.
+func WriteError(w io.Writer, code, message, detail string) error {
 	return writeXML(w, xmlError{Code: code, Message: message, Detail: detail})
 }
 
