@@ -6,16 +6,17 @@ import (
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/query"
 )
 
 // Context carries what the odata.* members of a response need, and the $select list. The
 // writers take a non-nil *Context and only read it.
 type Context struct {
 	Metadata Metadata
-	BaseURL  string   // "{scheme}://{host}", plus "/{account}" in path style; no trailing slash
-	Account  string   // account name, for odata.type
-	Table    string   // table name as stored
-	Select   []string // nil: every property; else only these, PartitionKey, RowKey and Timestamp only if listed, missing ones as null
+	BaseURL  string          // "{scheme}://{host}", plus "/{account}" in path style; no trailing slash
+	Account  string          // account name, for odata.type
+	Table    string          // table name as stored
+	Select   query.Selection // nil: every property; else only these, PartitionKey, RowKey and Timestamp only if listed, missing ones as null
 }
 
 // AppendEntity appends a single-entity response body (Get Entity, the Insert echo):
@@ -76,15 +77,15 @@ func appendEntityMembers(b []byte, e *core.Entity, c *Context) []byte {
 		b = appendETag(append(b, `"odata.etag":`...), e.Timestamp)
 		b = append(b, ',')
 	}
-	if selected(c.Select, core.PartitionKeyName) {
+	if c.Select.Includes(core.PartitionKeyName) {
 		b = AppendString(append(b, `"PartitionKey":`...), e.PartitionKey)
 		b = append(b, ',')
 	}
-	if selected(c.Select, core.RowKeyName) {
+	if c.Select.Includes(core.RowKeyName) {
 		b = AppendString(append(b, `"RowKey":`...), e.RowKey)
 		b = append(b, ',')
 	}
-	if selected(c.Select, core.TimestampName) {
+	if c.Select.Includes(core.TimestampName) {
 		if full {
 			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
 		}
@@ -117,31 +118,13 @@ func appendFullHead(b []byte, e *core.Entity, c *Context) []byte {
 	return append(b, `",`...)
 }
 
-// selected reports whether a system property is to be written.
-func selected(sel []string, name string) bool {
-	if sel == nil {
-		return true
-	}
-	for _, s := range sel {
-		if s == name {
-			return true
-		}
-	}
-	return false
-}
-
-// appendSelected appends the custom properties named by c.Select, in that order, once
-// each; a property the entity lacks is written as null.
+// appendSelected appends the custom properties named by c.Select (which holds each name
+// once, as query.ParseSelect gives it), in that order; a property the entity lacks is
+// written as null.
 func appendSelected(b []byte, e *core.Entity, c *Context) []byte {
-next:
-	for i, name := range c.Select {
+	for _, name := range c.Select {
 		if name == core.PartitionKeyName || name == core.RowKeyName || name == core.TimestampName {
 			continue
-		}
-		for _, earlier := range c.Select[:i] {
-			if earlier == name {
-				continue next
-			}
 		}
 		if v, ok := e.Get(name); ok {
 			b = appendProperty(b, name, v, c.Metadata)

@@ -3,16 +3,27 @@ package wire_test
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
 const base = "https://acct.table.core.windows.net"
 
+// ctx is a response context selecting sel as a $select lists them (nil: every property).
 func ctx(m wire.Metadata, sel ...string) *wire.Context {
-	return &wire.Context{Metadata: m, BaseURL: base, Account: "acct", Table: "People", Select: sel}
+	c := &wire.Context{Metadata: m, BaseURL: base, Account: "acct", Table: "People"}
+	if sel != nil {
+		parsed, err := query.ParseSelect(strings.Join(sel, ","))
+		if err != nil {
+			panic(err)
+		}
+		c.Select = parsed
+	}
+	return c
 }
 
 func TestAppendEntity(t *testing.T) {

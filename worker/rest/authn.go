@@ -13,6 +13,7 @@ func (c *call) authenticate() error {
 		HTTP:          c.r,
 		Account:       c.acct.Account,
 		CanonicalPath: auth.PathAsSent(c.r),
+		Query:         c.query,
 		Policies:      c.policies,
 		Now:           c.now,
 		Secure:        c.secure(),

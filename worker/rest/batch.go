@@ -72,15 +72,11 @@ func (c *call) parseSub(s batch.SubRequest) (*write, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &http.Request{Method: s.Method, Header: s.Header}
-	method, err := effectiveMethod(r)
+	method, err := effectiveMethod(&http.Request{Method: s.Method, Header: s.Header})
 	if err != nil {
 		return nil, err
 	}
-	if method == http.MethodPatch {
-		method = "MERGE"
-	}
-	return c.parseWrite(method, s.URL.Query().Get("$format"), res, s.Header, s.Body)
+	return c.parseWrite(writeKinds[method], s.URL.Query().Get("$format"), res, s.Header, s.Body)
 }
 
 // subResource parses the URL of a batch operation, relative to this call's account.

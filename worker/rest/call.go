@@ -3,6 +3,7 @@ package rest
 import (
 	"crypto/rand"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -23,6 +24,10 @@ type call struct {
 	acct *Account
 	base string // scheme, host and (path style) account: the base of odata.metadata
 	res  resource
+	// query is the request's query string, parsed once.
+	query url.Values
+	// method is the operation's method: the request's, or the one X-HTTP-Method tunnels.
+	method string
 
 	meta      wire.Metadata // the JSON metadata level of the response
 	xmlErrors bool          // errors are answered in XML (ACL and service operations)
@@ -31,7 +36,7 @@ type call struct {
 
 // newCall starts serving r: it issues the request ID and sets the headers every response has.
 func (h *Handler) newCall(w http.ResponseWriter, r *http.Request) *call {
-	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata}
+	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata, query: r.URL.Query()}
 	hd := w.Header()
 	hd.Set("x-ms-request-id", c.id)
 	hd.Set("x-ms-version", orDefault(r.Header.Get("x-ms-version"), DefaultVersion))

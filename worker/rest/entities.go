@@ -15,7 +15,7 @@ func (c *call) getEntity() {
 		c.fail(err)
 		return
 	}
-	sel, err := query.ParseSelect(c.r.URL.Query().Get("$select"))
+	sel, err := query.ParseSelect(c.query.Get("$select"))
 	if err != nil {
 		c.fail(err)
 		return
@@ -35,30 +35,20 @@ func (c *call) getEntity() {
 	c.writeJSON(http.StatusOK, wire.AppendEntity(nil, e, ctx))
 }
 
-// insertEntity serves Insert Entity: POST /t with a JSON entity.
-func (c *call) insertEntity() { c.writeEntity(http.MethodPost) }
-
-// updateEntity serves Update Entity (PUT with If-Match) and Insert Or Replace Entity (PUT
-// without).
-func (c *call) updateEntity() { c.writeEntity(http.MethodPut) }
-
-// mergeEntity serves Merge Entity (PATCH or MERGE with If-Match) and Insert Or Merge Entity
-// (without).
-func (c *call) mergeEntity() { c.writeEntity("MERGE") }
-
-// deleteEntity serves Delete Entity: DELETE /t(PartitionKey='p',RowKey='r') with If-Match.
-func (c *call) deleteEntity() { c.writeEntity(http.MethodDelete) }
-
-// writeEntity serves one entity write: parse, authorize, apply, answer.
-func (c *call) writeEntity(method string) {
+// writeEntity serves the entity writes: Insert Entity (POST /t), Update Entity and Insert
+// Or Replace Entity (PUT /t(…) with and without If-Match), Merge Entity and Insert Or
+// Merge Entity (PATCH or MERGE, with and without If-Match) and Delete Entity (DELETE).
+// It parses, authorizes, applies and answers.
+func (c *call) writeEntity() {
+	kind := writeKinds[c.method]
 	var body []byte
 	var err error
-	if method != http.MethodDelete {
+	if kind != core.OpDelete {
 		body, err = c.readJSON(c.h.maxEntity)
 	}
 	var w *write
 	if err == nil {
-		w, err = c.parseWrite(method, c.r.URL.Query().Get("$format"), c.res, c.r.Header, body)
+		w, err = c.parseWrite(kind, c.query.Get("$format"), c.res, c.r.Header, body)
 	}
 	if err == nil {
 		c.meta, err = w.meta, w.formatErr

@@ -12,7 +12,7 @@ import (
 // queryEntities serves Query Entities: GET /t() with $filter, $select, $top and the
 // continuation NextPartitionKey and NextRowKey.
 func (c *call) queryEntities() {
-	q := c.r.URL.Query()
+	q := c.query
 	if err := c.negotiate(true); err != nil {
 		c.fail(err)
 		return

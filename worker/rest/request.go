@@ -13,7 +13,7 @@ import (
 // or no acceptable JSON is ErrAtomNotSupported when strict; operations that answer no body
 // are lenient and keep minimal metadata for their errors.
 func (c *call) negotiate(strict bool) error {
-	m, ok := wire.ParseFormat(formatOf(c.r.Header, c.r.URL.Query().Get("$format")))
+	m, ok := wire.ParseFormat(formatOf(c.r.Header, c.query.Get("$format")))
 	c.meta = m
 	if !ok && strict {
 		return ErrAtomNotSupported

@@ -27,12 +27,12 @@ var routes = []route{
 	{"PUT", kindService, "properties", true, (*call).setProperties}, // Set Service Properties: PUT /?restype=service&comp=properties
 	{"GET", kindService, "stats", true, (*call).getStats},           // Get Service Stats: GET /?restype=service&comp=stats
 	{"GET", kindEntities, "", false, (*call).queryEntities},         // Query Entities: GET /t()
-	{"POST", kindEntities, "", false, (*call).insertEntity},         // Insert Entity: POST /t
+	{"POST", kindEntities, "", false, (*call).writeEntity},          // Insert Entity: POST /t
 	{"GET", kindEntity, "", false, (*call).getEntity},               // Get Entity: GET /t(PartitionKey='p',RowKey='r')
-	{"PUT", kindEntity, "", false, (*call).updateEntity},            // Update or Insert Or Replace Entity: PUT /t(…)
-	{"PATCH", kindEntity, "", false, (*call).mergeEntity},           // Merge or Insert Or Merge Entity: PATCH /t(…)
-	{"MERGE", kindEntity, "", false, (*call).mergeEntity},           // the same: MERGE /t(…), or POST with X-HTTP-Method
-	{"DELETE", kindEntity, "", false, (*call).deleteEntity},         // Delete Entity: DELETE /t(…)
+	{"PUT", kindEntity, "", false, (*call).writeEntity},             // Update or Insert Or Replace Entity: PUT /t(…)
+	{"PATCH", kindEntity, "", false, (*call).writeEntity},           // Merge or Insert Or Merge Entity: PATCH /t(…)
+	{"MERGE", kindEntity, "", false, (*call).writeEntity},           // the same: MERGE /t(…), or POST with X-HTTP-Method
+	{"DELETE", kindEntity, "", false, (*call).writeEntity},          // Delete Entity: DELETE /t(…)
 	{"POST", kindBatch, "", false, (*call).batch},                   // Entity Group Transaction: POST /$batch
 	// CORS preflight, OPTIONS on any path, is answered before routing (see ServeHTTP).
 }
@@ -44,7 +44,8 @@ func (c *call) route() (route, error) {
 	if err != nil {
 		return route{}, err
 	}
-	comp := c.r.URL.Query().Get("comp")
+	c.method = method
+	comp := c.query.Get("comp")
 	known := false
 	for _, rt := range routes {
 		if rt.kind != c.res.kind || rt.comp != comp {

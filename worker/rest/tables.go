@@ -15,7 +15,7 @@ const maxSmallBody = 64 << 10
 
 // queryTables serves Query Tables: GET /Tables with $filter, $top, $select, NextTableName.
 func (c *call) queryTables() {
-	q := c.r.URL.Query()
+	q := c.query
 	if err := c.negotiate(true); err != nil {
 		c.fail(err)
 		return

@@ -20,11 +20,22 @@ type write struct {
 	formatErr error         // ErrAtomNotSupported when content is due in a format we lack
 }
 
-// parseWrite parses an entity write (format is the $format parameter, if any): POST inserts, PUT replaces, MERGE or PATCH merges
-// (upserts without If-Match), DELETE deletes (If-Match required).
-func (c *call) parseWrite(method, format string, res resource, h http.Header, body []byte) (*write, error) {
+// writeKinds is the write each method asks for when it comes with If-Match: POST inserts,
+// PUT replaces, PATCH or MERGE merges, DELETE deletes. Without If-Match, PUT and MERGE
+// upsert (upsertKind).
+var writeKinds = map[string]core.OpKind{
+	http.MethodPost:   core.OpInsert,
+	http.MethodPut:    core.OpReplace,
+	http.MethodPatch:  core.OpMerge,
+	"MERGE":           core.OpMerge,
+	http.MethodDelete: core.OpDelete,
+}
+
+// parseWrite parses an entity write of kind (from writeKinds; format is the $format
+// parameter, if any). A delete needs If-Match.
+func (c *call) parseWrite(kind core.OpKind, format string, res resource, h http.Header, body []byte) (*write, error) {
 	w := &write{table: res.table}
-	if method == http.MethodPost {
+	if kind == core.OpInsert {
 		return w, w.parseInsert(res, format, h, body)
 	}
 	if res.kind != kindEntity {
@@ -35,7 +46,7 @@ func (c *call) parseWrite(method, format string, res resource, h http.Header, bo
 		return nil, err
 	}
 	w.meta, _ = wire.ParseFormat(formatOf(h, format))
-	if method == http.MethodDelete {
+	if kind == core.OpDelete {
 		if !sent {
 			return nil, ErrIfMatchMissing
 		}
@@ -47,9 +58,9 @@ func (c *call) parseWrite(method, format string, res resource, h http.Header, bo
 	if err != nil {
 		return nil, err
 	}
-	w.op = core.Op{Kind: upsertKind(method), Entity: e}
-	if sent {
-		w.op = core.Op{Kind: conditionalKind(method), Entity: e, IfMatch: ifMatch}
+	w.op = core.Op{Kind: kind, Entity: e, IfMatch: ifMatch}
+	if !sent {
+		w.op.Kind = upsertKind(kind)
 	}
 	return w, nil
 }
@@ -73,18 +84,12 @@ func (w *write) parseInsert(res resource, format string, h http.Header, body []b
 	return nil
 }
 
-func upsertKind(method string) core.OpKind {
-	if method == http.MethodPut {
+// upsertKind is the write a replace or merge becomes without If-Match.
+func upsertKind(kind core.OpKind) core.OpKind {
+	if kind == core.OpReplace {
 		return core.OpInsertOrReplace
 	}
 	return core.OpInsertOrMerge
-}
-
-func conditionalKind(method string) core.OpKind {
-	if method == http.MethodPut {
-		return core.OpReplace
-	}
-	return core.OpMerge
 }
 
 // operation is the operation the write is, for authorization.

@@ -3,6 +3,7 @@ package auth
 import (
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -30,6 +31,9 @@ type Request struct {
 	Now           time.Time // zero means time.Now()
 	Secure        bool      // the request came over https (for spr=https)
 	ClientIP      net.IP    // the client's address (for sip)
+	// Query is the request's query string, parsed once by the caller; nil means
+	// HTTP.URL.Query().
+	Query url.Values
 	// MaxClockSkew bounds the distance between a Shared Key request's date and Now:
 	// 0 means DefaultClockSkew, a negative value turns the check off.
 	MaxClockSkew time.Duration
@@ -49,12 +53,14 @@ func Verify(r Request) (*Principal, error) {
 	if r.HTTP == nil || r.HTTP.URL == nil {
 		return nil, authFailed("no request")
 	}
+	if r.Query == nil {
+		r.Query = r.HTTP.URL.Query()
+	}
 	if h := r.HTTP.Header.Get("Authorization"); h != "" {
 		return verifySharedKey(&r, h)
 	}
-	q := r.HTTP.URL.Query()
-	if q.Get("sig") != "" {
-		return verifySAS(&r, readSAS(q))
+	if r.Query.Get("sig") != "" {
+		return verifySAS(&r, readSAS(r.Query))
 	}
 	return nil, authFailed("The request carries neither an Authorization header nor a shared access signature.")
 }
@@ -93,7 +99,7 @@ func (r *Request) canonicalizedResource() string {
 		path = "/"
 	}
 	res := "/" + r.Account.Name + path
-	if comp, ok := r.HTTP.URL.Query()["comp"]; ok {
+	if comp, ok := r.Query["comp"]; ok {
 		res += "?comp=" + comp[0]
 	}
 	return res
