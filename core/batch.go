@@ -38,8 +38,9 @@ func (s *Store) ApplyBatch(table string, ops []Op) ([]*Entity, error) {
 		if _, err := tx.Table(table); err != nil {
 			return err
 		}
+		id := tableID(table)
 		for i, op := range ops {
-			e, err := tx.Apply(table, op)
+			e, err := tx.apply(id, op)
 			if err != nil {
 				return &OpError{Index: i, Err: err}
 			}

@@ -56,11 +56,16 @@ func (tx *Tx) Apply(table string, op Op) (*Entity, error) {
 	if _, err := tx.Table(table); err != nil {
 		return nil, err
 	}
+	return tx.apply(tableID(table), op)
+}
+
+// apply performs op on the table whose id is given, which the caller has found to exist.
+func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 	if err := validateOp(op); err != nil {
 		return nil, err
 	}
 	e := op.Entity
-	key := entityKey(tableID(table), e.PartitionKey, e.RowKey)
+	key := entityKey(id, e.PartitionKey, e.RowKey)
 	old, err := tx.stored(key, e)
 	if err != nil {
 		return nil, err

@@ -9,23 +9,48 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 
-// corsCache keeps an account's parsed service properties, keyed by the stored document,
-// so that requests with an Origin do not parse XML each time.
+// corsCache keeps an account's parsed service properties, keyed by the document, so that
+// requests with an Origin do not parse XML each time.
 type corsCache struct {
-	mu     sync.Mutex
-	raw    string
-	parsed *xmldoc.Properties
+	mu       sync.Mutex
+	raw      string
+	parsed   *xmldoc.Properties
+	borrowed bool // raw was given by UseProperties: the store's document is not used
 }
 
-// properties returns the account's service properties: stored, or the defaults.
-func (a *Account) properties() (*xmldoc.Properties, error) {
-	var raw string
-	err := a.Store.View(func(tx *core.Tx) (err error) {
+// UseProperties makes the account answer CORS from raw, a service properties document
+// kept elsewhere ("" for the defaults), instead of from its store: at the edge, a table's
+// object answers with the rules its account's object keeps. raw is kept in memory only.
+func (a *Account) UseProperties(raw string) {
+	a.cors.mu.Lock()
+	defer a.cors.mu.Unlock()
+	a.cors.borrowed = true
+	if raw != a.cors.raw {
+		a.cors.raw, a.cors.parsed = raw, nil
+	}
+}
+
+// PropertiesDocument returns the service properties document stored in the account's
+// store, "" if none was ever set.
+func (a *Account) PropertiesDocument() (raw string, err error) {
+	err = a.Store.View(func(tx *core.Tx) error {
 		raw, _, err = tx.Meta(propertiesMeta)
 		return err
 	})
-	if err != nil {
-		return nil, err
+	return raw, err
+}
+
+// properties returns the account's service properties: stored (or borrowed), or the
+// defaults.
+func (a *Account) properties() (*xmldoc.Properties, error) {
+	a.cors.mu.Lock()
+	borrowed, raw := a.cors.borrowed, a.cors.raw
+	a.cors.mu.Unlock()
+	if !borrowed {
+		var err error
+		if raw, err = a.PropertiesDocument(); err != nil {
+			return nil, err
+		}
 	}
 	a.cors.mu.Lock()
 	defer a.cors.mu.Unlock()

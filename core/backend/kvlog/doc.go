@@ -6,10 +6,15 @@
 //
 //	head                  → "gen chunks nextSeq firstSeq": the live snapshot generation, its
 //	                        chunk count, the next log sequence number and the first live one
-//	snap/{gen}/{chunk}    → the snapshot, split into chunks of at most ChunkSize bytes
+//	snap/{gen}/{chunk}    → the snapshot: one value (chunk 0) when this package writes it;
+//	                        the chunks of a snapshot are read back to back
 //	log/{seq}             → one committed change set per key, seq in fixed-width hex
 //
-// Append writes one log key in one KV commit. Compact writes the new snapshot's chunks,
-// the new head, and deletes the old chunks and the whole log in one KV commit, so a crash
-// at any point leaves either the old or the new state, never a mix.
+// Append writes one log key in one KV commit. Compact writes the new snapshot, the new
+// head, and deletes the old snapshot and the whole log in one KV commit, so a crash at
+// any point leaves either the old or the new state, never a mix.
+//
+// Values are of any size. A storage that limits the size of one value splits values
+// itself: Durable Object storage does (worker/edge/src/storage.mjs, 2 MiB), IndexedDB
+// needs not.
 package kvlog

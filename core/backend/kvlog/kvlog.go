@@ -8,10 +8,6 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// ChunkSize is the largest value the backend writes: Durable Object storage limits values
-// to 2 MiB, IndexedDB has no such limit.
-const ChunkSize = 1 << 20
-
 // Entry is one key and value of a commit.
 type Entry struct {
 	Key   string
@@ -24,7 +20,8 @@ type KV interface {
 	Get(key string) ([]byte, error)
 	// Scan calls fn with each key and value whose key starts with prefix, in key order.
 	Scan(prefix string, fn func(key string, value []byte) error) error
-	// Commit applies puts and deletes atomically and durably.
+	// Commit applies puts and deletes atomically and durably. A value may be of any
+	// size: a storage with a limit per value splits it itself.
 	Commit(puts []Entry, deletes []string) error
 }
 
@@ -98,10 +95,9 @@ func (b *Backend) Compact(save func(w io.Writer) error) error {
 	}
 	next := head{gen: b.head.gen + 1, nextSeq: b.head.nextSeq, firstSeq: b.head.nextSeq}
 	var puts []Entry
-	for data := buf.Bytes(); len(data) > 0; next.chunks++ {
-		n := min(len(data), ChunkSize)
-		puts = append(puts, Entry{Key: chunkKey(next.gen, next.chunks), Value: data[:n]})
-		data = data[n:]
+	if buf.Len() > 0 {
+		puts = append(puts, Entry{Key: chunkKey(next.gen, 0), Value: buf.Bytes()})
+		next.chunks = 1
 	}
 	puts = append(puts, Entry{Key: headKey, Value: next.encode()})
 	deletes, err := b.staleKeys()

@@ -18,9 +18,6 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
-// propertiesMeta is the store metadata under which worker/rest keeps the service properties.
-const propertiesMeta = "serviceProperties"
-
 // ErrUnknownOp means the glue asked for an internal operation that does not exist.
 var ErrUnknownOp = errors.New("unknown internal operation")
 
@@ -28,6 +25,7 @@ var ErrUnknownOp = errors.New("unknown internal operation")
 // storage, and the REST handler over it.
 type Object struct {
 	store   *core.Store
+	account *rest.Account
 	handler *rest.Handler
 	served  atomic.Int64
 	panics  atomic.Int64
@@ -40,12 +38,13 @@ func Open(account auth.Account, storage js.Value) (*Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	h, err := rest.New(rest.Options{Accounts: []*rest.Account{{Account: account, Store: store}}})
+	acct := &rest.Account{Account: account, Store: store}
+	h, err := rest.New(rest.Options{Accounts: []*rest.Account{acct}})
 	if err != nil {
 		store.Close()
 		return nil, err
 	}
-	return &Object{store: store, handler: h}, nil
+	return &Object{store: store, account: acct, handler: h}, nil
 }
 
 // JSServe is binding.serve(head, body, resolve), for js.FuncOf: it answers one request
@@ -80,7 +79,7 @@ func (o *Object) JSCall(_ js.Value, args []js.Value) any {
 
 // Internal runs the operations the glue needs beside the REST API: keeping a table
 // object's table in step with the account's catalog (ensureTable, dropTable, tableName),
-// handing on service properties (properties, setProperties), stats, and exit (which ends
+// handing on service properties (properties, setProperties: kept in memory), stats, and exit (which ends
 // the program, for tests of the glue's restart).
 func (o *Object) Internal(op, arg string) (string, error) {
 	switch op {
@@ -96,10 +95,11 @@ func (o *Object) Internal(op, arg string) (string, error) {
 		return "", nil
 	case "tableName": // the name the table was created with, "" if there is none
 		return o.tableName(arg)
-	case "properties":
-		return o.properties()
-	case "setProperties":
-		return "", o.setProperties(arg)
+	case "properties": // the account's stored service properties ("" for the defaults)
+		return o.account.PropertiesDocument()
+	case "setProperties": // the account's properties, for a table object's CORS (memory only)
+		o.account.UseProperties(arg)
+		return "", nil
 	case "stats":
 		return o.Stats(), nil
 	case "exit": // end the program, as a fatal error would (tests of the glue's restart)
@@ -122,27 +122,6 @@ func (o *Object) tableName(name string) (string, error) {
 		return "", err
 	}
 	return t.Name, nil
-}
-
-// properties returns the stored service properties document, "" if none was set.
-func (o *Object) properties() (raw string, err error) {
-	err = o.store.View(func(tx *core.Tx) error {
-		raw, _, err = tx.Meta(propertiesMeta)
-		return err
-	})
-	return raw, err
-}
-
-// setProperties stores the account's service properties document in this object, when it
-// differs from the one stored: a table object answers CORS from it.
-func (o *Object) setProperties(raw string) error {
-	return o.store.Update(func(tx *core.Tx) error {
-		old, _, err := tx.Meta(propertiesMeta)
-		if err != nil || old == raw {
-			return err
-		}
-		return tx.SetMeta(propertiesMeta, raw)
-	})
 }
 
 // Stats reports, as JSON, what a leak test watches: requests served, panics, goroutines,

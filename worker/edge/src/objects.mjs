@@ -22,6 +22,7 @@ class GoObject extends DurableObject {
   /** instance starts the Go instance once, and again if it ever exits. */
   instance(account) {
     if (this.started && this.current?.exited) this.started = null;
+    if (!this.started) this.corsAt = undefined; // a new Go instance has no CORS rules yet
     this.started ??= startGo({ env: this.env, ctx: this.ctx, account }).then(
       (go) => (this.current = go),
       (err) => {
@@ -87,8 +88,8 @@ export class TableObject extends GoObject {
   }
 
   /**
-   * refreshCors copies the account's service properties here when the copy is older than
-   * CORS_TTL_MS. If the account object cannot be reached, the request goes on with the
+   * refreshCors hands the account's service properties to the Go instance, which keeps
+   * them in memory only, when its copy is older than CORS_TTL_MS. If the account object cannot be reached, the request goes on with the
    * copy it has, and the next one tries again.
    */
   async refreshCors(go, account) {
