@@ -7,7 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// SPEC.md entity group transactions: at most 100 operations, one PartitionKey, each
+// Entity group transactions (Azure's "Performing entity group transactions"): at most 100 operations, one PartitionKey, each
 // entity at most once, all or nothing, and a failure names the failing operation's index.
 
 func batchOps(n int, pk string) []core.Op {

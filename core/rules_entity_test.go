@@ -7,7 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// DATA-MODEL.md "Limits": at most 255 properties (252 custom) and 1 MiB per entity by
+// The data model, "Limits": at most 255 properties (252 custom) and 1 MiB per entity by
 // Azure's size formula. "Tables, entities, properties": no schema.
 
 func TestRule_Entity_252CustomProperties(t *testing.T) {
@@ -186,7 +186,7 @@ func sameEntity(a, b *core.Entity) bool {
 	return true
 }
 
-// DATA-MODEL.md "Property types": every type and its extreme values survive a write and a
+// The data model, "Property types": every type and its extreme values survive a write and a
 // read unchanged.
 func TestRule_Entity_AllTypesStored(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Types")

@@ -26,7 +26,7 @@ func TestRule_Errors_Distinct(t *testing.T) {
 		"ErrStoreClosed": core.ErrStoreClosed, "ErrTxReadOnly": core.ErrTxReadOnly,
 		"ErrBatchEmpty": core.ErrBatchEmpty, "ErrBatchTooManyOperations": core.ErrBatchTooManyOperations,
 		"ErrBatchPartitionMismatch": core.ErrBatchPartitionMismatch,
-		"ErrBatchDuplicateRow": core.ErrBatchDuplicateRow,
+		"ErrBatchDuplicateRow":      core.ErrBatchDuplicateRow,
 	}
 	messages := map[string]string{}
 	for name, err := range sentinels {

@@ -9,7 +9,8 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// The rules tests cite the sections of /work/shared/DATA-MODEL.md in their names:
+// The rules tests cite the sections of Microsoft's "Understanding the Table service data
+// model" in their names:
 // TestRule_<Section>_<Rule>. Each rule is checked at its limits: exactly at the limit
 // accepted, one over rejected with the rule's own sentinel error.
 

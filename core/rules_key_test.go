@@ -7,7 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// DATA-MODEL.md "Characters not allowed in PartitionKey and RowKey" and "PartitionKey" /
+// The data model, "Characters not allowed in PartitionKey and RowKey" and "PartitionKey" /
 // "RowKey": at most 1 KiB, read as 1024 bytes of UTF-16 (512 code units).
 
 func TestRule_Key_ForbiddenCharacters(t *testing.T) {

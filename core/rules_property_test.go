@@ -7,7 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// DATA-MODEL.md "Property names": case-sensitive, at most 255 characters, C# identifier
+// The data model, "Property names": case-sensitive, at most 255 characters, C# identifier
 // rules, valid in XML, no dash, not a system property name, no characters invalid in URLs
 // (U+E000, control characters 0x00-0x1F, U+0081, ...).
 

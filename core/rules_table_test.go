@@ -7,7 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// DATA-MODEL.md "Table names": ^[A-Za-z][A-Za-z0-9]{2,62}$, reserved names such as
+// The data model, "Table names": ^[A-Za-z][A-Za-z0-9]{2,62}$, reserved names such as
 // "tables" (any case), unique case-insensitively, case kept as created.
 
 func TestRule_TableName_Pattern(t *testing.T) {

@@ -9,9 +9,10 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// DATA-MODEL.md "System properties" and "Timestamp": the server manages Timestamp, a
-// Timestamp sent by the client is ignored, and it advances on every modification. SPEC.md
-// "ETag": W/"datetime'…'" with the colons of the Timestamp percent-encoded.
+// The data model, "System properties" and "Timestamp": the server manages Timestamp, a
+// Timestamp sent by the client is ignored, and it advances on every modification. The
+// ETag, as Azure writes it: W/"datetime'…'" with the colons of the Timestamp
+// percent-encoded.
 
 func TestRule_Timestamp_SetByServer(t *testing.T) {
 	now := time.Date(2021, 8, 31, 15, 40, 49, 672440700, time.UTC)

@@ -7,7 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// DATA-MODEL.md "Property types": Binary at most 64 KiB; String at most 64 KiB measured
+// The data model, "Property types": Binary at most 64 KiB; String at most 64 KiB measured
 // as UTF-16 (2 bytes per code unit, not UTF-8 bytes); DateTime from 1601-01-01 to
 // 9999-12-31 UTC.
 

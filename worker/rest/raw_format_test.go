@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// pinClock is a store clock fixed at the Timestamp of SPEC's examples; the store adds a
+// pinClock is a store clock fixed at the Timestamp of Azure's documented examples; the store adds a
 // tick per write, so the first entity written gets exactly this time.
 func pinClock() time.Time { return time.Date(2021, 8, 31, 15, 40, 49, 672440700, time.UTC) }
 

@@ -7,7 +7,8 @@ import (
 	"fmt"
 )
 
-// The development storage account every Azure emulator knows (SPEC §7).
+// The development storage account every Azure emulator knows (Microsoft's "Use the
+// Azurite emulator" documentation gives its name and key).
 const (
 	DevAccountName = "devstoreaccount1"
 	DevAccountKey  = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
