@@ -17,7 +17,7 @@
 //  3. The resource (resource.go) and the operation (routes.go, one table of every
 //     operation); merge arrives as PATCH, MERGE, or POST with X-HTTP-Method.
 //  4. Authentication by Shared Key, Shared Key Lite, table SAS or account SAS
-//     (worker/auth), then authorization of the operation: per entity for SAS key ranges,
+//     (worker/rest/auth), then authorization of the operation: per entity for SAS key ranges,
 //     and per operation inside a batch.
 //  5. The operation, in one store transaction; errors are answered with the code, status
 //     and message core/azerr chooses (fail.go writes them as JSON or XML).
@@ -43,7 +43,7 @@
 //
 // # Entity group transactions
 //
-// A $batch is parsed (worker/batch), each operation parsed and authorized as if it came
+// A $batch is parsed (worker/rest/batch), each operation parsed and authorized as if it came
 // alone, and all applied in one store transaction. On failure nothing is applied and
 // the answer is still 202, its changeset holding only the failing operation's error,
 // whose message starts with its 0-based index ("2:The specified entity already

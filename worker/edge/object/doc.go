@@ -3,8 +3,8 @@
 // rebuilt from the object's storage when the object starts, and the REST handler over it.
 //
 // The JavaScript class of the object (worker/edge/src/objects.mjs) starts one long-lived
-// Go instance, whose main (worker/main_js.go) opens an Object and hands JSServe and JSCall
-// to the glue. One request crosses the boundary once each way (see worker/bridge); the
+// Go instance, whose main (worker/edge/main_js.go) opens an Object and hands JSServe and JSCall
+// to the glue. One request crosses the boundary once each way (see worker/edge/bridge); the
 // internal operations keep a table's object in step with the account's catalog.
 //
 // The package builds only for js/wasm; natively it is empty.

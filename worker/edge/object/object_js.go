@@ -48,7 +48,7 @@ func Open(account auth.Account, storage js.Value) (*Object, error) {
 }
 
 // JSServe is binding.serve(head, body, resolve), for js.FuncOf: it answers one request
-// (see worker/bridge) and calls resolve(head, body) with the answer.
+// (see worker/edge/bridge) and calls resolve(head, body) with the answer.
 func (o *Object) JSServe(_ js.Value, args []js.Value) any {
 	head, body, resolve := args[0].String(), goBytes(args[1]), args[2]
 	go func() {
