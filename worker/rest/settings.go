@@ -1,3 +1,6 @@
+// The settings operations: table ACLs (stored access policies) and the account's service
+// properties and stats, all in XML.
+
 package rest
 
 import (
