@@ -33,7 +33,8 @@ export function freePort() {
 
 /**
  * startEdge runs the bundle with storage in persistDir and resolves, once it answers, to
- * { url, port, stop, startedAt, readyAt }: stop() ends the runtime and waits for it.
+ * { url, port, stop, kill, startedAt, readyAt }: stop() ends the runtime and waits for it;
+ * kill() SIGKILLs it, as a crash would.
  */
 export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1" }, v8Flags = [], timeoutMs = 30000 } = {}) {
   if (!existsSync(join(distDir, "entry.js"))) throw new Error("no worker/edge/build/dist: run make worker first");
@@ -58,6 +59,13 @@ export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1"
     }
     rmSync(config, { force: true });
   };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    rmSync(config, { force: true });
+  };
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitListening(url, exited, timeoutMs);
@@ -65,7 +73,7 @@ export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1"
     await stop();
     throw new Error(`${err.message}\n--- workerd output ---\n${log}`);
   }
-  return { url, port, stop, startedAt, readyAt: performance.now(), log: () => log, clearLog: () => (log = "") };
+  return { url, port, stop, kill, startedAt, readyAt: performance.now(), log: () => log, clearLog: () => (log = "") };
 }
 
 // waitListening polls until the runtime accepts a connection. It asks a path no object

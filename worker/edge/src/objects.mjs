@@ -5,6 +5,23 @@
 // properties. It answers Query/Create/Delete Table, service properties and stats, and
 // every CORS preflight. TableObject: one per table; its store holds the table, its
 // entities and its access policies. It answers entity requests, $batch and table ACLs.
+//
+// Create and Delete Table change two objects: the catalog in the account object and the
+// table in the table's object. A crash between the two must leave no table that Query
+// Tables lists but entity requests do not find, so each change is written down first as
+// an intent in the account object's storage and settled before the account object serves
+// anything after a restart:
+//
+//   create: intent → catalog entry (the Go handler) → the table object's table → intent gone
+//   delete: intent → the table object drops the table (its Go handler authenticates) →
+//           catalog entry gone → intent gone
+//
+// Settling an intent finishes what the crash interrupted or undoes nothing that happened:
+// a create whose catalog entry was written is rolled forward (the table object gets the
+// table); a delete whose table object dropped the table is rolled forward (the catalog
+// entry goes); otherwise the intent is simply dropped. A table object that answers
+// TableNotFound asks its account object to settle first and then tries once more, so an
+// entity request after a crash sees the outcome that Query Tables shows.
 import { DurableObject } from "cloudflare:workers";
 import { startGo } from "./gohost.mjs";
 import { requestHead, requestBody, toResponse, statusOf, errorResponse } from "./exchange.mjs";
@@ -15,6 +32,12 @@ export const OBJECT_HEADER = "x-tabletop-object";
 
 /** CORS_TTL_MS bounds how stale a table object's copy of the account's CORS rules may be. */
 export const CORS_TTL_MS = 5000;
+
+/** TABLE_NAME is Azure's rule for table names; no intent is written for another name, which fails anyway. */
+const TABLE_NAME = /^[A-Za-z][A-Za-z0-9]{2,62}$/;
+
+/** INTENT is the storage key prefix of the account object's unsettled Create/Delete Table. */
+export const INTENT = "intent/";
 
 const SKIP = new Set([OBJECT_HEADER]);
 
@@ -76,10 +99,21 @@ export class TableObject extends GoObject {
       const account = accountOf(request);
       const go = await this.instance(account);
       if (request.headers.has("origin")) await this.refreshCors(go, account);
-      return await this.exchange(go, request);
+      const body = await requestBody(request);
+      const head = requestHead(request, SKIP);
+      let [h, b] = await go.serve(head, body);
+      if (tableNotFound(h) && (await accountStub(this.env, account).settle(account, tableOf(request)))) {
+        [h, b] = await go.serve(head, body);
+      }
+      return toResponse(h, b, request.method);
     } catch (err) {
       return errorResponse(err);
     }
+  }
+
+  /** hasTable tells whether this object holds the table (RPC from the account object). */
+  async hasTable(account, name) {
+    return (await (await this.instance(account)).call("tableName", name)) !== "";
   }
 
   /** ensureTable creates the table in this object unless it is there (RPC from the account object). */
@@ -110,10 +144,30 @@ export class AccountObject extends GoObject {
     this.queue = Promise.resolve();
   }
 
+  /** ready starts the Go instance and settles every intent a crash left before anything is served. */
+  async ready(account) {
+    const go = await this.instance(account);
+    if (this.settledFor !== go) {
+      await this.serial(() => this.settleAll(go, account));
+      this.settledFor = go;
+    }
+    return go;
+  }
+
+  /**
+   * settle settles the intents of the account (RPC from a table object that found no
+   * table) and tells whether one named table, so that the caller tries again.
+   */
+  async settle(account, table) {
+    const pending = this.intents().some(([, name]) => name.toLowerCase() === table.toLowerCase());
+    await this.ready(account);
+    return pending;
+  }
+
   async fetch(request) {
     try {
       const account = accountOf(request);
-      const go = await this.instance(account);
+      const go = await this.ready(account);
       const life = tableLifecycle(request.method, request.url);
       if (life?.op === "create") return await this.serial(() => this.createTable(go, account, request));
       if (life?.op === "delete") return await this.serial(() => this.deleteTable(go, account, life.table, request));
@@ -139,38 +193,80 @@ export class AccountObject extends GoObject {
   }
 
   // createTable adds the table to the catalog (the Go handler authenticates, validates and
-  // answers), then makes sure the table's object has it. On 409 it does the same: that
-  // repairs a creation interrupted between the two steps. The catalog is written first,
+  // answers), then makes sure the table's object has it, under an intent (see the top of
+  // this file). On 409 it does the same, which is harmless. The catalog is written first,
   // so a table object never holds a table the catalog lacks.
   async createTable(go, account, request) {
     const body = await requestBody(request);
+    const name = tableNameIn(body);
+    const intent = TABLE_NAME.test(name) && this.intend("create", name);
     const [head, out] = await go.serve(requestHead(request, SKIP), body);
     const status = statusOf(head);
-    if (status === 201 || status === 204 || status === 409) {
-      const name = await go.call("tableName", tableNameIn(body));
-      if (name) await tableStub(this.env, account, name).ensureTable(account, name);
-    }
+    if (status === 201 || status === 204 || status === 409) await this.settleCreate(go, account, name);
+    if (intent) this.ctx.storage.kv.delete(intent);
     return toResponse(head, out, request.method);
   }
 
-  // deleteTable sends the request to the table's object first: its Go handler
-  // authenticates it and deletes the table and its entities. Then the catalog entry goes.
-  // If the object does not have the table, the catalog answers (and drops an entry left
-  // by an interrupted deletion).
+  // deleteTable sends the request to the table's object first, under an intent: its Go
+  // handler authenticates it and deletes the table and its entities. Then the catalog
+  // entry goes. If the object does not have the table, the catalog answers (and drops an
+  // entry it still has).
   async deleteTable(go, account, table, request) {
-    const body = await requestBody(request);
-    const headers = new Headers(request.headers);
-    headers.set(OBJECT_HEADER, objectName(account, table));
-    const forwarded = new Request(request.url, { method: "DELETE", headers, body: body.length ? body : null });
-    const res = await tableStub(this.env, account, table).fetch(forwarded);
-    if (res.status === 204) {
-      await go.call("dropTable", table);
-      return res;
+    const intent = TABLE_NAME.test(table) && this.intend("delete", table);
+    try {
+      const body = await requestBody(request);
+      const headers = new Headers(request.headers);
+      headers.set(OBJECT_HEADER, objectName(account, table));
+      const forwarded = new Request(request.url, { method: "DELETE", headers, body: body.length ? body : null });
+      const res = await tableStub(this.env, account, table).fetch(forwarded);
+      if (res.status === 204) {
+        await go.call("dropTable", table);
+        return res;
+      }
+      if (res.status !== 404) return res;
+      const [h, b] = await go.serve(requestHead(request, SKIP), body);
+      return toResponse(h, b, request.method);
+    } finally {
+      if (intent) this.ctx.storage.kv.delete(intent);
     }
-    if (res.status !== 404) return res;
-    const [h, b] = await go.serve(requestHead(request, SKIP), body);
-    return toResponse(h, b, request.method);
   }
+
+  /** intend writes down a Create or Delete Table of name before it starts, and returns its key. */
+  intend(op, name) {
+    const key = `${INTENT}${op}/${name.toLowerCase()}`;
+    this.ctx.storage.kv.put(key, name);
+    return key;
+  }
+
+  /** intents lists the unsettled intents as [key, table name] pairs. */
+  intents() {
+    return Array.from(this.ctx.storage.kv.list({ prefix: INTENT }));
+  }
+
+  // settleAll settles every intent: see the top of this file. It runs inside serial.
+  async settleAll(go, account) {
+    for (const [key, name] of this.intents()) {
+      if (key.startsWith(`${INTENT}create/`)) await this.settleCreate(go, account, name);
+      else if (!(await tableStub(this.env, account, name).hasTable(account, name))) await go.call("dropTable", name);
+      this.ctx.storage.kv.delete(key);
+    }
+  }
+
+  // settleCreate makes sure the table's object has the table the catalog lists under name.
+  async settleCreate(go, account, name) {
+    const stored = await go.call("tableName", name);
+    if (stored) await tableStub(this.env, account, stored).ensureTable(account, stored);
+  }
+}
+
+/** tableNotFound tells whether an answer's head is 404 TableNotFound. */
+function tableNotFound(head) {
+  return statusOf(head) === 404 && /^x-ms-error-code: TableNotFound$/im.test(head);
+}
+
+/** tableOf is the table in a table object's header ("account/table"). */
+function tableOf(request) {
+  return (request.headers.get(OBJECT_HEADER) ?? "").split("/").slice(1).join("/");
 }
 
 /** tableNameIn is the TableName of a Create Table body, "" if there is none. */
