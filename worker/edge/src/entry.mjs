@@ -1,9 +1,12 @@
 // The stateless entry Worker: it finds the Durable Object that answers a request and hands
-// the request over. It holds no Go instance and no state; authentication happens in the
-// object, in the same Go handler the native server runs.
+// the request over. It holds no Go instance and no state. It refuses a request with no
+// or malformed credentials itself (door.mjs); every signature is checked in the object, in
+// the same Go handler the native server runs.
 import { route, batchRoute, accountNames, objectName } from "./route.mjs";
 import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
 import { errorResponse } from "./exchange.mjs";
+import { refusal } from "./door.mjs";
+import { started } from "./gohost.mjs";
 
 export { TableObject, AccountObject } from "./objects.mjs";
 
@@ -11,9 +14,12 @@ export default {
   async fetch(request, env) {
     try {
       const accounts = accountNames(env.TABLETOP_ACCOUNTS);
-      const path = new URL(request.url).pathname;
+      const url = new URL(request.url);
+      const path = url.pathname;
       if (path === "/__tabletop/ping") return new Response("pong");
       if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return debug(request, env);
+      const refused = refusal(request, url, accounts);
+      if (refused) return refused;
       let r = route(request.method, request.url, accounts);
       if (r.batch) {
         const body = await request.arrayBuffer();
@@ -34,9 +40,11 @@ export default {
 // GET /__tabletop/ping answers "pong" from the entry Worker alone: a health check that
 // starts no object. When TABLETOP_DEBUG is "1" (the test runtime sets it; wrangler.toml
 // does not), debug answers GET /__tabletop/stats/{account}[/{table}] with an object's
-// counters, and /__tabletop/exit/… ends its Go instance.
+// counters, /__tabletop/exit/… ends its Go instance, and /__tabletop/started says how many
+// Go instances this isolate has started.
 async function debug(request, env) {
   const [, , what, account, table] = new URL(request.url).pathname.split("/");
+  if (what === "started") return Response.json({ started: started.count });
   if ((what !== "stats" && what !== "exit") || !account) return new Response("not found", { status: 404 });
   const stub = table ? tableStub(env, account, table) : accountStub(env, account);
   return Response.json(what === "stats" ? await stub.stats(account) : { exited: await stub.exitGo(account) });

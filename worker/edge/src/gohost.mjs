@@ -59,11 +59,15 @@ export class GoInstance {
   }
 }
 
+/** started counts the Go instances started in this isolate (the debug route reports it). */
+export const started = { count: 0 };
+
 /**
  * startGo starts a Go instance for the object whose state (ctx) is given, serving account
  * from the object's storage. It resolves once the store is loaded.
  */
 export async function startGo({ env, ctx, account }) {
+  started.count++;
   const go = new Go();
   const binding = { account, storage: kvStorage(ctx.storage) };
   let ready;

@@ -44,6 +44,11 @@ export function route(method, url, accounts) {
   return { account, table: name };
 }
 
+/** servedAccount is the account a URL names (host style, else path style), served or not. */
+export function servedAccount(url, accounts) {
+  return splitAccount(url, accounts).account;
+}
+
 /** splitAccount finds the account: host style (account.table.host) first, then path style. */
 function splitAccount(u, accounts) {
   const host = u.hostname;
