@@ -59,6 +59,7 @@ test-browser: test-web
 
 test-edge: worker
 	cd $(EDGE) && node --test test/*.test.mjs
+	cd worker/sdktest && npm ci --no-audit --no-fund
 	node $(EDGE)/test-sdk.mjs
 
 test-fuzz:
