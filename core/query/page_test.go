@@ -215,7 +215,10 @@ func TestEntities(t *testing.T) {
 		if !errors.Is(err, core.ErrTableNotFound) {
 			t.Fatalf("missing table: %v, want core.ErrTableNotFound", err)
 		}
-		err = s.View(func(tx *core.Tx) error { _, err := Entities(tx, testTable, Request{Top: ZeroTop, Filter: "N eq"}); return err })
+		err = s.View(func(tx *core.Tx) error {
+			_, err := Entities(tx, testTable, Request{Top: ZeroTop, Filter: "N eq"})
+			return err
+		})
 		if !errors.Is(err, ErrFilterSyntax) {
 			t.Fatalf("bad filter: %v, want ErrFilterSyntax", err)
 		}
