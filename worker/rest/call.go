@@ -36,10 +36,13 @@ type call struct {
 
 // newCall starts serving r: it issues the request ID and sets the headers every response has.
 func (h *Handler) newCall(w http.ResponseWriter, r *http.Request) *call {
-	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata, query: r.URL.Query()}
+	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata}
 	hd := w.Header()
 	hd.Set("x-ms-request-id", c.id)
-	hd.Set("x-ms-version", orDefault(r.Header.Get("x-ms-version"), DefaultVersion))
+	hd.Set("x-ms-version", DefaultVersion)
+	if c.checkVersion() == nil {
+		hd.Set("x-ms-version", orDefault(r.Header.Get("x-ms-version"), DefaultVersion))
+	}
 	hd.Set("Date", c.now.UTC().Format(http.TimeFormat))
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Content-Type-Options", "nosniff")

@@ -54,8 +54,17 @@
 //
 //   - Delete Entity without If-Match: 400 MissingRequiredHeader (the REST reference
 //     makes If-Match required; the SDKs always send it, "*" by default).
-//   - $top above 1000 (or below 1, or not a number): 400 InvalidQueryParameterValue,
-//     not clamped.
+//   - $top above 1000 (or not a number): 400 InvalidQueryParameterValue, not clamped.
+//     $top=0 is 200 with no entities and no continuation, as Azure answers it (Azure
+//     Storage Explorer sends it).
+//   - x-ms-version must name a service version Azure has published (version.go);
+//     anything else, malformed or in the future, is 400 InvalidHeaderValue, as in Azure,
+//     and the answer's x-ms-version is then 2019-02-02.
+//   - The query string is parsed from the raw text: parameters are separated by "&"
+//     only, so a raw ";" belongs to its value, and a malformed percent escape is 400
+//     InvalidQueryParameterValue rather than a parameter silently dropped.
+//   - One trailing slash after a resource is ignored (/Tables/, /$batch/, /t()/), as
+//     Azure ignores it.
 //   - More than 15 comparisons in a $filter, a malformed filter, an out-of-range literal
 //     or a bad continuation token: 400 InvalidInput.
 //   - An over-long PartitionKey or RowKey (over 1 KiB as UTF-16): 400 OutOfRangeInput,

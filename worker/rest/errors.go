@@ -35,6 +35,11 @@ var (
 	// ErrJSONNotSupported means an XML operation (ACL, service properties) was sent JSON.
 	ErrJSONNotSupported = azerr.New(azerr.JsonFormatNotSupported, "json format is not supported")
 
+	// ErrVersionInvalid means x-ms-version names no service version Azure has published.
+	ErrVersionInvalid = azerr.New(azerr.InvalidHeaderValue, "x-ms-version names no published service version")
+	// ErrQueryMalformed means the query string has a malformed percent escape.
+	ErrQueryMalformed = azerr.New(azerr.InvalidQueryParameterValue, "query string is malformed")
+
 	errUnknownAccount = azerr.New(azerr.InvalidUri, "account is not served here")
 	errBadURI         = azerr.New(azerr.InvalidUri, "request path names no resource")
 	errTableGone      = azerr.New(azerr.ResourceNotFound, "table to delete does not exist") // Delete Table answers ResourceNotFound

@@ -84,6 +84,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.applyCORS()
+	if err = c.checkVersion(); err == nil {
+		c.query, err = parseQuery(c.r.URL.RawQuery)
+	}
+	if err != nil {
+		c.fail(err)
+		return
+	}
 	if c.res, err = parseResource(path); err != nil {
 		c.fail(err)
 		return
