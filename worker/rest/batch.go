@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
 	"strconv"
@@ -15,11 +16,12 @@ import (
 // only the failing operation's error, its message prefixed with the 0-based index.
 func (c *call) batch() {
 	c.negotiate(false)
-	if c.r.ContentLength > core.MaxBatchBytes {
-		c.fail(batch.ErrTooLarge)
+	body, err := c.readBody(core.MaxBatchBytes)
+	if err != nil {
+		c.fail(err)
 		return
 	}
-	subs, err := batch.ReadRequest(c.r.Body, c.r.Header.Get("Content-Type"))
+	subs, err := batch.ReadRequest(bytes.NewReader(body), c.r.Header.Get("Content-Type"))
 	var oe *batch.OperationError
 	if errors.As(err, &oe) {
 		c.answerBatch(c.batchFailure(oe.Index, oe.Err))

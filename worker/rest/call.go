@@ -32,6 +32,9 @@ type call struct {
 	meta      wire.Metadata // the JSON metadata level of the response
 	xmlErrors bool          // errors are answered in XML (ACL and service operations)
 	principal *auth.Principal
+
+	held     int64 // bytes of body memory reserved from the Handler's budget
+	bodyRead bool  // the body was read to its end
 }
 
 // newCall starts serving r: it issues the request ID and sets the headers every response has.
@@ -59,6 +62,13 @@ func newRequestID() string {
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
 	return u.String()
+}
+
+func orDefaultInt(n, def int64) int64 {
+	if n <= 0 {
+		return def
+	}
+	return n
 }
 
 func orDefault(s, def string) string {

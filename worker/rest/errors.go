@@ -13,6 +13,10 @@ var (
 	ErrAtomNotSupported = azerr.New(azerr.AtomFormatNotSupported, "atom format is not supported")
 	// ErrBodyTooLarge means a request body is larger than the operation allows.
 	ErrBodyTooLarge = azerr.New(azerr.RequestBodyTooLarge, "request body is too large")
+	// ErrBodyTimeout means a request body did not arrive in time.
+	ErrBodyTimeout = azerr.New(azerr.OperationTimedOut, "request body did not arrive in time")
+	// ErrServerBusy means the memory for request bodies in flight is spent.
+	ErrServerBusy = azerr.New(azerr.ServerBusy, "too many request bodies in flight")
 	// ErrBodyInvalid means a request body could not be read as the operation's format.
 	ErrBodyInvalid = azerr.New(azerr.InvalidInput, "request body is malformed")
 	// ErrMethodNotAllowed means the resource does not support the request's method.

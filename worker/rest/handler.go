@@ -28,6 +28,14 @@ type Options struct {
 	Now func() time.Time
 	// MaxEntityBytes caps the body of a single-entity request; zero means DefaultMaxEntityBytes.
 	MaxEntityBytes int64
+	// MaxBodyMemory caps the bytes of request bodies held in memory at once, across all
+	// requests; a body that would pass it is answered 503 ServerBusy. Zero means
+	// DefaultBodyMemory.
+	MaxBodyMemory int64
+	// BodyTimeout is the time a request has, from its arrival, to send its whole body;
+	// a body still arriving then is answered 500 OperationTimedOut and its connection
+	// closed. Zero means DefaultBodyTimeout. Hosts without read deadlines ignore it.
+	BodyTimeout time.Duration
 }
 
 // DefaultMaxEntityBytes is the default cap on a single-entity request body. An entity of
@@ -37,9 +45,11 @@ const DefaultMaxEntityBytes = 4 << 20
 
 // Handler serves the Azure Table service REST API. It is safe for concurrent use.
 type Handler struct {
-	accounts  map[string]*Account
-	now       func() time.Time
-	maxEntity int64
+	accounts    map[string]*Account
+	now         func() time.Time
+	maxEntity   int64
+	bodies      *bodyBudget
+	bodyTimeout time.Duration
 }
 
 // Errors of New.
@@ -55,7 +65,9 @@ func New(opts Options) (*Handler, error) {
 	if len(opts.Accounts) == 0 {
 		return nil, ErrNoAccounts
 	}
-	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes}
+	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes,
+		bodies: &bodyBudget{max: orDefaultInt(opts.MaxBodyMemory, DefaultBodyMemory)},
+		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout)))}
 	if h.now == nil {
 		h.now = time.Now
 	}
@@ -74,6 +86,7 @@ func New(opts Options) (*Handler, error) {
 // ServeHTTP answers one request of the Table service.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := h.newCall(w, r)
+	defer c.release()
 	path, err := c.resolveAccount()
 	if err != nil {
 		c.fail(err)
