@@ -66,7 +66,7 @@ func New(opts Options) (*Handler, error) {
 		return nil, ErrNoAccounts
 	}
 	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes,
-		bodies: &bodyBudget{max: orDefaultInt(opts.MaxBodyMemory, DefaultBodyMemory)},
+		bodies:      &bodyBudget{max: orDefaultInt(opts.MaxBodyMemory, DefaultBodyMemory)},
 		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout)))}
 	if h.now == nil {
 		h.now = time.Now
