@@ -63,6 +63,10 @@
 //   - The query string is parsed from the raw text: parameters are separated by "&"
 //     only, so a raw ";" belongs to its value, and a malformed percent escape is 400
 //     InvalidQueryParameterValue rather than a parameter silently dropped.
+//   - A JSON body holding a lone surrogate (\ud800 alone) or invalid UTF-8, in a key or a
+//     value, is 400 InvalidInput: it is refused, never rewritten to U+FFFD, so two
+//     distinct keys never collide. Anything after the JSON object but white space (a NUL
+//     byte included) is 400 InvalidInput too.
 //   - One trailing slash after a resource is ignored (/Tables/, /$batch/, /t()/), as
 //     Azure ignores it.
 //   - More than 15 comparisons in a $filter, a malformed filter, an out-of-range literal

@@ -139,3 +139,26 @@ func TestRaw_BodyMemory(t *testing.T) {
 		readAnswer(t, conn, br, 5*time.Second, 503, "ServerBusy")
 	})
 }
+
+// TestRaw_BodyText refuses bodies that are not exactly one JSON object of valid Unicode.
+func TestRaw_BodyText(t *testing.T) {
+	e := newEnvOpts(t, rest.Options{})
+	for name, b := range map[string]string{
+		"NULAfterObject":   "{\"PartitionKey\":\"p\",\"RowKey\":\"nul\"}\x00garbage",
+		"LoneSurrogateKey": `{"PartitionKey":"p","RowKey":"\ud800"}`,
+		"LoneSurrogate":    `{"PartitionKey":"p","RowKey":"s","V":"a\udc00"}`,
+		"InvalidUTF8":      "{\"PartitionKey\":\"p\",\"RowKey\":\"\xff\"}",
+	} {
+		t.Run(name, func(t *testing.T) {
+			wantRaw(t, do(t, signedRequest(t, e, http.MethodPost, "/Hostile", b)), 400, "InvalidInput")
+		})
+	}
+	// Distinct keys stay distinct: neither lone surrogate was stored as U+FFFD.
+	for _, rk := range []string{`\ud800`, `\udbff`} {
+		wantRaw(t, do(t, signedRequest(t, e, http.MethodPost, "/Hostile", `{"PartitionKey":"p","RowKey":"`+rk+`"}`)), 400, "InvalidInput")
+	}
+	resp := do(t, signedRequest(t, e, http.MethodGet, "/Hostile()", ""))
+	if resp.StatusCode != http.StatusOK || strings.Contains(body(resp), `"RowKey"`) {
+		t.Fatalf("something was stored: %s", body(resp))
+	}
+}
