@@ -39,8 +39,8 @@ const maxHostileRSS = 160 << 20
 // announce more than any operation takes, prints the server's RSS, checks that it stays
 // bounded, and that another client is served meanwhile.
 func TestMemory_HostileBodies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the server program")
+	if testing.Short() || raceEnabled {
+		t.Skip("starts the server program; measures memory, which the race detector multiplies")
 	}
 	addr, pid := startProcess(t)
 	var wg sync.WaitGroup
