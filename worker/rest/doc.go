@@ -33,13 +33,21 @@
 //
 // # Limits
 //
-// Bodies are read through http.MaxBytesReader: a single entity up to
-// Options.MaxEntityBytes (4 MiB by default: an entity of 1 MiB by Azure's formula, which
-// the store enforces, can take several MiB of JSON), a batch up to core.MaxBatchBytes,
-// other bodies up to 64 KiB. A Content-Length above the cap is refused before reading;
-// otherwise reading stops at the cap. Either way the answer is 413 RequestBodyTooLarge,
-// and net/http drains what is left (up to 256 KiB) or closes the connection after the
-// answer, so the next request is never parsed from the rest of the body.
+// A body is read only after the request is routed and authenticated (Shared Key does not
+// sign the body), so a request refused before its body, such as one that fails
+// authentication, is answered at once and its connection closed, whatever its body does.
+// A body is read into a buffer that grows with the bytes received, never with the
+// Content-Length announced: a single entity up to Options.MaxEntityBytes (4 MiB by
+// default: an entity of 1 MiB by Azure's formula, which the store enforces, can take
+// several MiB of JSON), a batch up to core.MaxBatchBytes, other bodies up to 64 KiB. A
+// Content-Length above the cap is refused before reading; otherwise reading stops at
+// the cap. Either way the answer is 413 RequestBodyTooLarge. The bytes of all bodies in
+// memory at once are bounded by Options.MaxBodyMemory (64 MiB by default): a body that
+// would pass it is 503 ServerBusy, which clients retry. A body must arrive within
+// Options.BodyTimeout of the request (60 s by default), else 500 OperationTimedOut; a
+// body whose framing is broken, such as a malformed chunk, is 400 InvalidInput. After
+// any of these answers the connection is closed, so the next request is never parsed
+// from the rest of a body.
 //
 // # Entity group transactions
 //
