@@ -31,6 +31,10 @@ func (c *call) batch() {
 		c.fail(err)
 		return
 	}
+	if subs[0].Method == http.MethodGet { // a query batch: the query alone
+		c.batchQuery(subs[0])
+		return
+	}
 	writes, err := c.parseBatch(subs)
 	var stored []*core.Entity
 	if err == nil {

@@ -58,6 +58,12 @@
 // exists."). Errors of the framing itself (not multipart, over 100 operations, over
 // 4 MiB) are plain JSON errors with their own status.
 //
+// A batch may hold, instead of a changeset, a single query, as Azure's "Performing entity
+// group transactions" allows (a query must be alone in its batch): a Get Entity,
+// answered 202 with one part outside any changeset holding 200 and the entity, or the
+// error. A query beside anything else is 400 InvalidInput; so is a query that is not a
+// Get Entity (a $filter query in a batch is not supported).
+//
 // # Decisions where Azure's behaviour is unverified or unspecified
 //
 //   - Delete Entity without If-Match: 400 MissingRequiredHeader (the REST reference

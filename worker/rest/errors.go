@@ -47,6 +47,7 @@ var (
 	errUnknownAccount = azerr.New(azerr.InvalidUri, "account is not served here")
 	errBadURI         = azerr.New(azerr.InvalidUri, "request path names no resource")
 	errTableGone      = azerr.New(azerr.ResourceNotFound, "table to delete does not exist") // Delete Table answers ResourceNotFound
+	errBatchQuery     = azerr.New(azerr.InvalidInput, "the query of a batch must be a Get Entity")
 	errBatchTables    = azerr.New(azerr.InvalidInput, "batch operations act on different tables")
 )
 

@@ -121,3 +121,39 @@ func TestRaw_QueryString(t *testing.T) {
 		}
 	})
 }
+
+// queryBatch posts a batch holding one GET of path (below the account), outside any
+// changeset, as the .NET client sends a batch of a single retrieve.
+func queryBatch(t *testing.T, e *env, path string) *http.Response {
+	t.Helper()
+	b := "--batch_B\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+		"GET " + e.url + path + " HTTP/1.1\r\nAccept: application/json;odata=minimalmetadata\r\n\r\n\r\n--batch_B--\r\n"
+	req := signedRequest(t, e, http.MethodPost, "/$batch", b)
+	req.Header.Set("Content-Type", "multipart/mixed; boundary=batch_B")
+	return do(t, req)
+}
+
+func TestRaw_BatchRetrieve(t *testing.T) {
+	e := seedAzure(t)
+	resp := queryBatch(t, e, "/Azr(PartitionKey='p',RowKey='2')")
+	b := body(resp)
+	bb := strings.TrimPrefix(resp.Header.Get("Content-Type"), "multipart/mixed; boundary=")
+	if resp.StatusCode != http.StatusAccepted || !strings.HasPrefix(b, "--"+bb+"\r\nContent-Type: application/http\r\n") ||
+		!strings.Contains(b, "HTTP/1.1 200 OK\r\n") || !strings.Contains(b, `"RowKey":"2"`) || !strings.Contains(b, "ETag: W/") ||
+		!strings.HasSuffix(b, "\r\n--"+bb+"--\r\n") || strings.Contains(b, "changeset") {
+		t.Fatalf("got %d %v\n%s", resp.StatusCode, resp.Header, b)
+	}
+	t.Run("NotFound", func(t *testing.T) {
+		resp := queryBatch(t, e, "/Azr(PartitionKey='p',RowKey='none')")
+		if resp.StatusCode != http.StatusAccepted || !strings.Contains(body(resp), "HTTP/1.1 404 Not Found\r\n") || !strings.Contains(body(resp), "ResourceNotFound") {
+			t.Fatalf("got %d\n%s", resp.StatusCode, body(resp))
+		}
+	})
+	t.Run("ErrQueryNotAlone", func(t *testing.T) {
+		b := "--batch_B\r\nContent-Type: application/http\r\n\r\nGET " + e.url + "/Azr(PartitionKey='p',RowKey='2') HTTP/1.1\r\n\r\n\r\n" +
+			"--batch_B\r\nContent-Type: application/http\r\n\r\nGET " + e.url + "/Azr(PartitionKey='p',RowKey='1') HTTP/1.1\r\n\r\n\r\n--batch_B--\r\n"
+		req := signedRequest(t, e, http.MethodPost, "/$batch", b)
+		req.Header.Set("Content-Type", "multipart/mixed; boundary=batch_B")
+		wantRaw(t, do(t, req), 400, "InvalidInput")
+	})
+}
