@@ -88,7 +88,7 @@ func (c *call) parseSub(s batch.SubRequest) (*write, error) {
 // subResource parses the URL of a batch operation, relative to this call's account.
 func (c *call) subResource(s batch.SubRequest) (resource, error) {
 	path := s.URL.Path
-	if c.h.hostAccount(s.URL.Host) != c.acct {
+	if a, _ := c.h.hostAccount(s.URL.Host); a != c.acct {
 		name, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
 		if name != c.acct.Name {
 			return resource{}, errUnknownAccount

@@ -22,8 +22,11 @@ type call struct {
 	id   string    // x-ms-request-id
 	now  time.Time // when the request arrived
 	acct *Account
-	base string // scheme, host and (path style) account: the base of odata.metadata
-	res  resource
+	// secondary is set when the request names the account's secondary location, which
+	// serves reads only.
+	secondary bool
+	base      string // scheme, host and (path style) account: the base of odata.metadata
+	res       resource
 	// query is the request's query string, parsed once.
 	query url.Values
 	// method is the operation's method: the request's, or the one X-HTTP-Method tunnels.

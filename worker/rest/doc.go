@@ -7,7 +7,8 @@
 //
 //  1. The account: host style first (the first label of Host names a configured account,
 //     as in devstoreaccount1.table.core.windows.net), else path style (the first path
-//     segment, as in http://127.0.0.1:10002/devstoreaccount1/Tables). Every answer carries
+//     segment, as in http://127.0.0.1:10002/devstoreaccount1/Tables); either may name
+//     its read-only secondary location (devstoreaccount1-secondary). Every answer carries
 //     x-ms-request-id, x-ms-version (the request's, or 2019-02-02), Date (RFC 1123, GMT),
 //     x-ms-client-request-id when sent, Cache-Control: no-cache and
 //     X-Content-Type-Options: nosniff.
@@ -116,6 +117,11 @@
 //     left out of each page (a page may then be short, or empty with a continuation).
 //   - Authentication failures carry Azure's standard message in JSON; the
 //     AuthenticationErrorDetail appears only in XML answers.
-//   - Get Service Stats always answers status "live" with LastSyncTime now: there is no
-//     secondary.
+//   - The account's secondary location, its name followed by "-secondary"
+//     (devstoreaccount1-secondary in the path, or myaccount-secondary.table… as the
+//     host), serves the primary's data for reads, as Azurite does: requests are signed
+//     with the primary's name and keys, and a write is 403 AuthorizationFailure. Get
+//     Service Stats, which Azure serves on the secondary, answers there and on the
+//     primary alike, always status "live" with LastSyncTime now: the secondary is the
+//     primary.
 package rest

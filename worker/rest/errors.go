@@ -39,6 +39,8 @@ var (
 	// ErrJSONNotSupported means an XML operation (ACL, service properties) was sent JSON.
 	ErrJSONNotSupported = azerr.New(azerr.JsonFormatNotSupported, "json format is not supported")
 
+	// ErrSecondaryReadOnly means a write was sent to an account's secondary location.
+	ErrSecondaryReadOnly = azerr.New(azerr.AuthorizationFailure, "the secondary location serves reads only")
 	// ErrVersionInvalid means x-ms-version names no service version Azure has published.
 	ErrVersionInvalid = azerr.New(azerr.InvalidHeaderValue, "x-ms-version names no published service version")
 	// ErrQueryMalformed means the query string has a malformed percent escape.

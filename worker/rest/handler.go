@@ -110,6 +110,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rt, err := c.route()
 	c.xmlErrors = rt.xml
+	if err == nil && c.secondary && rt.method != http.MethodGet {
+		err = ErrSecondaryReadOnly
+	}
 	if err != nil {
 		c.fail(err)
 		return
@@ -125,30 +128,48 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // path below it.
 func (c *call) resolveAccount() (string, error) {
 	path := c.r.URL.Path
-	if a := c.h.hostAccount(c.r.Host); a != nil {
-		c.acct, c.base = a, c.scheme()+"://"+c.r.Host
+	if a, secondary := c.h.hostAccount(c.r.Host); a != nil {
+		c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host
 		return path, nil
 	}
 	name, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
-	a := c.h.accounts[name]
+	a, secondary := c.h.account(name)
 	if a == nil {
 		return "", errUnknownAccount
 	}
-	c.acct, c.base = a, c.scheme()+"://"+c.r.Host+"/"+name
+	c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host+"/"+name
 	return "/" + rest, nil
 }
 
-// hostAccount returns the account named by the first label of host, unless host is an IP
-// address or localhost, in which case requests name the account in the path.
-func (h *Handler) hostAccount(host string) *Account {
+// secondarySuffix ends the name of an account's secondary (read-only) location, as in
+// Azure's read-access geo-redundant storage: myaccount-secondary.table.core.windows.net,
+// or http://127.0.0.1:10002/devstoreaccount1-secondary as Azurite serves it.
+const secondarySuffix = "-secondary"
+
+// account returns the account named name, or the account whose secondary location it
+// names (secondary is then true).
+func (h *Handler) account(name string) (a *Account, secondary bool) {
+	if a := h.accounts[name]; a != nil {
+		return a, false
+	}
+	if primary, ok := strings.CutSuffix(name, secondarySuffix); ok {
+		return h.accounts[primary], h.accounts[primary] != nil
+	}
+	return nil, false
+}
+
+// hostAccount returns the account named by the first label of host (and whether it names
+// its secondary location), unless host is an IP address or localhost, in which case
+// requests name the account in the path.
+func (h *Handler) hostAccount(host string) (*Account, bool) {
 	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasSuffix(host, "]") {
 		host = host[:i]
 	}
 	label, _, found := strings.Cut(host, ".")
 	if !found {
-		return nil
+		return nil, false
 	}
-	return h.accounts[label]
+	return h.account(label)
 }
 
 // scheme is the scheme the client used: https behind TLS or a proxy that says so.

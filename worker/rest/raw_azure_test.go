@@ -7,6 +7,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // seedAzure creates table Azr with entities (p,1), (p,2) and (x,1).
@@ -155,5 +159,49 @@ func TestRaw_BatchRetrieve(t *testing.T) {
 		req := signedRequest(t, e, http.MethodPost, "/$batch", b)
 		req.Header.Set("Content-Type", "multipart/mixed; boundary=batch_B")
 		wantRaw(t, do(t, req), 400, "InvalidInput")
+	})
+}
+
+// TestSecondary reads through the account's secondary location, as Azurite serves it
+// (path style, devstoreaccount1-secondary), with the SDK: reads and Get Service Stats
+// work, writes are refused.
+func TestSecondary(t *testing.T) {
+	e := seedAzure(t)
+	sec, err := aztables.NewServiceClientWithSharedKey(e.url+"-secondary", e.cred, clientOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := sec.GetStatistics(ctx, nil)
+	if err != nil || stats.GeoReplication == nil || *stats.GeoReplication.Status != aztables.GeoReplicationStatusLive {
+		t.Fatalf("GetStatistics = %+v, %v", stats, err)
+	}
+	got, err := sec.NewClient("Azr").GetEntity(ctx, "p", "1", nil)
+	if err != nil || !strings.Contains(string(got.Value), `"RowKey":"1"`) {
+		t.Fatalf("GetEntity = %s, %v", got.Value, err)
+	}
+	pager := sec.NewListTablesPager(nil)
+	page, err := pager.NextPage(ctx)
+	if err != nil || len(page.Tables) != 1 {
+		t.Fatalf("ListTables = %+v, %v", page, err)
+	}
+	t.Run("Host", func(t *testing.T) {
+		req := signedRequest(t, e, http.MethodGet, "/Azr()", "")
+		req.URL.Path = "/Azr()"
+		req.Host = auth.DevAccountName + "-secondary.table.core.windows.net"
+		sign(req)
+		if resp := do(t, req); resp.StatusCode != http.StatusOK || entityCount(resp) != 5 {
+			t.Fatalf("host style: %d %s", resp.StatusCode, body(resp))
+		}
+	})
+	t.Run("ErrSecondaryReadOnly", func(t *testing.T) {
+		_, err := sec.NewClient("Azr").AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"new"}`), nil)
+		wantCode(t, err, 403, "AuthorizationFailure")
+		_, err = sec.CreateTable(ctx, "Other", nil)
+		wantCode(t, err, 403, "AuthorizationFailure")
+	})
+	t.Run("ErrUnknownAccount", func(t *testing.T) {
+		req := signedRequest(t, e, http.MethodGet, "/Tables", "")
+		req.URL.Path = "/devstoreaccount2-secondary/Tables"
+		wantRaw(t, do(t, req), 400, "InvalidUri")
 	})
 }
