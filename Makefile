@@ -9,8 +9,11 @@ BENCHTIME ?= 1s
 
 .PHONY: run web worker dev test-edge bench-web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
 
+# make run ADDR=0.0.0.0:10002 DATA=/var/lib/tabletop  (DATA=:memory: keeps nothing)
+ADDR ?= 127.0.0.1:10002
+DATA ?= data
 run: web
-	$(GO) run ./worker/native
+	$(GO) run ./worker/native -addr "$(ADDR)" -data "$(DATA)"
 
 # The edge build: worker/edge for js/wasm plus the Durable Object glue, in build/ (git-ignored).
 EDGE := worker/edge

@@ -45,6 +45,7 @@ var (
 	InvalidInput               = Code{"InvalidInput", 400, "One of the request inputs is not valid."}
 	InvalidQueryParameterValue = Code{"InvalidQueryParameterValue", 400, "Value for one of the query parameters specified in the request URI is invalid."}
 	InvalidUri                 = Code{"InvalidUri", 400, "The requested URI does not represent any resource on the server."}
+	InvalidHeaderValue         = Code{"InvalidHeaderValue", 400, "The value for one of the HTTP headers is not in the correct format."}
 	InvalidXmlDocument         = Code{"InvalidXmlDocument", 400, "XML specified is not syntactically valid."}
 	MissingRequiredHeader      = Code{"MissingRequiredHeader", 400, "An HTTP header that's mandatory for this request is not specified."}
 	XMethodNotUsingPost        = Code{"XMethodNotUsingPost", 400, "The request uses X-HTTP-Method with an HTTP verb different than POST."}
@@ -72,6 +73,8 @@ var (
 var (
 	InternalError = Code{"InternalError", 500, "The server encountered an internal error. Please retry the request."}
 	ServerBusy    = Code{"ServerBusy", 503, "The server is currently unable to receive requests. Please retry your request."}
+	// OperationTimedOut answers a request whose body stopped arriving.
+	OperationTimedOut = Code{"OperationTimedOut", 500, "The operation could not be completed within the permitted time."}
 )
 
 // Codes under another code's name with a message of their own.

@@ -78,6 +78,17 @@ type cmpNode struct {
 	lit  core.Value
 }
 
+// constNode is a bare "true" or "false": it holds for every record, or for none.
+type constNode bool
+
+func (n constNode) write(b *strings.Builder) {
+	if n {
+		b.WriteString("true")
+		return
+	}
+	b.WriteString("false")
+}
+
 func (n *logicNode) write(b *strings.Builder) {
 	b.WriteByte('(')
 	n.l.write(b)

@@ -9,7 +9,10 @@
 // round ('a' lt PartitionKey is PartitionKey gt 'a'), combined with "and", "or", "not"
 // and parentheses. Precedence, highest first: not, and, or; "not" applies to the
 // comparison or parenthesized expression after it. A bare property ("not IsActive")
-// stands for "IsActive eq true". Operators and keywords are lowercase.
+// stands for "IsActive eq true". A bare true or false holds for every entity or for none,
+// as in Azure: health checks send $filter=false, and .NET predicate builders write
+// "(true and RowKey eq '1') and (false or PartitionKey eq 'x')". Operators and keywords
+// are lowercase.
 // Literals:
 //
 //	'text'                          Edm.String; '' stands for one quote
@@ -50,7 +53,8 @@
 // the comparisons; anything else leaves the whole table. Only these ranges are read, and
 // every entity read is tested with the whole filter.
 //
-// A page holds at most $top (at most MaxTop, 1000; no $top means 1000) entities. A page
+// A page holds at most $top (at most MaxTop, 1000; no $top means 1000) entities; $top=0
+// (ZeroTop) gives an empty page with no continuation, as Azure answers it. A page
 // ends early, with a continuation, on a Budget of entities examined, bytes or time, so a
 // page may be empty and still have a continuation. A continuation resumes just after the
 // last position the page covered (core.KeyRange.After), so paging never repeats or skips

@@ -62,6 +62,8 @@ func (n *logicNode) eval(r record) bool {
 
 func (n *notNode) eval(r record) bool { return !n.x.eval(r) }
 
+func (n constNode) eval(record) bool { return bool(n) }
+
 func (n *cmpNode) eval(r record) bool {
 	v, ok := r.lookup(n.prop)
 	return ok && compare(v, n.op, n.lit)

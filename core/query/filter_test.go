@@ -116,6 +116,11 @@ func TestFilter_Matches(t *testing.T) {
 		{"not (Age eq 30 and Active eq false)", true}, {"not(Age eq 31)", true},
 		{"Active", true}, {"not Active", false}, {"Active and Age eq 30", true}, {"(Active)", true},
 		{"Name", false}, {"not Name", true}, {"Missing or Active", true},
+		// bare boolean literals: always or never
+		{"true", true}, {"false", false}, {"not false", true}, {"(true)", true}, {"not (true)", false},
+		{"true and Age eq 30", true}, {"false or Age eq 30", true}, {"false and Age eq 30", false},
+		{"(true and RowKey eq 'rk1') and ((false or PartitionKey eq 'pk1'))", true},
+		{"(true and RowKey eq 'rk1') and ((false or PartitionKey eq 'x'))", false},
 		{"((((Age eq 30))))", true}, {"  Age   eq\t30  ", true}, {"Age eq 30 and Active eq true and Score gt 1.0", true},
 	}
 	for _, tt := range tests {
@@ -242,7 +247,7 @@ func TestParseFilter_Errors(t *testing.T) {
 		{"ErrFilterSyntax/two properties", "Age eq Name", ErrFilterSyntax, 7},
 		{"ErrFilterSyntax/two constants", "1 eq 1", ErrFilterSyntax, 0},
 		{"ErrFilterSyntax/keyword as property", "and eq 1", ErrFilterSyntax, 0},
-		{"ErrFilterSyntax/bare literal", "true", ErrFilterSyntax, 4},
+		{"ErrFilterSyntax/bare literal", "'text'", ErrFilterSyntax, 6},
 		{"ErrFilterSyntax/bare string", "'x' and Active", ErrFilterSyntax, 4},
 		{"ErrFilterSyntax/bare not", "not", ErrFilterSyntax, 3},
 		{"ErrFilterSyntax/junk after", "Age eq 30 Name eq 'x'", ErrFilterSyntax, 10},

@@ -13,7 +13,7 @@ const MaxTop = core.MaxPageSize
 // Request is one page request of Query Entities.
 type Request struct {
 	Filter string // the raw $filter; "" matches all
-	Top    int    // $top, from 1 to MaxTop; 0 means no $top (pages of MaxTop)
+	Top    int    // $top, from 1 to MaxTop; 0 means no $top (pages of MaxTop); ZeroTop none
 	// NextPartitionKey and NextRowKey are the continuation tokens as received; both ""
 	// start the query.
 	NextPartitionKey, NextRowKey string
@@ -60,9 +60,14 @@ func (b Budget) withDefaults() Budget {
 	return b
 }
 
-// ParseTop parses the text of a $top: "" gives 0 (no $top); otherwise a decimal integer
-// from 1 to MaxTop, else ErrTopInvalid. Azure answers a $top above 1000 with 400, and so
-// does this package, rather than clamping it.
+// ZeroTop is the Top of a request sent with $top=0. Azure answers it with 200 and no
+// entities (Azure Storage Explorer sends it); so does this package, after the checks every
+// query makes (filter, continuation, table), and with no continuation.
+const ZeroTop = -1
+
+// ParseTop parses the text of a $top: "" gives 0 (no $top), a zero gives ZeroTop;
+// otherwise a decimal integer up to MaxTop, else ErrTopInvalid. Azure answers a $top above
+// 1000 with 400, and so does this package, rather than clamping it.
 func ParseTop(s string) (int, error) {
 	if s == "" {
 		return 0, nil
@@ -74,8 +79,11 @@ func ParseTop(s string) (int, error) {
 		}
 		n = n*10 + int(s[i]-'0')
 	}
-	if n < 1 || n > MaxTop {
+	if n > MaxTop {
 		return 0, fmt.Errorf("parse $top %q: %w", s, ErrTopInvalid)
+	}
+	if n == 0 {
+		return ZeroTop, nil
 	}
 	return n, nil
 }
@@ -85,6 +93,8 @@ func pageSize(top int) (int, error) {
 	switch {
 	case top == 0:
 		return MaxTop, nil
+	case top == ZeroTop:
+		return 0, nil
 	case top < 0 || top > MaxTop:
 		return 0, fmt.Errorf("$top %d: %w", top, ErrTopInvalid)
 	}
@@ -107,8 +117,8 @@ func Entities(tx *core.Tx, table string, req Request) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tx.Table(table); err != nil {
-		return nil, err
+	if _, err := tx.Table(table); err != nil || limit == 0 {
+		return &Page{}, err
 	}
 	within := req.Within
 	if within == (core.KeyRange{}) {

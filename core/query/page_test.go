@@ -206,6 +206,23 @@ func TestEntities(t *testing.T) {
 			t.Fatalf("continuation = %q %q %v %v; want after p2/r00", pk, rk, ok, err)
 		}
 	})
+	t.Run("ZeroTop", func(t *testing.T) {
+		p := page(t, s, Request{Top: ZeroTop})
+		if len(p.Entities) != 0 || p.NextPartitionKey != "" || p.NextRowKey != "" {
+			t.Fatalf("page = %+v; want no entities and no continuation", p)
+		}
+		err := s.View(func(tx *core.Tx) error { _, err := Entities(tx, "nothere", Request{Top: ZeroTop}); return err })
+		if !errors.Is(err, core.ErrTableNotFound) {
+			t.Fatalf("missing table: %v, want core.ErrTableNotFound", err)
+		}
+		err = s.View(func(tx *core.Tx) error {
+			_, err := Entities(tx, testTable, Request{Top: ZeroTop, Filter: "N eq"})
+			return err
+		})
+		if !errors.Is(err, ErrFilterSyntax) {
+			t.Fatalf("bad filter: %v, want ErrFilterSyntax", err)
+		}
+	})
 	t.Run("FullPageAtEndHasNoToken", func(t *testing.T) {
 		p := page(t, s, Request{Filter: "PartitionKey eq 'p1'", Top: 2})
 		if len(p.Entities) != 2 || p.NextPartitionKey != "" || p.NextRowKey != "" {
@@ -219,7 +236,7 @@ func TestEntities(t *testing.T) {
 		}
 	})
 	t.Run("ErrTopInvalid", func(t *testing.T) {
-		for _, top := range []int{-1, MaxTop + 1} {
+		for _, top := range []int{-2, MaxTop + 1} {
 			err := s.View(func(tx *core.Tx) error { _, err := Entities(tx, testTable, Request{Top: top}); return err })
 			if !errors.Is(err, ErrTopInvalid) {
 				t.Fatalf("Top %d: %v, want ErrTopInvalid", top, err)

@@ -164,7 +164,8 @@ func (p *parser) enter(t token) error {
 func (p *parser) leave() { p.depth-- }
 
 // comparison parses "operand op operand" where one operand is a property and the other a
-// constant, or a bare property, which stands for "property eq true".
+// constant, a bare property, which stands for "property eq true", or a bare boolean
+// literal, which holds always (true) or never (false).
 func (p *parser) comparison() (node, error) {
 	first := p.peek()
 	p.cmps++
@@ -177,6 +178,9 @@ func (p *parser) comparison() (node, error) {
 	}
 	if !a.isLit && endsOperand(p.peek()) { // a bare property: "Active" means "Active eq true"
 		return &cmpNode{prop: a.prop, op: OpEq, lit: core.BoolValue(true)}, nil
+	}
+	if a.isLit && a.value.Type() == core.TypeBoolean && endsOperand(p.peek()) { // "true", "false"
+		return constNode(a.value.Bool()), nil
 	}
 	ot := p.take()
 	op, ok := parseOp(ot.text)

@@ -36,6 +36,10 @@ func plan(n node, neg bool, part *string) []core.KeyRange {
 		return intersect(plan(n.l, neg, part), plan(n.r, neg, part))
 	case *cmpNode:
 		return planComparison(n, neg, part)
+	case constNode:
+		if bool(n) == neg { // false, or "not true": nothing to read
+			return nil
+		}
 	}
 	return []core.KeyRange{core.WholeTable}
 }

@@ -45,6 +45,13 @@ func TestFilter_Ranges(t *testing.T) {
 		{"(PartitionKey eq 'a' and Age gt 1 or PartitionKey eq 'a' and Age lt 0) and RowKey eq '1'", []core.KeyRange{core.PointRange("a", "1")}},
 		{"PartitionKey eq 'a' and Age gt 3", []core.KeyRange{core.PartitionRange("a")}},
 		{"PartitionKey eq 'a' or Age gt 3", whole},
+		{"true", whole},
+		{"false", nil},
+		{"not false", whole},
+		{"not true", nil},
+		{"false or PartitionKey eq 'a'", []core.KeyRange{core.PartitionRange("a")}},
+		{"true and PartitionKey eq 'a'", []core.KeyRange{core.PartitionRange("a")}},
+		{"(true and RowKey eq '1') and ((false or PartitionKey eq 'x'))", []core.KeyRange{core.PartitionRange("x")}},
 		{"PartitionKey eq 'a\x00b'", whole},
 		{"PartitionKey eq 'a\x00b' and RowKey eq '1'", whole},
 	}

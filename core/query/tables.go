@@ -5,7 +5,7 @@ import "github.com/tabletopdb/tabletop/core"
 // TablesRequest is one page request of Query Tables.
 type TablesRequest struct {
 	Filter        string // the raw $filter, on TableName; "" matches all
-	Top           int    // $top, from 1 to MaxTop; 0 means no $top
+	Top           int    // $top, from 1 to MaxTop; 0 means no $top; ZeroTop none
 	NextTableName string // the continuation token as received; "" starts the query
 	Budget        Budget // zero fields take DefaultBudget's
 }
@@ -31,8 +31,8 @@ func Tables(tx *core.Tx, req TablesRequest) (*TablesPage, error) {
 		return nil, err
 	}
 	after, _, err := DecodeTableToken(req.NextTableName)
-	if err != nil {
-		return nil, err
+	if err != nil || limit == 0 {
+		return &TablesPage{}, err
 	}
 	p := newPager(f.MatchesTable, func(*core.Table) int { return 0 }, limit, req.Budget)
 	if err := tx.Tables(after, p.visit); err != nil {

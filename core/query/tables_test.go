@@ -69,6 +69,12 @@ func TestTables(t *testing.T) {
 			}
 		}
 	})
+	t.Run("ZeroTop", func(t *testing.T) {
+		p, err := tablesPage(t, s, TablesRequest{Top: ZeroTop})
+		if err != nil || len(p.Tables) != 0 || p.NextTableName != "" {
+			t.Fatalf("page = %+v, %v; want no tables and no continuation", p, err)
+		}
+	})
 	t.Run("ResumeAfterDeleted", func(t *testing.T) {
 		s := tableStore(t, "aaa", "bbb", "ccc", "ddd")
 		p, err := tablesPage(t, s, TablesRequest{Top: 2})

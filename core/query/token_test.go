@@ -57,12 +57,12 @@ func TestDecodeTableToken(t *testing.T) {
 }
 
 func TestParseTop(t *testing.T) {
-	for s, want := range map[string]int{"": 0, "1": 1, "0100": 100, "1000": 1000} {
+	for s, want := range map[string]int{"": 0, "0": ZeroTop, "000": ZeroTop, "1": 1, "0100": 100, "1000": 1000} {
 		if n, err := ParseTop(s); err != nil || n != want {
 			t.Fatalf("ParseTop(%q) = %d, %v; want %d", s, n, err, want)
 		}
 	}
-	for _, s := range []string{"0", "1001", "99999999999999999999", "-1", "+5", " 5", "5.0", "abc"} {
+	for _, s := range []string{"1001", "99999999999999999999", "-1", "+5", " 5", "5.0", "abc"} {
 		if _, err := ParseTop(s); !errors.Is(err, ErrTopInvalid) {
 			t.Fatalf("ParseTop(%q) = %v, want ErrTopInvalid", s, err)
 		}

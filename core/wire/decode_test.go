@@ -68,10 +68,8 @@ func TestDecodeEntity(t *testing.T) {
 			[]core.Property{prop("S", core.StringValue("\"\\/\b\f\n\r\tAé€😀"))}},
 		{"RawUTF8", `"ü":"日本 😀"`, []core.Property{prop("ü", core.StringValue("日本 😀"))}},
 		{"EscapedName", `"\u0041b":1`, []core.Property{prop("Ab", core.Int32Value(1))}},
-		{"BadSurrogates", `"A":"\ud800x","B":"\ud800\u0041","C":"\udc00","D":"\ud83d\ud83d\ude00"`,
-			[]core.Property{prop("A", core.StringValue("\ufffdx")), prop("B", core.StringValue("\ufffdA")),
-				prop("C", core.StringValue("\ufffd")), prop("D", core.StringValue("\ufffd😀"))}},
-		{"InvalidUTF8", "\"S\":\"a\xffb\xc3\"", []core.Property{prop("S", core.StringValue("a\ufffdb\ufffd"))}},
+		{"SurrogatePair", `"A":"\ud83d\ude00x","\ud83d\ude00":"\uD83D\uDE00"`,
+			[]core.Property{prop("A", core.StringValue("😀x")), prop("😀", core.StringValue("😀"))}},
 		{"WhiteSpace", " \t\r\n\"S\" \n:\t\"x\" \r\n", []core.Property{prop("S", core.StringValue("x"))}},
 	} {
 		t.Run("OK/"+tc.name, func(t *testing.T) {
@@ -114,6 +112,19 @@ func TestDecodeEntity_Errors(t *testing.T) {
 		{"ErrJSONInvalid/MissingComma", `{"a":1 "b":2}`, wire.ErrJSONInvalid, ""},
 		{"ErrJSONInvalid/KeyNotString", `{a:1}`, wire.ErrJSONInvalid, ""},
 		{"ErrJSONInvalid/AfterObject", string(body("")) + ` {}`, wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/NULAfterObject", string(body("")) + "\x00garbage", wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/NULAfterSpace", string(body("")) + " \x00", wire.ErrJSONInvalid, ""},
+		// Lone surrogates and invalid UTF-8 are refused, never rewritten to U+FFFD: two
+		// distinct keys would collide, and the key stored would not be the key sent.
+		{"ErrJSONInvalid/LoneHighSurrogate", string(body(`"A":"\ud800"`)), wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/LoneHighSurrogateKey", `{"PartitionKey":"\ud800x","RowKey":"r"}`, wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/LowSurrogateFirst", string(body(`"A":"\udc00\ud800"`)), wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/HighThenLetter", string(body(`"A":"\ud800\u0041"`)), wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/TwoHighSurrogates", string(body(`"A":"\ud83d\ud83d\ude00"`)), wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/SurrogateName", string(body(`"\udfff":1`)), wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/InvalidUTF8", string(body("\"S\":\"a\xffb\"")), wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/TruncatedUTF8", string(body("\"S\":\"a\xc3\"")), wire.ErrJSONInvalid, ""},
+		{"ErrJSONInvalid/EncodedSurrogate", string(body("\"S\":\"\xed\xa0\x80\"")), wire.ErrJSONInvalid, ""},
 		{"ErrJSONInvalid/LeadingZero", string(body(`"a":01`)), wire.ErrJSONInvalid, ""},
 		{"ErrJSONInvalid/Dot", string(body(`"a":1.`)), wire.ErrJSONInvalid, ""},
 		{"ErrJSONInvalid/DotFirst", string(body(`"a":.5`)), wire.ErrJSONInvalid, ""},

@@ -18,8 +18,10 @@
 // Double accept a JSON number or a string, Boolean true, false or their strings, Double
 // also "NaN", "Infinity" and "-Infinity"; the other types take strings. Null values are
 // dropped as if absent; "Timestamp" and "odata.*" members are ignored, whatever their
-// value. Strings decode as in encoding/json: escapes and surrogate pairs are joined,
-// invalid UTF-8 and lone surrogates become U+FFFD.
+// value. Strings decode as in encoding/json (escapes and surrogate pairs are joined), with
+// one difference: invalid UTF-8 and lone surrogates (\ud800 alone) are ErrJSONInvalid, not
+// rewritten to U+FFFD, so that two distinct keys never collide and the key stored is the
+// key sent. Nothing may follow the object but white space.
 //
 // The decoder checks the JSON, the annotations and each value against its type, and
 // rejects a property named twice. The rest of the data model (property names, key

@@ -71,6 +71,12 @@ func checkStdlib(t *testing.T, data []byte, e *core.Entity) {
 	}
 }
 
+// refusedText reports whether msg is a refusal of JSON that encoding/json accepts by
+// rewriting it: nesting deeper than the decoder allows, invalid UTF-8, a lone surrogate.
+func refusedText(msg string) bool {
+	return msg == "nesting too deep" || msg == "invalid UTF-8 in string" || msg == "unpaired surrogate in \\u escape"
+}
+
 // checkTableName checks DecodeTableName against encoding/json.
 func checkTableName(t *testing.T, data []byte) {
 	name, err := wire.DecodeTableName(data)
@@ -78,7 +84,7 @@ func checkTableName(t *testing.T, data []byte) {
 	switch {
 	case err == nil && !json.Valid(data):
 		t.Fatalf("DecodeTableName accepted invalid JSON %q", data)
-	case errors.As(err, &se) && json.Valid(data) && se.Msg != "nesting too deep":
+	case errors.As(err, &se) && json.Valid(data) && !refusedText(se.Msg):
 		t.Fatalf("DecodeTableName rejected valid JSON %q: %v", data, err)
 	case err == nil:
 		var m map[string]any

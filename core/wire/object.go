@@ -91,7 +91,7 @@ func (s *scanner) topObject(member func(key span) error) error {
 	if err := s.object(member); err != nil {
 		return err
 	}
-	if s.peek() != 0 {
+	if s.peek(); s.pos < len(s.data) { // peek's 0 is also a NUL byte
 		return s.fail("data after the JSON object")
 	}
 	return nil

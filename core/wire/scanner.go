@@ -129,7 +129,9 @@ func digits(d []byte, i int) int {
 }
 
 // str scans a JSON string (s.pos at its opening quote) and appends its decoded text to
-// buf. Invalid UTF-8 and unpaired surrogates become U+FFFD, as in encoding/json.
+// buf. Invalid UTF-8 and an unpaired surrogate (\ud800 alone) are syntax errors: rewriting
+// them to U+FFFD, as encoding/json does, would make distinct keys collide and store a key
+// other than the one sent.
 func (s *scanner) str() (span, error) {
 	s.pos++
 	from, d := len(s.buf), s.data
@@ -155,7 +157,10 @@ func (s *scanner) str() (span, error) {
 			return span{}, s.fail("control character in string")
 		default:
 			r, size := utf8.DecodeRune(d[i:])
-			s.buf = utf8.AppendRune(s.buf, r) // RuneError for invalid bytes
+			if r == utf8.RuneError && size <= 1 {
+				return span{}, s.fail("invalid UTF-8 in string")
+			}
+			s.buf = append(s.buf, d[i:i+size]...)
 			s.pos += size
 		}
 	}
@@ -203,9 +208,11 @@ func (s *scanner) unicode() error {
 		if s.pos+6 <= len(s.data) && s.data[s.pos] == '\\' && s.data[s.pos+1] == 'u' {
 			r2, ok = hex4(s.data, s.pos+2)
 		}
-		if r = utf16.DecodeRune(r, r2); ok && r != utf8.RuneError {
-			s.pos += 6
+		if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
+			s.pos -= 6
+			return s.fail("unpaired surrogate in \\u escape")
 		}
+		s.pos += 6
 	}
 	s.buf = utf8.AppendRune(s.buf, r)
 	return nil

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"syscall/js"
 
 	"github.com/syumai/workers"
@@ -14,8 +15,9 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
-// accountsVar is the Worker variable (or secret) naming the accounts served, in the form of
-// the native -accounts flag; empty means the development account.
+// accountsVar is the Worker secret naming the accounts served, in the form of the native
+// -accounts flag. Unlike the native flag, empty means no account: a deployment never
+// serves the development account unless it is configured explicitly.
 const accountsVar = "TABLETOP_ACCOUNTS"
 
 // errNoSuchAccount means the object was started for an account that is not configured.
@@ -46,6 +48,9 @@ func start(binding js.Value) (*object.Object, error) {
 
 // account finds name among the accounts configured (the native -accounts form).
 func account(name, configured string) (auth.Account, error) {
+	if strings.TrimSpace(configured) == "" {
+		return auth.Account{}, fmt.Errorf("start object of %q: %w: %s is not set", name, errNoSuchAccount, accountsVar)
+	}
 	accts, err := auth.ParseAccounts(configured)
 	if err != nil {
 		return auth.Account{}, err

@@ -32,15 +32,24 @@ export function freePort() {
 }
 
 /**
+ * DEV_ACCOUNTS is the development account, devstoreaccount1 with its public key, in the
+ * form of TABLETOP_ACCOUNTS. The local runtime serves it unless vars say otherwise: a
+ * deployment never does (wrangler.toml sets no accounts; see src/entry.mjs).
+ */
+export const DEV_ACCOUNTS =
+  "devstoreaccount1:Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
+/**
  * startEdge runs the bundle with storage in persistDir and resolves, once it answers, to
- * { url, port, stop, kill, startedAt, readyAt }: stop() ends the runtime and waits for it;
- * kill() SIGKILLs it, as a crash would.
+ * { url, port, stop, kill, exited, startedAt, readyAt }: stop() ends the runtime and waits
+ * for it; kill() SIGKILLs it, as a crash would; exited resolves to workerd's exit code when
+ * it ends, however it ends.
  */
 export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1" }, v8Flags = [], timeoutMs = 30000 } = {}) {
   if (!existsSync(join(distDir, "entry.js"))) throw new Error("no worker/edge/build/dist: run make worker first");
   port ??= await freePort();
   mkdirSync(persistDir, { recursive: true });
-  const config = writeConfig({ distDir, persistDir, port, vars, v8Flags });
+  const config = writeConfig({ distDir, persistDir, port, vars: { TABLETOP_ACCOUNTS: DEV_ACCOUNTS, ...vars }, v8Flags });
   const startedAt = performance.now();
   const child = spawn(workerd, ["serve", config, "--experimental"], { cwd: distDir, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
@@ -73,7 +82,7 @@ export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1"
     await stop();
     throw new Error(`${err.message}\n--- workerd output ---\n${log}`);
   }
-  return { url, port, stop, kill, startedAt, readyAt: performance.now(), log: () => log, clearLog: () => (log = "") };
+  return { url, port, stop, kill, exited, startedAt, readyAt: performance.now(), log: () => log, clearLog: () => (log = "") };
 }
 
 // waitListening polls until the runtime accepts a connection. It asks a path no object

@@ -24,7 +24,7 @@ export function writeConfig({ distDir, persistDir, port, vars = {}, v8Flags = []
   const modules = [`(name = "entry.js", esModule = embed "entry.js")`, ...wasm.map((f) => `(name = "${f}", wasm = embed "${f}")`)];
   const bindings = [
     ...CLASSES.map((c) => `(name = "${c.binding}", durableObjectNamespace = "${c.className}")`),
-    ...Object.entries({ TABLETOP_ACCOUNTS: "", ...vars }).map(([k, v]) => `(name = ${str(k)}, text = ${str(v)})`),
+    ...Object.entries(vars).map(([k, v]) => `(name = ${str(k)}, text = ${str(v)})`),
   ];
   const namespaces = CLASSES.map((c) => `(className = "${c.className}", uniqueKey = "tabletop-${c.className}", enableSql = true)`);
   const config = `using Workerd = import "/workerd/workerd.capnp";

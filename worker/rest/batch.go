@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
 	"strconv"
@@ -15,11 +16,12 @@ import (
 // only the failing operation's error, its message prefixed with the 0-based index.
 func (c *call) batch() {
 	c.negotiate(false)
-	if c.r.ContentLength > core.MaxBatchBytes {
-		c.fail(batch.ErrTooLarge)
+	body, err := c.readBody(core.MaxBatchBytes)
+	if err != nil {
+		c.fail(err)
 		return
 	}
-	subs, err := batch.ReadRequest(c.r.Body, c.r.Header.Get("Content-Type"))
+	subs, err := batch.ReadRequest(bytes.NewReader(body), c.r.Header.Get("Content-Type"))
 	var oe *batch.OperationError
 	if errors.As(err, &oe) {
 		c.answerBatch(c.batchFailure(oe.Index, oe.Err))
@@ -27,6 +29,10 @@ func (c *call) batch() {
 	}
 	if err != nil {
 		c.fail(err)
+		return
+	}
+	if subs[0].Method == http.MethodGet { // a query batch: the query alone
+		c.batchQuery(subs[0])
 		return
 	}
 	writes, err := c.parseBatch(subs)
@@ -82,7 +88,7 @@ func (c *call) parseSub(s batch.SubRequest) (*write, error) {
 // subResource parses the URL of a batch operation, relative to this call's account.
 func (c *call) subResource(s batch.SubRequest) (resource, error) {
 	path := s.URL.Path
-	if c.h.hostAccount(s.URL.Host) != c.acct {
+	if a, _ := c.h.hostAccount(s.URL.Host); a != c.acct {
 		name, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
 		if name != c.acct.Name {
 			return resource{}, errUnknownAccount

@@ -22,8 +22,11 @@ type call struct {
 	id   string    // x-ms-request-id
 	now  time.Time // when the request arrived
 	acct *Account
-	base string // scheme, host and (path style) account: the base of odata.metadata
-	res  resource
+	// secondary is set when the request names the account's secondary location, which
+	// serves reads only.
+	secondary bool
+	base      string // scheme, host and (path style) account: the base of odata.metadata
+	res       resource
 	// query is the request's query string, parsed once.
 	query url.Values
 	// method is the operation's method: the request's, or the one X-HTTP-Method tunnels.
@@ -32,14 +35,20 @@ type call struct {
 	meta      wire.Metadata // the JSON metadata level of the response
 	xmlErrors bool          // errors are answered in XML (ACL and service operations)
 	principal *auth.Principal
+
+	held     int64 // bytes of body memory reserved from the Handler's budget
+	bodyRead bool  // the body was read to its end
 }
 
 // newCall starts serving r: it issues the request ID and sets the headers every response has.
 func (h *Handler) newCall(w http.ResponseWriter, r *http.Request) *call {
-	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata, query: r.URL.Query()}
+	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata}
 	hd := w.Header()
 	hd.Set("x-ms-request-id", c.id)
-	hd.Set("x-ms-version", orDefault(r.Header.Get("x-ms-version"), DefaultVersion))
+	hd.Set("x-ms-version", DefaultVersion)
+	if c.checkVersion() == nil {
+		hd.Set("x-ms-version", orDefault(r.Header.Get("x-ms-version"), DefaultVersion))
+	}
 	hd.Set("Date", c.now.UTC().Format(http.TimeFormat))
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Content-Type-Options", "nosniff")
@@ -56,6 +65,13 @@ func newRequestID() string {
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
 	return u.String()
+}
+
+func orDefaultInt(n, def int64) int64 {
+	if n <= 0 {
+		return def
+	}
+	return n
 }
 
 func orDefault(s, def string) string {

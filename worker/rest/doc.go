@@ -7,7 +7,8 @@
 //
 //  1. The account: host style first (the first label of Host names a configured account,
 //     as in devstoreaccount1.table.core.windows.net), else path style (the first path
-//     segment, as in http://127.0.0.1:10002/devstoreaccount1/Tables). Every answer carries
+//     segment, as in http://127.0.0.1:10002/devstoreaccount1/Tables); either may name
+//     its read-only secondary location (devstoreaccount1-secondary). Every answer carries
 //     x-ms-request-id, x-ms-version (the request's, or 2019-02-02), Date (RFC 1123, GMT),
 //     x-ms-client-request-id when sent, Cache-Control: no-cache and
 //     X-Content-Type-Options: nosniff.
@@ -33,13 +34,21 @@
 //
 // # Limits
 //
-// Bodies are read through http.MaxBytesReader: a single entity up to
-// Options.MaxEntityBytes (4 MiB by default: an entity of 1 MiB by Azure's formula, which
-// the store enforces, can take several MiB of JSON), a batch up to core.MaxBatchBytes,
-// other bodies up to 64 KiB. A Content-Length above the cap is refused before reading;
-// otherwise reading stops at the cap. Either way the answer is 413 RequestBodyTooLarge,
-// and net/http drains what is left (up to 256 KiB) or closes the connection after the
-// answer, so the next request is never parsed from the rest of the body.
+// A body is read only after the request is routed and authenticated (Shared Key does not
+// sign the body), so a request refused before its body, such as one that fails
+// authentication, is answered at once and its connection closed, whatever its body does.
+// A body is read into a buffer that grows with the bytes received, never with the
+// Content-Length announced: a single entity up to Options.MaxEntityBytes (4 MiB by
+// default: an entity of 1 MiB by Azure's formula, which the store enforces, can take
+// several MiB of JSON), a batch up to core.MaxBatchBytes, other bodies up to 64 KiB. A
+// Content-Length above the cap is refused before reading; otherwise reading stops at
+// the cap. Either way the answer is 413 RequestBodyTooLarge. The bytes of all bodies in
+// memory at once are bounded by Options.MaxBodyMemory (64 MiB by default): a body that
+// would pass it is 503 ServerBusy, which clients retry. A body must arrive within
+// Options.BodyTimeout of the request (60 s by default), else 500 OperationTimedOut; a
+// body whose framing is broken, such as a malformed chunk, is 400 InvalidInput. After
+// any of these answers the connection is closed, so the next request is never parsed
+// from the rest of a body.
 //
 // # Entity group transactions
 //
@@ -50,12 +59,31 @@
 // exists."). Errors of the framing itself (not multipart, over 100 operations, over
 // 4 MiB) are plain JSON errors with their own status.
 //
+// A batch may hold, instead of a changeset, a single query, as Azure's "Performing entity
+// group transactions" allows (a query must be alone in its batch): a Get Entity,
+// answered 202 with one part outside any changeset holding 200 and the entity, or the
+// error. A query beside anything else is 400 InvalidInput; so is a query that is not a
+// Get Entity (a $filter query in a batch is not supported).
+//
 // # Decisions where Azure's behaviour is unverified or unspecified
 //
 //   - Delete Entity without If-Match: 400 MissingRequiredHeader (the REST reference
 //     makes If-Match required; the SDKs always send it, "*" by default).
-//   - $top above 1000 (or below 1, or not a number): 400 InvalidQueryParameterValue,
-//     not clamped.
+//   - $top above 1000 (or not a number): 400 InvalidQueryParameterValue, not clamped.
+//     $top=0 is 200 with no entities and no continuation, as Azure answers it (Azure
+//     Storage Explorer sends it).
+//   - x-ms-version must name a service version Azure has published (version.go);
+//     anything else, malformed or in the future, is 400 InvalidHeaderValue, as in Azure,
+//     and the answer's x-ms-version is then 2019-02-02.
+//   - The query string is parsed from the raw text: parameters are separated by "&"
+//     only, so a raw ";" belongs to its value, and a malformed percent escape is 400
+//     InvalidQueryParameterValue rather than a parameter silently dropped.
+//   - A JSON body holding a lone surrogate (\ud800 alone) or invalid UTF-8, in a key or a
+//     value, is 400 InvalidInput: it is refused, never rewritten to U+FFFD, so two
+//     distinct keys never collide. Anything after the JSON object but white space (a NUL
+//     byte included) is 400 InvalidInput too.
+//   - One trailing slash after a resource is ignored (/Tables/, /$batch/, /t()/), as
+//     Azure ignores it.
 //   - More than 15 comparisons in a $filter, a malformed filter, an out-of-range literal
 //     or a bad continuation token: 400 InvalidInput.
 //   - An over-long PartitionKey or RowKey (over 1 KiB as UTF-16): 400 OutOfRangeInput,
@@ -89,6 +117,11 @@
 //     left out of each page (a page may then be short, or empty with a continuation).
 //   - Authentication failures carry Azure's standard message in JSON; the
 //     AuthenticationErrorDetail appears only in XML answers.
-//   - Get Service Stats always answers status "live" with LastSyncTime now: there is no
-//     secondary.
+//   - The account's secondary location, its name followed by "-secondary"
+//     (devstoreaccount1-secondary in the path, or myaccount-secondary.table… as the
+//     host), serves the primary's data for reads, as Azurite does: requests are signed
+//     with the primary's name and keys, and a write is 403 AuthorizationFailure. Get
+//     Service Stats, which Azure serves on the secondary, answers there and on the
+//     primary alike, always status "live" with LastSyncTime now: the secondary is the
+//     primary.
 package rest

@@ -13,6 +13,10 @@ var (
 	ErrAtomNotSupported = azerr.New(azerr.AtomFormatNotSupported, "atom format is not supported")
 	// ErrBodyTooLarge means a request body is larger than the operation allows.
 	ErrBodyTooLarge = azerr.New(azerr.RequestBodyTooLarge, "request body is too large")
+	// ErrBodyTimeout means a request body did not arrive in time.
+	ErrBodyTimeout = azerr.New(azerr.OperationTimedOut, "request body did not arrive in time")
+	// ErrServerBusy means the memory for request bodies in flight is spent.
+	ErrServerBusy = azerr.New(azerr.ServerBusy, "too many request bodies in flight")
 	// ErrBodyInvalid means a request body could not be read as the operation's format.
 	ErrBodyInvalid = azerr.New(azerr.InvalidInput, "request body is malformed")
 	// ErrMethodNotAllowed means the resource does not support the request's method.
@@ -35,9 +39,17 @@ var (
 	// ErrJSONNotSupported means an XML operation (ACL, service properties) was sent JSON.
 	ErrJSONNotSupported = azerr.New(azerr.JsonFormatNotSupported, "json format is not supported")
 
+	// ErrSecondaryReadOnly means a write was sent to an account's secondary location.
+	ErrSecondaryReadOnly = azerr.New(azerr.AuthorizationFailure, "the secondary location serves reads only")
+	// ErrVersionInvalid means x-ms-version names no service version Azure has published.
+	ErrVersionInvalid = azerr.New(azerr.InvalidHeaderValue, "x-ms-version names no published service version")
+	// ErrQueryMalformed means the query string has a malformed percent escape.
+	ErrQueryMalformed = azerr.New(azerr.InvalidQueryParameterValue, "query string is malformed")
+
 	errUnknownAccount = azerr.New(azerr.InvalidUri, "account is not served here")
 	errBadURI         = azerr.New(azerr.InvalidUri, "request path names no resource")
 	errTableGone      = azerr.New(azerr.ResourceNotFound, "table to delete does not exist") // Delete Table answers ResourceNotFound
+	errBatchQuery     = azerr.New(azerr.InvalidInput, "the query of a batch must be a Get Entity")
 	errBatchTables    = azerr.New(azerr.InvalidInput, "batch operations act on different tables")
 )
 

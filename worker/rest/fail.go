@@ -15,6 +15,12 @@ import (
 func (c *call) fail(err error) {
 	a := toAPIError(err)
 	c.w.Header().Set("x-ms-error-code", a.Code)
+	if !c.bodyRead && c.r.ContentLength != 0 {
+		// Answer at once: net/http would first wait for a body left unread, which a
+		// request refused before its body (such as one that fails authentication) may
+		// never send.
+		c.bodyFailed(nil)
+	}
 	if c.xmlErrors {
 		c.w.Header().Set("Content-Type", "application/xml")
 		c.w.WriteHeader(a.Status)

@@ -28,6 +28,14 @@ type Options struct {
 	Now func() time.Time
 	// MaxEntityBytes caps the body of a single-entity request; zero means DefaultMaxEntityBytes.
 	MaxEntityBytes int64
+	// MaxBodyMemory caps the bytes of request bodies held in memory at once, across all
+	// requests; a body that would pass it is answered 503 ServerBusy. Zero means
+	// DefaultBodyMemory.
+	MaxBodyMemory int64
+	// BodyTimeout is the time a request has, from its arrival, to send its whole body;
+	// a body still arriving then is answered 500 OperationTimedOut and its connection
+	// closed. Zero means DefaultBodyTimeout. Hosts without read deadlines ignore it.
+	BodyTimeout time.Duration
 }
 
 // DefaultMaxEntityBytes is the default cap on a single-entity request body. An entity of
@@ -37,9 +45,11 @@ const DefaultMaxEntityBytes = 4 << 20
 
 // Handler serves the Azure Table service REST API. It is safe for concurrent use.
 type Handler struct {
-	accounts  map[string]*Account
-	now       func() time.Time
-	maxEntity int64
+	accounts    map[string]*Account
+	now         func() time.Time
+	maxEntity   int64
+	bodies      *bodyBudget
+	bodyTimeout time.Duration
 }
 
 // Errors of New.
@@ -55,7 +65,9 @@ func New(opts Options) (*Handler, error) {
 	if len(opts.Accounts) == 0 {
 		return nil, ErrNoAccounts
 	}
-	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes}
+	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes,
+		bodies:      &bodyBudget{max: orDefaultInt(opts.MaxBodyMemory, DefaultBodyMemory)},
+		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout)))}
 	if h.now == nil {
 		h.now = time.Now
 	}
@@ -74,6 +86,7 @@ func New(opts Options) (*Handler, error) {
 // ServeHTTP answers one request of the Table service.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := h.newCall(w, r)
+	defer c.release()
 	path, err := c.resolveAccount()
 	if err != nil {
 		c.fail(err)
@@ -84,12 +97,22 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.applyCORS()
+	if err = c.checkVersion(); err == nil {
+		c.query, err = parseQuery(c.r.URL.RawQuery)
+	}
+	if err != nil {
+		c.fail(err)
+		return
+	}
 	if c.res, err = parseResource(path); err != nil {
 		c.fail(err)
 		return
 	}
 	rt, err := c.route()
 	c.xmlErrors = rt.xml
+	if err == nil && c.secondary && rt.method != http.MethodGet {
+		err = ErrSecondaryReadOnly
+	}
 	if err != nil {
 		c.fail(err)
 		return
@@ -105,30 +128,48 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // path below it.
 func (c *call) resolveAccount() (string, error) {
 	path := c.r.URL.Path
-	if a := c.h.hostAccount(c.r.Host); a != nil {
-		c.acct, c.base = a, c.scheme()+"://"+c.r.Host
+	if a, secondary := c.h.hostAccount(c.r.Host); a != nil {
+		c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host
 		return path, nil
 	}
 	name, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
-	a := c.h.accounts[name]
+	a, secondary := c.h.account(name)
 	if a == nil {
 		return "", errUnknownAccount
 	}
-	c.acct, c.base = a, c.scheme()+"://"+c.r.Host+"/"+name
+	c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host+"/"+name
 	return "/" + rest, nil
 }
 
-// hostAccount returns the account named by the first label of host, unless host is an IP
-// address or localhost, in which case requests name the account in the path.
-func (h *Handler) hostAccount(host string) *Account {
+// secondarySuffix ends the name of an account's secondary (read-only) location, as in
+// Azure's read-access geo-redundant storage: myaccount-secondary.table.core.windows.net,
+// or http://127.0.0.1:10002/devstoreaccount1-secondary as Azurite serves it.
+const secondarySuffix = "-secondary"
+
+// account returns the account named name, or the account whose secondary location it
+// names (secondary is then true).
+func (h *Handler) account(name string) (a *Account, secondary bool) {
+	if a := h.accounts[name]; a != nil {
+		return a, false
+	}
+	if primary, ok := strings.CutSuffix(name, secondarySuffix); ok {
+		return h.accounts[primary], h.accounts[primary] != nil
+	}
+	return nil, false
+}
+
+// hostAccount returns the account named by the first label of host (and whether it names
+// its secondary location), unless host is an IP address or localhost, in which case
+// requests name the account in the path.
+func (h *Handler) hostAccount(host string) (*Account, bool) {
 	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasSuffix(host, "]") {
 		host = host[:i]
 	}
 	label, _, found := strings.Cut(host, ".")
 	if !found {
-		return nil
+		return nil, false
 	}
-	return h.accounts[label]
+	return h.account(label)
 }
 
 // scheme is the scheme the client used: https behind TLS or a proxy that says so.

@@ -1,9 +1,7 @@
 package rest
 
 import (
-	"bytes"
 	"mime"
-	"net/http"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core/wire"
@@ -31,20 +29,4 @@ func (c *call) readJSON(limit int64) ([]byte, error) {
 		}
 	}
 	return c.readBody(limit)
-}
-
-// readBody reads the request body, refusing more than limit bytes without buffering them.
-func (c *call) readBody(limit int64) ([]byte, error) {
-	if c.r.ContentLength > limit {
-		return nil, ErrBodyTooLarge
-	}
-	var buf bytes.Buffer
-	if c.r.ContentLength > 0 {
-		buf.Grow(int(c.r.ContentLength))
-	}
-	_, err := buf.ReadFrom(http.MaxBytesReader(c.w, c.r.Body, limit))
-	if err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

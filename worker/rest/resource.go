@@ -26,8 +26,10 @@ type resource struct {
 }
 
 // parseResource parses a decoded path relative to the account ("" or "/Tables('t')").
+// One trailing slash is ignored ("/Tables/", "/$batch/", "/t()/"): clients and tools send
+// them and Azure accepts them.
 func parseResource(p string) (resource, error) {
-	p = strings.TrimPrefix(p, "/")
+	p = strings.TrimSuffix(strings.TrimPrefix(p, "/"), "/")
 	if p == "" {
 		return resource{kind: kindService}, nil
 	}

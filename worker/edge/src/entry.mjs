@@ -10,6 +10,12 @@ import { started } from "./gohost.mjs";
 
 export { TableObject, AccountObject } from "./objects.mjs";
 
+// NO_ACCOUNTS answers every request of a worker deployed without TABLETOP_ACCOUNTS: it
+// serves no account, the development account included, until one is configured.
+const NO_ACCOUNTS =
+  "Server failed to authenticate the request. This Tabletop worker has no account configured: " +
+  "set the TABLETOP_ACCOUNTS secret (wrangler secret put TABLETOP_ACCOUNTS, name:base64key[:key2];…).";
+
 export default {
   async fetch(request, env) {
     try {
@@ -18,6 +24,7 @@ export default {
       const path = url.pathname;
       if (path === "/__tabletop/ping") return new Response("pong");
       if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return debug(request, env);
+      if (accounts.length === 0) return errorResponse(NO_ACCOUNTS, 403, "AuthenticationFailed");
       const refused = refusal(request, url, accounts);
       if (refused) return refused;
       let r = route(request.method, request.url, accounts);

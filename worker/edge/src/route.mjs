@@ -7,16 +7,16 @@
 //   /$batch                                         → the object of the table its first
 //                                                     request names
 
-/** DEV_ACCOUNT is the account served when TABLETOP_ACCOUNTS is empty. */
-export const DEV_ACCOUNT = "devstoreaccount1";
-
-/** accountNames returns the names in a TABLETOP_ACCOUNTS value ("name:key[:key2];…"). */
+/**
+ * accountNames returns the names in a TABLETOP_ACCOUNTS value ("name:key[:key2];…"); none
+ * when it is unset or empty. A deployment never falls back to the development account,
+ * whose key is public: it must be configured like any other.
+ */
 export function accountNames(value) {
-  const names = String(value ?? "")
+  return String(value ?? "")
     .split(";")
     .map((e) => e.split(":")[0].trim())
     .filter((n) => n !== "");
-  return names.length > 0 ? names : [DEV_ACCOUNT];
 }
 
 /**

@@ -17,3 +17,11 @@ test("wrangler.toml and the local workerd config agree", () => {
   assert.ok(sqlite, "a migration with new_sqlite_classes");
   assert.deepEqual(sqlite[1].split(",").map((s) => s.trim().replaceAll('"', "")).sort(), CLASSES.map((c) => c.className).sort());
 });
+
+// A [vars] entry replaces a secret of the same name on deploy: declaring TABLETOP_ACCOUNTS
+// there, even empty, would drop the accounts a deployment set as a secret.
+test("wrangler.toml declares no accounts", () => {
+  const toml = readFileSync(join(repoDir, "wrangler.toml"), "utf8");
+  assert.doesNotMatch(toml, /^\s*TABLETOP_ACCOUNTS\s*=/m);
+  assert.doesNotMatch(toml, /^\s*\[vars\]/m);
+});

@@ -59,7 +59,7 @@ test("tableLifecycle finds Create Table and Delete Table", () => {
 });
 
 test("accountNames reads names from TABLETOP_ACCOUNTS", () => {
-  assert.deepEqual(accountNames(""), ["devstoreaccount1"]);
-  assert.deepEqual(accountNames(undefined), ["devstoreaccount1"]);
+  assert.deepEqual(accountNames(""), []); // never the development account by default
+  assert.deepEqual(accountNames(undefined), []);
   assert.deepEqual(accountNames("alpha:a2V5;beta:a2V5:a2V5Mg==; "), ["alpha", "beta"]);
 });

@@ -24,8 +24,11 @@ var (
 	// ErrMultipleChangesets means the batch holds another part beside its changeset.
 	ErrMultipleChangesets = azerr.New(azerr.InvalidInput, "batch holds more than one changeset")
 	// ErrMethod means an operation's verb is not POST, PUT, PATCH, MERGE or DELETE; a GET
-	// (query) is not allowed inside a changeset.
+	// (query) is not allowed inside a changeset, and a write not outside one.
 	ErrMethod = azerr.New(azerr.InvalidInput, "operation method is not allowed in a changeset")
+	// ErrQueryNotAlone means a batch holds a query and another part: Azure takes a query
+	// only alone in its batch.
+	ErrQueryNotAlone = azerr.New(azerr.InvalidInput, "a query must be alone in its batch")
 )
 
 // ErrStatus means a Response's Status is not a three-digit HTTP status code.

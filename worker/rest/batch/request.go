@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
+	"net/http"
 	"net/textproto"
 	"strings"
 
@@ -12,10 +13,11 @@ import (
 )
 
 // ReadRequest parses a $batch request body, given the request's Content-Type header, into
-// the changeset's operations in order. It reads at most core.MaxBatchBytes+1 bytes of body
+// the changeset's operations in order, or, for a batch holding a single query instead of
+// a changeset, that query (Method GET) alone. It reads at most core.MaxBatchBytes+1 bytes of body
 // and returns ErrTooLarge, without parsing, when there are more than core.MaxBatchBytes.
 // Other errors wrap ErrMalformed, ErrEmpty, ErrTooManyOperations, ErrMultipleChangesets
-// or ErrMethod; errors in one operation are an *OperationError. See the package doc for
+// ErrMethod or ErrQueryNotAlone; errors in one operation are an *OperationError. See the package doc for
 // what is accepted.
 func ReadRequest(body io.Reader, contentType string) ([]SubRequest, error) {
 	boundary, err := multipartBoundary(contentType)
@@ -54,7 +56,8 @@ func multipartBoundary(contentType string) (string, error) {
 	return params["boundary"], nil
 }
 
-// readBatch reads the batch's single changeset and checks that nothing follows it.
+// readBatch reads the batch's single changeset, or its single query, and checks that
+// nothing follows it.
 func readBatch(mr *multipart.Reader) ([]SubRequest, error) {
 	part, err := mr.NextRawPart()
 	if err == io.EOF { // the closing delimiter; see framed
@@ -62,6 +65,9 @@ func readBatch(mr *multipart.Reader) ([]SubRequest, error) {
 	}
 	if err != nil {
 		return nil, malformed("batch: %v", err)
+	}
+	if mt, _, _ := mime.ParseMediaType(part.Header.Get("Content-Type")); mt == "application/http" {
+		return readQuery(mr, part)
 	}
 	boundary, err := multipartBoundary(part.Header.Get("Content-Type"))
 	if err != nil {
@@ -84,6 +90,25 @@ func readBatch(mr *multipart.Reader) ([]SubRequest, error) {
 	return subs, nil
 }
 
+// readQuery reads a batch whose part is a request rather than a changeset: it must be a
+// query (GET), alone in the batch.
+func readQuery(mr *multipart.Reader, part *multipart.Part) ([]SubRequest, error) {
+	sub, err := readOperation(part.Header, part)
+	if err != nil {
+		return nil, &OperationError{Index: 0, Err: err}
+	}
+	if sub.Method != http.MethodGet {
+		return nil, &OperationError{Index: 0, Err: &methodError{sub.Method}}
+	}
+	switch _, err := mr.NextRawPart(); {
+	case err == nil:
+		return nil, ErrQueryNotAlone
+	case err != io.EOF:
+		return nil, malformed("batch after the query: %v", err)
+	}
+	return []SubRequest{sub}, nil
+}
+
 // readChangeset reads the changeset's operations, at most core.MaxBatchOperations.
 func readChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 	var subs []SubRequest
@@ -99,6 +124,9 @@ func readChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 			return nil, ErrTooManyOperations
 		}
 		sub, err := readOperation(part.Header, part)
+		if err == nil && sub.Method == http.MethodGet {
+			err = &methodError{sub.Method} // a query is never part of a changeset
+		}
 		if err != nil {
 			return nil, &OperationError{Index: len(subs), Err: err}
 		}

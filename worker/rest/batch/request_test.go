@@ -124,6 +124,18 @@ func (e *endless) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// queryPart is a batch part holding a Get Entity, outside any changeset.
+const queryPart = "--batch_b1\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+	"GET " + base + "(PartitionKey='p',RowKey='1') HTTP/1.1\r\nAccept: application/json;odata=nometadata\r\n\r\n\r\n"
+
+func TestReadRequest_query(t *testing.T) {
+	subs, err := ReadRequest(strings.NewReader(queryPart+"--batch_b1--\r\n"), testCT)
+	if err != nil || len(subs) != 1 || subs[0].Method != "GET" || subs[0].URL.Path != "/devstoreaccount1/mytable(PartitionKey='p',RowKey='1')" ||
+		subs[0].Header.Get("Accept") != "application/json;odata=nometadata" {
+		t.Fatalf("ReadRequest = %+v, %v; want the one GET", subs, err)
+	}
+}
+
 func TestReadRequest_errors(t *testing.T) {
 	op := insertOp("1", "")
 	cs := "--batch_b1\r\nContent-Type: multipart/mixed; boundary=changeset_c1\r\n\r\n"
@@ -146,8 +158,11 @@ func TestReadRequest_errors(t *testing.T) {
 		{"ErrMalformedBadContentType", "multipart/mixed; boundary=", batchBody(op), ErrMalformed},
 		{"ErrMalformedOtherBoundary", "multipart/mixed; boundary=batch_zz", batchBody(op), ErrMalformed},
 		{"ErrMalformedNotMultipart", testCT, "{\"PartitionKey\":\"p\"}", ErrMalformed},
-		{"ErrMalformedQueryPart", testCT, "--batch_b1\r\nContent-Type: application/http\r\n\r\n" +
-			"GET " + base + "() HTTP/1.1\r\n\r\n\r\n--batch_b1--\r\n", ErrMalformed},
+		// A query stands alone in its batch; a write stands only in a changeset.
+		{"ErrQueryNotAlone", testCT, queryPart + batchBody(op), ErrQueryNotAlone},
+		{"ErrQueryNotAloneTwoQueries", testCT, queryPart + queryPart + "--batch_b1--\r\n", ErrQueryNotAlone},
+		{"ErrMethodWriteOutsideChangeset", testCT, "--batch_b1\r\nContent-Type: application/http\r\n\r\n" +
+			op + "\r\n--batch_b1--\r\n", ErrMethod},
 		{"ErrMalformedNestedChangeset", testCT, cs + "--changeset_c1\r\nContent-Type: multipart/mixed; " +
 			"boundary=x\r\n\r\n--x\r\n\r\n--x--" + end, ErrMalformed},
 		{"ErrMalformedNoPartType", testCT, cs + "--changeset_c1\r\n\r\n" + op + end, ErrMalformed},

@@ -83,3 +83,28 @@ func appendResponse(b []byte, r Response) []byte {
 	b = append(b, "\r\n"...)
 	return append(b, r.Body...)
 }
+
+// WriteQueryResponse writes the body of the 202 answer to a query batch: one
+// application/http part, outside any changeset, holding r.
+//
+//	--batchresponse_B\r\n
+//	Content-Type: application/http\r\n
+//	Content-Transfer-Encoding: binary\r\n
+//	\r\n
+//	HTTP/1.1 200 OK\r\n
+//	…headers, a blank line, the body\r\n
+//	--batchresponse_B--\r\n
+func WriteQueryResponse(w io.Writer, batchBoundary string, r Response) error {
+	if r.Status < 100 || r.Status > 999 {
+		return fmt.Errorf("write query response: %w: %d", ErrStatus, r.Status)
+	}
+	b := make([]byte, 0, 512+len(r.Body))
+	b = append(b, "--"+batchBoundary+"\r\n"...)
+	b = append(b, "Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"...)
+	b = appendResponse(b, r)
+	b = append(b, "\r\n--"+batchBoundary+"--\r\n"...)
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("write query response: %w", err)
+	}
+	return nil
+}

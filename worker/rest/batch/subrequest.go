@@ -10,10 +10,11 @@ import (
 	"strings"
 )
 
-// SubRequest is one operation of a changeset.
+// SubRequest is one operation of a changeset, or the query of a query batch.
 type SubRequest struct {
-	// Method is the verb of the request line: POST, PUT, PATCH, MERGE or DELETE. An
-	// X-HTTP-Method header is not applied here; it stays in Header.
+	// Method is the verb of the request line: POST, PUT, PATCH, MERGE or DELETE, or GET
+	// for the one query of a query batch (see ReadRequest). An X-HTTP-Method header is
+	// not applied here; it stays in Header.
 	Method string
 	// URL is the request target as sent: an absolute URL (with the account segment in
 	// path style, and the Go client's ?$format=…) or an absolute path.
@@ -66,7 +67,7 @@ func parseRequestLine(line string) (method, target string, err error) {
 	if !ok1 || !ok2 || !strings.HasPrefix(proto, "HTTP/") || strings.Contains(proto, " ") {
 		return "", "", malformed("request line %q is not METHOD URL HTTP/1.1", line)
 	}
-	if !methods[method] {
+	if !methods[method] && method != http.MethodGet {
 		return "", "", &methodError{method}
 	}
 	return method, target, nil
