@@ -33,9 +33,9 @@ func (c *call) queryEntities() {
 	}
 	req := query.Request{Filter: q.Get("$filter"), Top: top, NextPartitionKey: q.Get("NextPartitionKey"), NextRowKey: q.Get("NextRowKey"),
 		Within: c.principal.KeyRange()}
-	var page *query.Page
+	var page *query.RecordPage
 	err = c.acct.Store.View(func(tx *core.Tx) (err error) {
-		page, err = query.Entities(tx, c.res.table, req)
+		page, err = query.Records(tx, c.res.table, req)
 		return err
 	})
 	if err != nil {
@@ -48,5 +48,5 @@ func (c *call) queryEntities() {
 	}
 	ctx := c.wireContext(c.res.table)
 	ctx.Select = sel
-	c.writeJSON(http.StatusOK, wire.AppendEntities(make([]byte, 0, 4096), page.Entities, ctx))
+	c.writeJSON(http.StatusOK, wire.AppendRecords(make([]byte, 0, 4096), page.Records, ctx))
 }
