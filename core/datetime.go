@@ -62,7 +62,53 @@ func (d DateTime) Valid() bool { return d >= MinDateTime && d <= MaxDateTime }
 func (d DateTime) String() string { return string(d.AppendText(nil)) }
 
 // AppendText appends d's wire form to b.
-func (d DateTime) AppendText(b []byte) []byte { return d.Time().AppendFormat(b, dateTimeLayout) }
+func (d DateTime) AppendText(b []byte) []byte {
+	if !d.Valid() {
+		return d.Time().AppendFormat(b, dateTimeLayout)
+	}
+	days, rem := int64(d)/ticksPerDay, int64(d)%ticksPerDay
+	y, m, day := civil(days)
+	b = append4(b, y)
+	b = append(b, '-', digit(m/10), digit(m%10), '-', digit(day/10), digit(day%10), 'T')
+	sec := rem / ticksPerSecond
+	b = append(b, digit(sec/36000), digit(sec/3600%10), ':', digit(sec/600%6), digit(sec/60%10), ':',
+		digit(sec%60/10), digit(sec%10), '.')
+	frac := rem % ticksPerSecond
+	for div := int64(ticksPerSecond / 10); div > 0; div /= 10 {
+		b = append(b, digit(frac/div%10))
+	}
+	return append(b, 'Z')
+}
+
+const ticksPerDay = 86_400 * ticksPerSecond
+
+// civil returns the proleptic Gregorian date of a day counted from 0001-01-01, which must
+// not be negative (Howard Hinnant's civil_from_days, shifted to that epoch).
+func civil(days int64) (y, m, d int64) {
+	z := days + 306 // days since 0000-03-01
+	era := z / 146_097
+	doe := z - era*146_097
+	yoe := (doe - doe/1460 + doe/36_524 - doe/146_096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	y = yoe + era*400
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+func digit(n int64) byte { return byte('0' + n) }
+
+// append4 appends n, from 0 to 9999, as four digits.
+func append4(b []byte, n int64) []byte {
+	return append(b, digit(n/1000), digit(n/100%10), digit(n/10%10), digit(n%10))
+}
 
 // ParseDateTime parses an ISO 8601 date and time, YYYY-MM-DDThh:mm[:ss[.fffffff]] then
 // "Z", a ±hh:mm offset, or no zone at all (read as UTC). Seven fractional digits are kept

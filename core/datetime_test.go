@@ -162,3 +162,29 @@ func FuzzParseDateTime(f *testing.F) {
 		}
 	})
 }
+
+// layout is the wire form as a time.Format layout, the reference for AppendText.
+const layout = "2006-01-02T15:04:05.0000000Z"
+
+// FuzzDateTime_AppendText checks the hand-written formatter against time.Format over the
+// whole valid range and beyond it.
+func FuzzDateTime_AppendText(f *testing.F) {
+	for _, d := range []int64{int64(core.MinDateTime), int64(core.MaxDateTime), 0, -1, int64(core.MaxDateTime) + 1, 630_822_816_000_000_000} {
+		f.Add(d)
+	}
+	f.Fuzz(func(t *testing.T, n int64) {
+		d := core.DateTime(n)
+		if got, want := string(d.AppendText(nil)), d.Time().Format(layout); got != want {
+			t.Fatalf("%d: AppendText %q, want %q", n, got, want)
+		}
+	})
+}
+
+func TestDateTime_AppendTextEveryThirdDay(t *testing.T) {
+	const day = 86_400 * 10_000_000
+	for d := core.MinDateTime; d <= core.MaxDateTime; d += 3*day - 1234567 {
+		if got, want := string(d.AppendText(nil)), d.Time().Format(layout); got != want {
+			t.Fatalf("%d: AppendText %q, want %q", d, got, want)
+		}
+	}
+}

@@ -96,14 +96,22 @@ func (d *decoder) byte() byte {
 	return c
 }
 
+// uvarint reads an unsigned varint as binary.Uvarint does, from the string in place.
 func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint([]byte(d.s[:min(len(d.s), binary.MaxVarintLen64)]))
-	if n <= 0 {
-		d.err = true
-		return 0
+	var v uint64
+	for i := 0; i < len(d.s) && i < binary.MaxVarintLen64; i++ {
+		c := d.s[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				break // overflows 64 bits
+			}
+			d.s = d.s[i+1:]
+			return v | uint64(c)<<(7*i)
+		}
+		v |= uint64(c&0x7f) << (7 * i)
 	}
-	d.s = d.s[n:]
-	return v
+	d.err = true
+	return 0
 }
 
 func (d *decoder) bytes(n uint64) string {
@@ -136,7 +144,9 @@ func (d *decoder) value(t Type) Value {
 			d.err = true
 			return v
 		}
-		v.num = binary.LittleEndian.Uint64([]byte(d.s[:8]))
+		for i := 7; i >= 0; i-- {
+			v.num = v.num<<8 | uint64(d.s[i])
+		}
 		d.s = d.s[8:]
 	case TypeDateTime:
 		v.num = d.uvarint()

@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // ETagAny is the If-Match value that matches any existing entity.
 const ETagAny = "*"
@@ -11,15 +14,18 @@ func ETagOf(ts DateTime) string { return string(AppendETag(make([]byte, 0, 48), 
 
 // AppendETag appends ETagOf(ts) to b.
 func AppendETag(b []byte, ts DateTime) []byte {
-	var tmp [32]byte
+	var tmp [40]byte
 	b = append(b, `W/"datetime'`...)
-	for _, c := range ts.AppendText(tmp[:0]) {
-		if c == ':' {
-			b = append(b, "%3A"...)
-		} else {
-			b = append(b, c)
+	text := ts.AppendText(tmp[:0])
+	for {
+		i := bytes.IndexByte(text, ':')
+		if i < 0 {
+			break
 		}
+		b = append(append(b, text[:i]...), "%3A"...)
+		text = text[i+1:]
 	}
+	b = append(b, text...)
 	return append(b, `'"`...)
 }
 

@@ -140,17 +140,9 @@ func precondition(op Op, old *Entity) error {
 // Scan calls fn with each entity of a table within r, in key order, until fn returns
 // false. To resume after the last entity seen, scan r.After(pk, rk).
 func (tx *Tx) Scan(table string, r KeyRange, fn func(e *Entity) bool) error {
-	if _, err := tx.Table(table); err != nil {
-		return err
-	}
-	if r.Empty() {
-		return nil
-	}
-	prefix := tableEntities(tableID(table))
 	var derr error
-	err := tx.btx.AscendRange("", prefix+string(r.From), prefix+string(r.To), func(k, v string) bool {
-		pk, rk := splitEntityKey(k, len(prefix))
-		e, err := decodeEntity(pk, rk, v)
+	err := tx.ScanRecords(table, r, func(rec *Record) bool {
+		e, err := rec.Entity()
 		if err != nil {
 			derr = err
 			return false
@@ -158,4 +150,23 @@ func (tx *Tx) Scan(table string, r KeyRange, fn func(e *Entity) bool) error {
 		return fn(e)
 	})
 	return orErr(err, derr)
+}
+
+// ScanRecords calls fn with each entity of a table within r as stored, in key order,
+// until fn returns false, decoding nothing and allocating nothing per entity. fn is given
+// the same *Record each time: copy the Record to keep it.
+func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) error {
+	if _, err := tx.Table(table); err != nil {
+		return err
+	}
+	if r.Empty() {
+		return nil
+	}
+	prefix := tableEntities(tableID(table))
+	rec := new(Record)
+	return tx.btx.AscendRange("", prefix+string(r.From), prefix+string(r.To), func(k, v string) bool {
+		rec.PartitionKey, rec.RowKey = splitEntityKey(k, len(prefix))
+		rec.data = v
+		return fn(rec)
+	})
 }

@@ -116,6 +116,10 @@ func (v Value) Bytes() []byte {
 	return []byte(v.str)
 }
 
+// Raw returns the bytes of a String, Binary or Guid value as a string, without copying
+// ("" for other types): how Binary and Guid values compare byte by byte.
+func (v Value) Raw() string { return v.str }
+
 // Bool returns a Boolean value.
 func (v Value) Bool() bool { return v.typ == TypeBoolean && v.num != 0 }
 

@@ -51,7 +51,10 @@
 // gives one partition, RowKey comparisons beside it a range inside it, PartitionKey
 // comparisons key ranges, "or" a union, "and" an intersection, "not" is pushed down to
 // the comparisons; anything else leaves the whole table. Only these ranges are read, and
-// every entity read is tested with the whole filter.
+// every entity read is tested with the whole filter, on its stored record in place
+// (Filter.MatchesRecord): a comparison finds only the property it names, keys and the
+// Timestamp come from the record's key and head, and nothing is decoded or allocated per
+// entity. Only the entities of a page are checked in full.
 //
 // A page holds at most $top (at most MaxTop, 1000; no $top means 1000) entities; $top=0
 // (ZeroTop) gives an empty page with no continuation, as Azure answers it. A page

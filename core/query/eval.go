@@ -1,9 +1,9 @@
 package query
 
 import (
-	"bytes"
 	"cmp"
 	"math"
+	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
 )
@@ -29,6 +29,22 @@ func (r entityRecord) lookup(name string) (core.Value, bool) {
 	return r.e.Get(name)
 }
 
+// storedRecord exposes an entity as stored to a filter: keys from the record's key,
+// Timestamp from its head, a custom property found in place (core.Record.Lookup).
+type storedRecord struct{ r *core.Record }
+
+func (r storedRecord) lookup(name string) (core.Value, bool) {
+	switch name {
+	case core.PartitionKeyName:
+		return core.StringValue(r.r.PartitionKey), true
+	case core.RowKeyName:
+		return core.StringValue(r.r.RowKey), true
+	case core.TimestampName:
+		return core.DateTimeValue(r.r.Timestamp()), true
+	}
+	return r.r.Lookup(name)
+}
+
 // tableRecord exposes a table to a filter: its only property is TableName.
 type tableRecord struct{ t *core.Table }
 
@@ -45,6 +61,13 @@ func (r tableRecord) lookup(name string) (core.Value, bool) {
 // Matches reports whether an entity satisfies the filter; the nil filter matches all.
 func (f *Filter) Matches(e *core.Entity) bool {
 	return f == nil || f.root.eval(entityRecord{e})
+}
+
+// MatchesRecord reports whether an entity as stored satisfies the filter, as Matches
+// does for the decoded entity, reading only the properties the filter names and
+// allocating nothing; the nil filter matches all.
+func (f *Filter) MatchesRecord(r *core.Record) bool {
+	return f == nil || f.root.eval(storedRecord{r})
 }
 
 // MatchesTable reports whether a table satisfies a Query Tables filter, whose property is
@@ -124,14 +147,8 @@ func compareValues(a, b core.Value) (int, order) {
 		return cmp.Compare(a.DateTime(), b.DateTime()), ordered
 	case core.TypeBoolean:
 		return cmpBool(a.Bool(), b.Bool()), ordered
-	case core.TypeGuid:
-		ga, gb := a.Guid(), b.Guid()
-		return bytes.Compare(ga[:], gb[:]), ordered
-	case core.TypeBinary:
-		if a == b {
-			return 0, ordered
-		}
-		return bytes.Compare(a.Bytes(), b.Bytes()), ordered
+	case core.TypeGuid, core.TypeBinary:
+		return strings.Compare(a.Raw(), b.Raw()), ordered
 	}
 	return 0, mismatch
 }

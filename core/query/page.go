@@ -101,10 +101,39 @@ func pageSize(top int) (int, error) {
 	return top, nil
 }
 
-// Entities runs one page of a query on a table inside tx: the entities that match the
-// filter, in (PartitionKey, RowKey) order, read only from the key ranges the filter
-// bounds (see Filter.Ranges), resuming after the continuation if one is given.
+// RecordPage is one page of results as stored records, in key order: what a host encodes
+// straight into a response (see wire.AppendRecords).
+type RecordPage struct {
+	Records []core.Record
+	// NextPartitionKey and NextRowKey are the continuation tokens to send back; both ""
+	// when the query is complete.
+	NextPartitionKey, NextRowKey string
+	Examined                     int // entities read to make the page, matching or not
+}
+
+// Entities runs one page of a query on a table inside tx, as Records does, and decodes
+// the entities of the page.
 func Entities(tx *core.Tx, table string, req Request) (*Page, error) {
+	rp, err := Records(tx, table, req)
+	if err != nil {
+		return nil, err
+	}
+	page := &Page{Entities: make([]*core.Entity, len(rp.Records)), Examined: rp.Examined,
+		NextPartitionKey: rp.NextPartitionKey, NextRowKey: rp.NextRowKey}
+	for i := range rp.Records {
+		if page.Entities[i], err = rp.Records[i].Entity(); err != nil {
+			return nil, fmt.Errorf("decode entity: %w", err)
+		}
+	}
+	return page, nil
+}
+
+// Records runs one page of a query on a table inside tx: the entities that match the
+// filter, in (PartitionKey, RowKey) order, read only from the key ranges the filter
+// bounds (see Filter.Ranges), resuming after the continuation if one is given. The filter
+// is evaluated on each stored record in place (Filter.MatchesRecord); only the records of
+// the page are checked in full, and none is decoded.
+func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 	f, err := ParseFilter(req.Filter)
 	if err != nil {
 		return nil, err
@@ -124,20 +153,25 @@ func Entities(tx *core.Tx, table string, req Request) (*Page, error) {
 	if within == (core.KeyRange{}) {
 		within = core.WholeTable
 	}
-	p := newPager(f.Matches, (*core.Entity).Size, limit, req.Budget)
+	p := newPager(f.MatchesRecord, (*core.Record).Size, limit, req.Budget)
 	for _, r := range f.Ranges() {
 		r = r.Intersect(within)
 		if resume {
 			r = r.After(pk, rk)
 		}
-		if err := tx.Scan(table, r, p.visit); err != nil {
+		if err := tx.ScanRecords(table, r, p.visit); err != nil {
 			return nil, err
 		}
 		if p.more {
 			break
 		}
 	}
-	page := &Page{Entities: p.out, Examined: p.examined}
+	for i := range p.out {
+		if err := p.out[i].Check(); err != nil {
+			return nil, fmt.Errorf("read entity (%q, %q): %w", p.out[i].PartitionKey, p.out[i].RowKey, err)
+		}
+	}
+	page := &RecordPage{Records: p.out, Examined: p.examined}
 	if p.more {
 		page.NextPartitionKey, page.NextRowKey = EncodeContinuation(p.last.PartitionKey, p.last.RowKey)
 	}

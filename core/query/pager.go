@@ -6,10 +6,11 @@ import "time"
 const checkEvery = 256
 
 // pager collects one page of matching items from a scan in key order and decides where
-// the next page resumes.
+// the next page resumes. It is given each item by pointer, which it need not keep (a scan
+// may reuse it), and keeps copies of those it collects.
 type pager[T any] struct {
-	match    func(T) bool
-	size     func(T) int
+	match    func(*T) bool
+	size     func(*T) int
 	limit    int
 	budget   Budget
 	deadline time.Time
@@ -21,7 +22,7 @@ type pager[T any] struct {
 	more     bool // the page ended before the scan did
 }
 
-func newPager[T any](match func(T) bool, size func(T) int, limit int, b Budget) *pager[T] {
+func newPager[T any](match func(*T) bool, size func(*T) int, limit int, b Budget) *pager[T] {
 	b = b.withDefaults()
 	return &pager[T]{
 		match: match, size: size, limit: limit, budget: b, deadline: time.Now().Add(b.Duration),
@@ -33,17 +34,17 @@ func newPager[T any](match func(T) bool, size func(T) int, limit int, b Budget) 
 // full it keeps scanning (within the budget) to learn whether another match follows, and
 // resumes after the last item before that match, so the next page does not re-read the
 // items in between.
-func (p *pager[T]) visit(x T) bool {
+func (p *pager[T]) visit(x *T) bool {
 	p.examined++
 	if p.match(x) {
 		if p.full() {
 			p.more = true
 			return false
 		}
-		p.out = append(p.out, x)
+		p.out = append(p.out, *x)
 		p.bytes += p.size(x)
 	}
-	p.last = x
+	p.last = *x
 	if p.exhausted() {
 		p.more = true
 		return false

@@ -38,7 +38,10 @@ func Tables(tx *core.Tx, req TablesRequest) (*TablesPage, error) {
 	if err := tx.Tables(after, p.visit); err != nil {
 		return nil, err
 	}
-	page := &TablesPage{Tables: p.out, Examined: p.examined}
+	page := &TablesPage{Tables: make([]*core.Table, len(p.out)), Examined: p.examined}
+	for i := range p.out {
+		page.Tables[i] = &p.out[i]
+	}
 	if p.more {
 		page.NextTableName = EncodeTableToken(p.last.Name)
 	}

@@ -86,15 +86,11 @@ func appendDouble(b []byte, f float64) []byte {
 // appendETag appends the entity ETag for ts (core.AppendETag) as a JSON string:
 // "W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"".
 func appendETag(b []byte, ts core.DateTime) []byte {
-	var tmp [48]byte
-	b = append(b, '"')
-	for _, c := range core.AppendETag(tmp[:0], ts) {
-		if c == '"' {
-			b = append(b, '\\')
-		}
-		b = append(b, c)
-	}
-	return append(b, '"')
+	var tmp [64]byte
+	etag := core.AppendETag(tmp[:0], ts) // W/"…", and no other quote inside
+	b = append(b, `"W/\"`...)
+	b = append(b, etag[3:len(etag)-1]...)
+	return append(b, `\""`...)
 }
 
 // AppendKeyPredicate appends "table(PartitionKey='pk',RowKey='rk')", the entity's path

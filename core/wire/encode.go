@@ -26,37 +26,44 @@ func AppendEntity(b []byte, e *core.Entity, c *Context) []byte {
 	if c.Metadata != NoMetadata {
 		b = appendMetadataURL(b, c, c.Table, true)
 	}
-	b = appendEntityMembers(b, e, c)
+	b = appendEntityMembers(b, decoded{e}, c)
 	return closeObject(b)
 }
 
 // AppendEntities appends a Query Entities response body:
 // {"odata.metadata":"{base}/$metadata#{table}","value":[…]}.
 func AppendEntities(b []byte, es []*core.Entity, c *Context) []byte {
-	b = append(b, '{')
-	if c.Metadata != NoMetadata {
-		b = appendMetadataURL(b, c, c.Table, false)
-	}
-	b = append(b, `"value":[`...)
+	b = appendValueHead(b, c)
 	for i, e := range es {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = closeObject(appendEntityMembers(append(b, '{'), e, c))
+		b = closeObject(appendEntityMembers(append(b, '{'), decoded{e}, c))
 	}
 	return append(b, "]}"...)
 }
 
-// appendMetadataURL appends the member "odata.metadata":"{base}/$metadata#{set}[/@Element]",.
-func appendMetadataURL(b []byte, c *Context, set string, element bool) []byte {
-	b = append(b, `"odata.metadata":"`...)
-	b = appendStringBody(b, c.BaseURL)
-	b = append(b, "/$metadata#"...)
-	b = appendStringBody(b, set)
-	if element {
-		b = append(b, "/@Element"...)
+// AppendRecords appends a Query Entities response body as AppendEntities does, written
+// straight from the stored records (query.Records), with no Entity built in between.
+// Every record must be whole (core.Record.Check).
+func AppendRecords(b []byte, rs []core.Record, c *Context) []byte {
+	b = appendValueHead(b, c)
+	for i := range rs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = closeObject(appendEntityMembers(append(b, '{'), stored{&rs[i]}, c))
 	}
-	return append(b, `",`...)
+	return append(b, "]}"...)
+}
+
+// appendValueHead opens a feed: {"odata.metadata":"{base}/$metadata#{table}","value":[
+func appendValueHead(b []byte, c *Context) []byte {
+	b = append(b, '{')
+	if c.Metadata != NoMetadata {
+		b = appendMetadataURL(b, c, c.Table, false)
+	}
+	return append(b, `"value":[`...)
 }
 
 // closeObject ends an object whose members were each written with a trailing comma.
@@ -69,40 +76,39 @@ func closeObject(b []byte) []byte {
 }
 
 // appendEntityMembers appends an entity's members, each followed by a comma.
-func appendEntityMembers(b []byte, e *core.Entity, c *Context) []byte {
+func appendEntityMembers(b []byte, e source, c *Context) []byte {
 	full := c.Metadata == FullMetadata
+	pk, rk := e.keys()
+	ts := e.timestamp()
 	if full {
-		b = appendFullHead(b, e, c)
+		b = appendFullHead(b, pk, rk, ts, c)
 	} else if c.Metadata == MinimalMetadata {
-		b = appendETag(append(b, `"odata.etag":`...), e.Timestamp)
+		b = appendETag(append(b, `"odata.etag":`...), ts)
 		b = append(b, ',')
 	}
 	if c.Select.Includes(core.PartitionKeyName) {
-		b = AppendString(append(b, `"PartitionKey":`...), e.PartitionKey)
+		b = AppendString(append(b, `"PartitionKey":`...), pk)
 		b = append(b, ',')
 	}
 	if c.Select.Includes(core.RowKeyName) {
-		b = AppendString(append(b, `"RowKey":`...), e.RowKey)
+		b = AppendString(append(b, `"RowKey":`...), rk)
 		b = append(b, ',')
 	}
 	if c.Select.Includes(core.TimestampName) {
 		if full {
 			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
 		}
-		b = e.Timestamp.AppendText(append(b, `"Timestamp":"`...))
+		b = ts.AppendText(append(b, `"Timestamp":"`...))
 		b = append(b, `",`...)
 	}
 	if c.Select == nil {
-		for _, p := range e.Properties {
-			b = appendProperty(b, p.Name, p.Value, c.Metadata)
-		}
-		return b
+		return e.appendAll(b, c.Metadata)
 	}
 	return appendSelected(b, e, c)
 }
 
 // appendFullHead appends odata.type, odata.id, odata.etag and odata.editLink.
-func appendFullHead(b []byte, e *core.Entity, c *Context) []byte {
+func appendFullHead(b []byte, pk, rk string, ts core.DateTime, c *Context) []byte {
 	b = append(b, `"odata.type":"`...)
 	b = appendStringBody(b, c.Account)
 	b = append(b, '.')
@@ -110,23 +116,23 @@ func appendFullHead(b []byte, e *core.Entity, c *Context) []byte {
 	b = append(b, `","odata.id":"`...)
 	b = appendStringBody(b, c.BaseURL)
 	b = append(b, '/')
-	b = AppendKeyPredicate(b, c.Table, e.PartitionKey, e.RowKey)
+	b = AppendKeyPredicate(b, c.Table, pk, rk)
 	b = append(b, `","odata.etag":`...)
-	b = appendETag(b, e.Timestamp)
+	b = appendETag(b, ts)
 	b = append(b, `,"odata.editLink":"`...)
-	b = AppendKeyPredicate(b, c.Table, e.PartitionKey, e.RowKey)
+	b = AppendKeyPredicate(b, c.Table, pk, rk)
 	return append(b, `",`...)
 }
 
 // appendSelected appends the custom properties named by c.Select (which holds each name
 // once, as query.ParseSelect gives it), in that order; a property the entity lacks is
 // written as null.
-func appendSelected(b []byte, e *core.Entity, c *Context) []byte {
+func appendSelected(b []byte, e source, c *Context) []byte {
 	for _, name := range c.Select {
 		if name == core.PartitionKeyName || name == core.RowKeyName || name == core.TimestampName {
 			continue
 		}
-		if v, ok := e.Get(name); ok {
+		if v, ok := e.get(name); ok {
 			b = appendProperty(b, name, v, c.Metadata)
 		} else {
 			b = AppendString(b, name)

@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -163,6 +164,20 @@ func TestAppendEntity_Values(t *testing.T) {
 			t.Errorf("%s: not valid JSON", got)
 		}
 	}
+}
+
+func TestAppendRecords(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		e := allTypes(t)
+		checkRecords(t, e)
+		checkRecords(t, &core.Entity{PartitionKey: "p'q", RowKey: "\u2028", Timestamp: e.Timestamp})
+	})
+	t.Run("Empty", func(t *testing.T) {
+		c := ctx(wire.MinimalMetadata)
+		if a, b := wire.AppendRecords(nil, nil, c), wire.AppendEntities(nil, nil, c); !bytes.Equal(a, b) {
+			t.Fatalf("%s != %s", a, b)
+		}
+	})
 }
 
 func TestAppendKeyPredicate(t *testing.T) {

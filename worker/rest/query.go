@@ -2,6 +2,8 @@ package rest
 
 import (
 	"net/http"
+	"strconv"
+	"sync"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/query"
@@ -33,9 +35,9 @@ func (c *call) queryEntities() {
 	}
 	req := query.Request{Filter: q.Get("$filter"), Top: top, NextPartitionKey: q.Get("NextPartitionKey"), NextRowKey: q.Get("NextRowKey"),
 		Within: c.principal.KeyRange()}
-	var page *query.Page
+	var page *query.RecordPage
 	err = c.acct.Store.View(func(tx *core.Tx) (err error) {
-		page, err = query.Entities(tx, c.res.table, req)
+		page, err = query.Records(tx, c.res.table, req)
 		return err
 	})
 	if err != nil {
@@ -48,5 +50,19 @@ func (c *call) queryEntities() {
 	}
 	ctx := c.wireContext(c.res.table)
 	ctx.Select = sel
-	c.writeJSON(http.StatusOK, wire.AppendEntities(make([]byte, 0, 4096), page.Entities, ctx))
+	buf := pageBuffers.Get().(*[]byte)
+	body := wire.AppendRecords((*buf)[:0], page.Records, ctx)
+	c.w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	c.writeJSON(http.StatusOK, body)
+	if cap(body) <= maxPooledPage {
+		*buf = body
+		pageBuffers.Put(buf)
+	}
 }
+
+// pageBuffers holds response buffers for pages, so a page is written without growing a
+// new buffer each time: ResponseWriter.Write is done with the bytes when it returns.
+var pageBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledPage is the largest buffer kept for reuse; a rare huge page is left to the GC.
+const maxPooledPage = 4 << 20

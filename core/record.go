@@ -1,0 +1,119 @@
+package core
+
+import "iter"
+
+// Record is an entity as the store holds it: its keys and its stored form, read in place.
+// A filter compares the properties it names with Lookup, and the wire codec writes a page
+// with Properties, without building an Entity. A Record's strings share the store's
+// memory, which never changes once written, so a Record stays valid after its transaction
+// ends.
+type Record struct {
+	PartitionKey string
+	RowKey       string
+	data         string // the stored form; see entity_codec.go
+}
+
+// NewRecord returns the record the store holds for e: e's keys, Timestamp and properties
+// in their stored form.
+func NewRecord(e *Entity) Record {
+	return Record{PartitionKey: e.PartitionKey, RowKey: e.RowKey, data: encodeEntity(e.Timestamp, e.Properties)}
+}
+
+// Timestamp returns the record's Timestamp, read from the head of the stored form; zero if
+// the record is corrupt.
+func (r *Record) Timestamp() DateTime {
+	d := decoder{s: r.data}
+	if d.byte() != entityCodecVersion {
+		return 0
+	}
+	ts := d.uvarint()
+	if d.err {
+		return 0
+	}
+	return DateTime(ts)
+}
+
+// Lookup returns the value of the named custom property and whether the record has it. It
+// reads past the properties before it without building their values and allocates
+// nothing: the value's text shares the record's memory.
+func (r *Record) Lookup(name string) (Value, bool) {
+	c := r.cursor()
+	for c.more() {
+		if n, v := c.next(); n == name && !c.d.err {
+			return v, true
+		}
+	}
+	return Value{}, false
+}
+
+// Properties iterates over the record's custom properties in stored order, name and
+// value, without allocating. It stops early at a malformed property: Check tells whether
+// the record is whole.
+func (r *Record) Properties() iter.Seq2[string, Value] {
+	return func(yield func(string, Value) bool) {
+		c := r.cursor()
+		for c.more() {
+			n, v := c.next()
+			if c.d.err || !yield(n, v) {
+				return
+			}
+		}
+	}
+}
+
+// Check reports errCorrupt unless the stored form decodes in full, by the rules of
+// decodeEntity, without allocating.
+func (r *Record) Check() error {
+	c := r.cursor()
+	for c.more() {
+		c.next()
+	}
+	if c.d.err || c.left != 0 || len(c.d.s) != 0 {
+		return errCorrupt
+	}
+	return nil
+}
+
+// Size returns the entity's size by Azure's formula (see Entity.Size), from the stored
+// form.
+func (r *Record) Size() int {
+	n := 4 + 2*(UTF16Len(r.PartitionKey)+UTF16Len(r.RowKey))
+	for name, v := range r.Properties() {
+		n += 8 + 2*UTF16Len(name) + v.Size()
+	}
+	return n
+}
+
+// Entity decodes the record into an Entity.
+func (r *Record) Entity() (*Entity, error) { return decodeEntity(r.PartitionKey, r.RowKey, r.data) }
+
+// propCursor walks the properties of a stored form.
+type propCursor struct {
+	d    decoder
+	left uint64 // properties not yet read
+}
+
+// cursor returns a cursor at the first property; a malformed head leaves it with none.
+func (r *Record) cursor() propCursor {
+	c := propCursor{d: decoder{s: r.data}}
+	if c.d.byte() != entityCodecVersion {
+		c.d.err = true
+		return c
+	}
+	c.d.uvarint()
+	c.left = c.d.uvarint()
+	if c.left > MaxProperties {
+		c.d.err = true
+	}
+	return c
+}
+
+func (c *propCursor) more() bool { return c.left > 0 && !c.d.err }
+
+// next reads the next property; the cursor's decoder reports a malformed one.
+func (c *propCursor) next() (string, Value) {
+	c.left--
+	typ := Type(c.d.byte())
+	name := c.d.bytes(c.d.uvarint())
+	return name, c.d.value(typ)
+}

@@ -1,0 +1,50 @@
+package wire
+
+import "github.com/tabletopdb/tabletop/core"
+
+// source is an entity to write: decoded, or a stored record read in place.
+type source interface {
+	keys() (pk, rk string)
+	timestamp() core.DateTime
+	get(name string) (core.Value, bool)
+	// appendAll appends every custom property, as appendProperty does.
+	appendAll(b []byte, m Metadata) []byte
+}
+
+// decoded is an Entity as a source.
+type decoded struct{ e *core.Entity }
+
+func (d decoded) keys() (string, string)             { return d.e.PartitionKey, d.e.RowKey }
+func (d decoded) timestamp() core.DateTime           { return d.e.Timestamp }
+func (d decoded) get(name string) (core.Value, bool) { return d.e.Get(name) }
+func (d decoded) appendAll(b []byte, m Metadata) []byte {
+	for _, p := range d.e.Properties {
+		b = appendProperty(b, p.Name, p.Value, m)
+	}
+	return b
+}
+
+// stored is a stored record as a source.
+type stored struct{ r *core.Record }
+
+func (s stored) keys() (string, string)             { return s.r.PartitionKey, s.r.RowKey }
+func (s stored) timestamp() core.DateTime           { return s.r.Timestamp() }
+func (s stored) get(name string) (core.Value, bool) { return s.r.Lookup(name) }
+func (s stored) appendAll(b []byte, m Metadata) []byte {
+	for name, v := range s.r.Properties() {
+		b = appendProperty(b, name, v, m)
+	}
+	return b
+}
+
+// appendMetadataURL appends the member "odata.metadata":"{base}/$metadata#{set}[/@Element]",.
+func appendMetadataURL(b []byte, c *Context, set string, element bool) []byte {
+	b = append(b, `"odata.metadata":"`...)
+	b = appendStringBody(b, c.BaseURL)
+	b = append(b, "/$metadata#"...)
+	b = appendStringBody(b, set)
+	if element {
+		b = append(b, "/@Element"...)
+	}
+	return append(b, `",`...)
+}
