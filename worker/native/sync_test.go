@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
@@ -103,4 +104,41 @@ func converged(t *testing.T, s *started, a, b *replica) map[string]string {
 		t.Fatalf("not converged:\n A %v\n B %v\n server %v", sa, sb, server)
 	}
 	return server
+}
+
+// TestSync_LostAnswerIsNotAConflict: a push applied by the server whose answer never
+// reached the client is retried with the old If-Match, meets 412 or 409 against its own
+// write, and is settled without reporting a conflict or writing twice.
+func TestSync_LostAnswerIsNotAConflict(t *testing.T) {
+	s := start(t, config{data: memoryData, quiet: true, retention: time.Hour})
+	if _, err := client(t, s, "notes").CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	a := newReplica(t, s.url+"/"+auth.DevAccountName, "notes")
+	a.put("p", "new", "v1")
+	a.put("p", "old", "v1")
+	a.push()
+	a.put("p", "old", "v2")
+	// Both writes reach the server; their answers are "lost": base ETags and outbox stay.
+	for _, k := range []string{"p/new2", "p/old"} {
+		pk, rk := splitKey(k)
+		if k == "p/new2" {
+			a.put(pk, rk, "v1")
+			a.send("POST", "/notes", "", body(&core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "V", Value: core.StringValue("v1")}}}))
+			continue
+		}
+		e, _ := a.local.Get("notes", pk, rk)
+		a.send("PUT", entityPath("notes", pk, rk), a.base[k], body(e))
+	}
+	before := a.base["p/old"]
+	a.push()
+	if len(a.conflicts) != 0 || len(a.outbox) != 0 || a.base["p/old"] == before || a.base["p/new2"] == "" {
+		t.Fatalf("conflicts %v, outbox %v, base %v", a.conflicts, a.outbox, a.base)
+	}
+	a.pull()
+	b := newReplica(t, a.api, "notes")
+	b.pull()
+	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/new": "v1", "p/new2": "v1", "p/old": "v2"}) {
+		t.Fatalf("converged to %v", got)
+	}
 }

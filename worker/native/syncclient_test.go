@@ -110,13 +110,7 @@ func (r *replica) push() {
 		switch status {
 		case http.StatusCreated, http.StatusNoContent:
 			r.setBase(k, etag)
-		case http.StatusNotFound:
-			if e == nil { // deleted on both sides: agreed
-				r.setBase(k, "")
-				continue
-			}
-			r.conflict(k)
-		case http.StatusPreconditionFailed, http.StatusConflict:
+		case http.StatusNotFound, http.StatusPreconditionFailed, http.StatusConflict:
 			r.conflict(k)
 		default:
 			r.t.Fatalf("push %s: status %d", k, status)
@@ -132,21 +126,38 @@ func (r *replica) setBase(k, etag string) {
 	}
 }
 
-// conflict reports k and takes the server's current version of it.
+// conflict reads the server's current version of k. If it equals the local one, the
+// "conflict" was this replica's own earlier push whose answer was lost: the server's ETag
+// is adopted silently. Otherwise k is reported and the server's version wins.
 func (r *replica) conflict(k string) {
-	r.conflicts = append(r.conflicts, k)
 	pk, rk := splitKey(k)
+	local, err := r.local.Get(r.table, pk, rk)
 	resp := r.do("GET", entityPath(r.table, pk, rk), nil, "", "")
 	switch resp.status {
 	case http.StatusOK:
 		var e map[string]any
 		json.Unmarshal(resp.body, &e)
+		if v, _ := e["V"].(string); err == nil && v == valueOf(local) {
+			r.setBase(k, e["odata.etag"].(string))
+			return
+		}
+		r.conflicts = append(r.conflicts, k)
 		r.apply(e)
 	case http.StatusNotFound:
+		if err != nil {
+			r.setBase(k, "")
+			return
+		}
+		r.conflicts = append(r.conflicts, k)
 		r.applyDeletion(pk, rk)
 	default:
 		r.t.Fatalf("get %s: %d", k, resp.status)
 	}
+}
+
+func valueOf(e *core.Entity) string {
+	v, _ := e.Get("V")
+	return v.Str()
 }
 
 // pull reads the change feed from the checkpoint to its end. Keys with a change not yet
@@ -286,8 +297,7 @@ func entityPath(table, pk, rk string) string {
 }
 
 func body(e *core.Entity) string {
-	v, _ := e.Get("V")
-	b, _ := json.Marshal(map[string]string{"PartitionKey": e.PartitionKey, "RowKey": e.RowKey, "V": v.Str()})
+	b, _ := json.Marshal(map[string]string{"PartitionKey": e.PartitionKey, "RowKey": e.RowKey, "V": valueOf(e)})
 	return string(b)
 }
 
