@@ -91,4 +91,10 @@
 //     AuthenticationErrorDetail appears only in XML answers.
 //   - Get Service Stats always answers status "live" with LastSyncTime now: there is no
 //     secondary.
+//
+// # Tabletop's extension: the change feed
+//
+// GET /{table}()?comp=changes&since=… answers a page of the table's entities and deletion
+// records after a checkpoint (changes.go), for sync clients; the README's "Sync protocol"
+// specifies it. No Azure client sends comp=changes, so what they see is unchanged.
 package rest
