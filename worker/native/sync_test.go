@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -140,5 +141,44 @@ func TestSync_LostAnswerIsNotAConflict(t *testing.T) {
 	b.pull()
 	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/new": "v1", "p/new2": "v1", "p/old": "v2"}) {
 		t.Fatalf("converged to %v", got)
+	}
+}
+
+// TestSync_WithoutExtension runs the offline scenario with replicas that pull as they
+// would from Azure or Azurite: Timestamp filter and key reconciliation, no change feed,
+// against a server keeping no deletion records.
+func TestSync_WithoutExtension(t *testing.T) {
+	s := start(t, config{data: memoryData, quiet: true})
+	if _, err := client(t, s, "notes").CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	api := s.url + "/" + auth.DevAccountName
+	a, b := newReplica(t, api, "notes"), newReplica(t, api, "notes")
+	a.compat, b.compat = true, true
+	for i := range 1200 { // more than a page, so the passes follow continuations
+		a.put("bulk", fmt.Sprintf("%04d", i), "a0")
+	}
+	a.put("p", "x1", "a0")
+	a.put("p", "x2", "a0")
+	a.push()
+	a.pull()
+	b.pull()
+	converged(t, s, a, b)
+
+	a.put("p", "x1", "a1")
+	a.remove("p", "x2")
+	a.remove("bulk", "0600")
+	b.put("p", "x1", "b1")
+	b.put("bulk", "0601", "b1")
+	a.push()
+	b.push()
+	a.pull()
+	b.pull()
+	got := converged(t, s, a, b)
+	if !slices.Equal(b.conflicts, []string{"p/x1"}) || len(a.conflicts) != 0 {
+		t.Fatalf("conflicts: A %v, B %v; want B [p/x1]", a.conflicts, b.conflicts)
+	}
+	if _, ok := got["p/x2"]; ok || got["p/x1"] != "a1" || got["bulk/0601"] != "b1" || len(got) != 1200 {
+		t.Fatalf("converged to %d entities: x1 %q, x2 present %v, bulk/0601 %q", len(got), got["p/x1"], ok, got["bulk/0601"])
 	}
 }

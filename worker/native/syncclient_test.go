@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest"
@@ -31,7 +32,16 @@ type replica struct {
 	checkpoint string            // the x-tabletop-checkpoint pulled to; "" from the start
 	conflicts  []string          // keys whose local change lost to the server's (server wins)
 	reconciled int               // how many pulls fell back to reconciliation
+
+	// compat pulls as against an endpoint without the change feed (Azure, Azurite): a
+	// Timestamp filter from mark, less overlap, then a key reconciliation.
+	compat bool
+	mark   time.Time // the largest Timestamp a complete pass has seen
 }
+
+// overlap is how far before its mark a compat pull starts, for Timestamps issued by
+// other clocks; Tabletop's single clock needs none, Azure's servers might.
+const overlap = time.Minute
 
 func newReplica(t *testing.T, api, table string) *replica {
 	local, err := core.Open(core.Options{})
@@ -163,7 +173,13 @@ func valueOf(e *core.Entity) string {
 // pull reads the change feed from the checkpoint to its end. Keys with a change not yet
 // pushed are left alone: their push meets the server's new ETag and reports the conflict.
 // 410 CheckpointExpired falls back to reconciliation.
-func (r *replica) pull() { r.pullSeeing(nil) }
+func (r *replica) pull() {
+	if r.compat {
+		r.pullCompat()
+		return
+	}
+	r.pullSeeing(nil)
+}
 
 // pullSeeing is pull, adding the key of every entity it reads to seen when seen is not nil.
 func (r *replica) pullSeeing(seen map[string]bool) {
@@ -216,6 +232,62 @@ func (r *replica) reconcile() {
 		if !seen[k] && !r.outbox[k] {
 			delete(r.base, k)
 		}
+	}
+}
+
+// pullCompat pulls with Query Entities only: every entity whose Timestamp is at or after
+// the mark less the overlap, in key order, deduplicated by ETag; the mark rises only once
+// the pass is complete. Then a key reconciliation finds the deletions.
+func (r *replica) pullCompat() {
+	q := url.Values{}
+	if !r.mark.IsZero() {
+		q.Set("$filter", "Timestamp ge datetime'"+r.mark.Add(-overlap).Format(time.RFC3339Nano)+"'")
+	}
+	mark := r.mark
+	r.query(q, func(e map[string]any) {
+		k := key(e["PartitionKey"].(string), e["RowKey"].(string))
+		if !r.outbox[k] && r.base[k] != e["odata.etag"].(string) {
+			r.apply(e)
+		}
+		if ts, err := time.Parse(time.RFC3339Nano, e["Timestamp"].(string)); err == nil && ts.After(mark) {
+			mark = ts
+		}
+	})
+	r.mark = mark
+	r.reconcileKeys()
+}
+
+// reconcileKeys lists every key on the server and deletes each synced local entity
+// (one with a base ETag) that is not listed and has no change waiting to be pushed.
+func (r *replica) reconcileKeys() {
+	seen := map[string]bool{}
+	r.query(url.Values{"$select": {"PartitionKey,RowKey"}}, func(e map[string]any) {
+		seen[key(e["PartitionKey"].(string), e["RowKey"].(string))] = true
+	})
+	for k := range r.base {
+		if !seen[k] && !r.outbox[k] {
+			pk, rk := splitKey(k)
+			r.applyDeletion(pk, rk)
+		}
+	}
+}
+
+// query runs Query Entities with q to its last page, calling fn with each entity.
+func (r *replica) query(q url.Values, fn func(e map[string]any)) {
+	for {
+		resp := r.do("GET", "/"+r.table+"()", q, "", "")
+		if resp.status != http.StatusOK {
+			r.t.Fatalf("query %v: %d %s", q, resp.status, resp.code)
+		}
+		for _, e := range r.decodePage(resp.body).Value {
+			fn(e)
+		}
+		npk, nrk := resp.header.Get("x-ms-continuation-NextPartitionKey"), resp.header.Get("x-ms-continuation-NextRowKey")
+		if npk == "" && nrk == "" {
+			return
+		}
+		q.Set("NextPartitionKey", npk)
+		q.Set("NextRowKey", nrk)
 	}
 }
 
