@@ -10,7 +10,7 @@ package core
 // changeIndex is the buntdb index of entities in Timestamp order.
 const changeIndex = "changes"
 
-// changeChunk is how many changes of each kind the feed reads at a time before merging.
+// changeChunk is how many changes of each kind the feed reads from its index at a time.
 const changeChunk = 128
 
 // Checkpoint is a position in a table's change feed: the Timestamp and keys of the last
@@ -60,60 +60,67 @@ func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) er
 			return err
 		}
 	}
-	pos := since
+	es := &feedCursor{tx: tx, index: changeIndex, prefix: tableEntities(id), decode: true, pos: since}
+	ds := &feedCursor{tx: tx, index: deletionIndex, prefix: tableDeletions(id), pos: since}
 	for {
-		es, err := tx.feedChunk(changeIndex, tableEntities(id), pos, true)
+		e, err := es.peek()
 		if err != nil {
 			return err
 		}
-		ds, err := tx.feedChunk(deletionIndex, tableDeletions(id), pos, false)
+		d, err := ds.peek()
 		if err != nil {
 			return err
 		}
-		bound, more := chunkBound(es, ds)
-		for _, c := range mergeChanges(es, ds) {
-			if more && bound.Before(c.Checkpoint) {
-				break
-			}
-			if !fn(c) {
-				return nil
-			}
+		var c *Change
+		switch {
+		case e == nil && d == nil:
+			return nil
+		case e == nil || d != nil && d.Before(e.Checkpoint):
+			c = ds.take()
+		default:
+			c = es.take()
 		}
-		if !more {
+		if !fn(*c) {
 			return nil
 		}
-		pos = bound
 	}
 }
 
-// chunkBound returns the last position up to which two chunks, each read up to
-// changeChunk changes after the same position, together hold every change; more is false
-// when neither chunk is full, so they hold every change to the end of the feed.
-func chunkBound(es, ds []Change) (bound Checkpoint, more bool) {
-	for _, cs := range [][]Change{es, ds} {
-		if len(cs) < changeChunk {
-			continue
-		}
-		last := cs[len(cs)-1].Checkpoint
-		if !more || last.Before(bound) {
-			bound = last
-		}
-		more = true
-	}
-	return bound, more
+// feedCursor reads one index of the feed (entities or deletion records) for one table,
+// a chunk at a time, each chunk resuming where the last one ended, so that every record
+// after the start is read once.
+type feedCursor struct {
+	tx            *Tx
+	index, prefix string
+	decode        bool
+	pos           Checkpoint // where the next chunk starts
+	buf           []Change
+	done          bool // the last chunk reached the end of the index
 }
 
-// mergeChanges merges two lists in feed order into one.
-func mergeChanges(a, b []Change) []Change {
-	out := make([]Change, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if b[0].Before(a[0].Checkpoint) {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
+// peek returns the next change of the cursor without taking it; nil at the end.
+func (c *feedCursor) peek() (*Change, error) {
+	if len(c.buf) == 0 && !c.done {
+		buf, err := c.tx.feedChunk(c.index, c.prefix, c.pos, c.decode)
+		if err != nil {
+			return nil, err
+		}
+		c.buf, c.done = buf, len(buf) < changeChunk
+		if len(buf) > 0 {
+			c.pos = buf[len(buf)-1].Checkpoint
 		}
 	}
-	return append(append(out, a...), b...)
+	if len(c.buf) == 0 {
+		return nil, nil
+	}
+	return &c.buf[0], nil
+}
+
+// take removes and returns the change peek returned.
+func (c *feedCursor) take() *Change {
+	ch := &c.buf[0]
+	c.buf = c.buf[1:]
+	return ch
 }
 
 // feedChunk reads up to changeChunk records after pos from an index in Timestamp order,
