@@ -71,7 +71,7 @@ test-fuzz:
 bench: worker
 	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)
 	scripts/bench-side-by-side.sh ./core/query/ $(BENCHTIME)
-	$(GO) test -run '^$$' -bench Loopback -benchtime 2s ./worker/rest/
+	$(GO) test -run '^$$' -bench 'Loopback|Sync' -benchtime 2s ./worker/rest/
 	node $(EDGE)/bench.mjs
 	$(MAKE) bench-web
 

@@ -13,11 +13,23 @@
 //
 //	t\x00{lower(table)}                    → table record (name as created, access policies)
 //	e\x00{lower(table)}\x00{PK}\x00{RK}    → entity (timestamp and properties, binary)
+//	d\x00{lower(table)}\x00{PK}\x00{RK}    → deletion record (the deletion's timestamp)
+//	d\x00{lower(table)}                    → deletion record of a table
 //	m\x00{name}                            → store metadata (the timestamp clock, ...)
 //
 // Keys may not contain U+0000–U+001F, so the \x00 separator keeps tuple order: binary
 // order of the encoded key is (PartitionKey, RowKey) in ordinal order of UTF-8 bytes,
 // which is Unicode code point order.
+//
+// # Change feed
+//
+// Tx.Changes lists a table's entities and deletion records in (Timestamp, PartitionKey,
+// RowKey) order from a Checkpoint, for sync clients: every write transaction takes a
+// later Timestamp than all before it, so resuming after the last change seen neither
+// skips nor repeats a change. Deletion records are kept for Options.DeletionRetention; a
+// checkpoint that may have missed a purged one is ErrCheckpointExpired. Two in-memory
+// buntdb indexes order entities and deletion records by Timestamp; they are rebuilt as the
+// store loads, and nothing of them is stored.
 //
 // # Durability
 //

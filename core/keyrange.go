@@ -53,3 +53,9 @@ func (r KeyRange) Intersect(o KeyRange) KeyRange {
 func (r KeyRange) After(pk, rk string) KeyRange {
 	return r.Intersect(KeyRange{From: KeyAfter(pk, rk), To: TableEnd})
 }
+
+// Contains reports whether entity (pk, rk) lies in r.
+func (r KeyRange) Contains(pk, rk string) bool {
+	b := KeyAt(pk, rk)
+	return b >= r.From && b < r.To
+}

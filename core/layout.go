@@ -6,6 +6,8 @@ import "strings"
 //
 //	t\0{table id}                              the table record: name as created, access policies
 //	e\0{table id}\0{PartitionKey}\0{RowKey}   an entity: Timestamp and properties
+//	d\0{table id}\0{PartitionKey}\0{RowKey}   a deleted entity's record: the deletion's Timestamp
+//	d\0{table id}                              a deleted table's record: the deletion's Timestamp
 //	m\0clock, m\0user/{name}                  the last Timestamp issued; host settings
 //
 // A table id is the lowercase table name. Keys may not contain U+0000–U+001F, so the \0
@@ -19,6 +21,9 @@ const (
 	metaPrefix   = "m\x00"
 	sep          = "\x00"
 )
+
+// deletionPrefix is the first byte of every deletion record's key.
+const deletionPrefix = "d\x00"
 
 // tableKey is the buntdb key of a table record.
 func tableKey(id string) string { return tablePrefix + id }
@@ -38,3 +43,12 @@ func splitEntityKey(key string, prefixLen int) (pk, rk string) {
 	}
 	return rest[:i], rest[i+1:]
 }
+
+// tableDeletions is the prefix of the deletion records of a table's entities.
+func tableDeletions(id string) string { return deletionPrefix + id + sep }
+
+// deletionKey is the buntdb key of the deletion record of entity (pk, rk) in table id.
+func deletionKey(id, pk, rk string) string { return tableDeletions(id) + pk + sep + rk }
+
+// tableDeletionKey is the buntdb key of the deletion record of table id itself.
+func tableDeletionKey(id string) string { return deletionPrefix + id }

@@ -74,7 +74,15 @@ func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 		return nil, err
 	}
 	if op.Kind == OpDelete {
-		return nil, tx.del(key)
+		if err := tx.del(key); err != nil {
+			return nil, err
+		}
+		return nil, tx.recordDeletion(id, e.PartitionKey, e.RowKey)
+	}
+	if old == nil {
+		if err := tx.supersedeDeletion(id, e.PartitionKey, e.RowKey); err != nil {
+			return nil, err
+		}
 	}
 	next := e
 	if old != nil && (op.Kind == OpMerge || op.Kind == OpInsertOrMerge) {

@@ -21,6 +21,10 @@ type Options struct {
 	// the size of the last snapshot, before the store writes a new snapshot. Zero means
 	// 4 MiB.
 	CompactAfter int64
+	// DeletionRetention is how long the records of deleted entities and tables are kept
+	// for the change feed (see Tx.Changes); zero keeps none, and every checkpoint but the
+	// start of the feed is then expired.
+	DeletionRetention time.Duration
 }
 
 // Store is one account's tables and entities: an ordered buntdb index in memory, kept
@@ -48,6 +52,10 @@ func Open(opts Options) (*Store, error) {
 	}
 	db, err := buntdb.Open(":memory:")
 	if err != nil {
+		return nil, err
+	}
+	if err := createIndexes(db); err != nil {
+		db.Close()
 		return nil, err
 	}
 	s := &Store{db: db, opts: opts, backend: opts.Backend}

@@ -69,6 +69,9 @@ func (tx *Tx) DeleteTable(name string) error {
 			return err
 		}
 	}
+	if err := tx.recordTableDeletion(id); err != nil {
+		return err
+	}
 	return tx.del(tableKey(id))
 }
 

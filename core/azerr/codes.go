@@ -77,6 +77,15 @@ var (
 	OperationTimedOut = Code{"OperationTimedOut", 500, "The operation could not be completed within the permitted time."}
 )
 
+// The codes of Tabletop's change feed, an extension no Azure client sees (see the
+// README's "Sync protocol").
+var (
+	// CheckpointExpired answers a change feed request whose checkpoint may have missed a
+	// deletion: it is older than the deletion records kept, the table was deleted since,
+	// or it comes from another store. The client reconciles from a full read.
+	CheckpointExpired = Code{"CheckpointExpired", 410, "The checkpoint is older than the deletion records the server keeps, or the table was deleted since. Read the whole table again and reconcile."}
+)
+
 // Codes under another code's name with a message of their own.
 var (
 	// TableNameReserved is InvalidResourceName for a name the service reserves.

@@ -34,6 +34,7 @@ var engineCodes = []struct {
 	{core.ErrTypeUnknown, InvalidInput},
 	{core.ErrTooManyPolicies, InvalidXmlDocument},
 	{core.ErrStoreClosed, ServerBusy},
+	{core.ErrCheckpointExpired, CheckpointExpired},
 
 	// Entity group transactions (core).
 	{core.ErrBatchEmpty, InvalidInput},

@@ -1,9 +1,10 @@
 // make dev: the edge bundle in local workerd, offline and without a login, on
 // 127.0.0.1:$PORT (8787), its Durable Object storage in data/edge (kept between runs).
 // It serves TABLETOP_ACCOUNTS (name:key[:key2];…) when set, else, explicitly, the
-// development account, and prints the connection string of each account it serves.
-// It fails, and says why, when the port is taken or workerd does not start, and exits
-// when workerd dies; Ctrl-C stops it.
+// development account, and prints the connection string of each account it serves;
+// TABLETOP_DELETION_RETENTION (a Go duration, default 168h) is how long deletion records
+// are kept for sync clients. It fails, and says why, when the port is taken or workerd
+// does not start, and exits when workerd dies; Ctrl-C stops it.
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { startEdge, repoDir, DEV_ACCOUNTS } from "./runtime.mjs";
@@ -38,7 +39,9 @@ function fail(msg) {
 if (!(await portFree(port))) fail(`port ${port} is taken on 127.0.0.1; stop what listens there or set PORT`);
 let edge;
 try {
-  edge = await startEdge({ persistDir, port, vars: { TABLETOP_ACCOUNTS: accounts } });
+  const vars = { TABLETOP_ACCOUNTS: accounts };
+  if (process.env.TABLETOP_DELETION_RETENTION) vars.TABLETOP_DELETION_RETENTION = process.env.TABLETOP_DELETION_RETENTION;
+  edge = await startEdge({ persistDir, port, vars });
 } catch (err) {
   fail(`workerd did not start: ${err.message}`);
 }

@@ -43,7 +43,11 @@ func start(binding js.Value) (*object.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return object.Open(acct, binding.Get("storage"))
+	retention, err := parseRetention(cloudflare.Getenv(retentionVar))
+	if err != nil {
+		return nil, err
+	}
+	return object.Open(acct, binding.Get("storage"), retention)
 }
 
 // account finds name among the accounts configured (the native -accounts form).

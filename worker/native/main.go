@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
@@ -32,6 +33,8 @@ type config struct {
 	web      string
 	accounts string
 	quiet    bool
+	// retention is how long deletion records are kept for sync clients (core.Options.DeletionRetention).
+	retention time.Duration
 }
 
 func main() {
@@ -41,6 +44,7 @@ func main() {
 	flag.StringVar(&cfg.web, "web", "web", "directory of the playground, served at / and /web/ when present")
 	flag.StringVar(&cfg.accounts, "accounts", "", "accounts as name:key[:key2][;name:key...] (base64 keys); default devstoreaccount1 with its well-known key")
 	flag.BoolVar(&cfg.quiet, "quiet", false, "do not log requests")
+	flag.DurationVar(&cfg.retention, "retention", defaultRetention, "how long deleted entities and tables are remembered for sync clients' change feeds; 0 remembers none")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -58,7 +62,7 @@ func run(ctx context.Context, cfg config, out, logw io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stores, err := openStores(cfg.data, accts)
+	stores, err := openStores(cfg.data, accts, cfg.retention)
 	if err != nil {
 		return err
 	}

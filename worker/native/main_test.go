@@ -192,7 +192,11 @@ func signLite(req *http.Request) {
 	req.Header.Set("x-ms-date", date)
 	key, _ := base64.StdEncoding.DecodeString(auth.DevAccountKey)
 	m := hmac.New(sha256.New, key)
-	m.Write([]byte(date + "\n/" + auth.DevAccountName + req.URL.EscapedPath()))
+	res := "/" + auth.DevAccountName + req.URL.EscapedPath()
+	if comp := req.URL.Query()["comp"]; len(comp) > 0 {
+		res += "?comp=" + comp[0]
+	}
+	m.Write([]byte(date + "\n" + res))
 	req.Header.Set("Authorization", "SharedKeyLite "+auth.DevAccountName+":"+base64.StdEncoding.EncodeToString(m.Sum(nil)))
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/file"
@@ -17,17 +18,21 @@ import (
 // memoryData is the -data value that keeps nothing on disk.
 const memoryData = ":memory:"
 
+// defaultRetention is how long deletion records are kept unless -retention says otherwise.
+const defaultRetention = 7 * 24 * time.Hour
+
 // stores are the open stores of the accounts served.
 type stores struct {
 	accounts []*rest.Account
 }
 
 // openStores opens one store per account: in memory for ":memory:", else in the
-// directory data/{account}, created if needed.
-func openStores(data string, accts []auth.Account) (*stores, error) {
+// directory data/{account}, created if needed. Each keeps deletion records for retention
+// and drops the expired ones as it opens.
+func openStores(data string, accts []auth.Account, retention time.Duration) (*stores, error) {
 	s := &stores{}
 	for _, a := range accts {
-		st, err := openStore(data, a.Name)
+		st, err := openStore(data, a.Name, core.Options{DeletionRetention: retention})
 		if err != nil {
 			s.close()
 			return nil, err
@@ -37,9 +42,9 @@ func openStores(data string, accts []auth.Account) (*stores, error) {
 	return s, nil
 }
 
-func openStore(data, account string) (*core.Store, error) {
+func openStore(data, account string, opts core.Options) (*core.Store, error) {
 	if data == memoryData {
-		return core.Open(core.Options{})
+		return core.Open(opts)
 	}
 	dir := filepath.Join(data, account)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -49,10 +54,15 @@ func openStore(data, account string) (*core.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open data directory %s: %w", dir, err)
 	}
-	st, err := core.Open(core.Options{Backend: b})
+	opts.Backend = b
+	st, err := core.Open(opts)
 	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("open store in %s: %w", dir, err)
+	}
+	if _, err := st.PurgeDeletions(); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("purge deletion records in %s: %w", dir, err)
 	}
 	return st, nil
 }

@@ -124,4 +124,10 @@
 //     Service Stats, which Azure serves on the secondary, answers there and on the
 //     primary alike, always status "live" with LastSyncTime now: the secondary is the
 //     primary.
+//
+// # Tabletop's extension: the change feed
+//
+// GET /{table}()?comp=changes&since=… answers a page of the table's entities and deletion
+// records after a checkpoint (changes.go), for sync clients; the README's "Sync protocol"
+// specifies it. No Azure client sends comp=changes, so what they see is unchanged.
 package rest

@@ -37,7 +37,13 @@ func newEnv(t testing.TB) *env { return newEnvAt(t, nil) }
 // newEnvAt is newEnv with a clock for the store's Timestamps; nil is time.Now.
 func newEnvAt(t testing.TB, now func() time.Time) *env {
 	t.Helper()
-	st, err := core.Open(core.Options{Now: now})
+	return newEnvWith(t, core.Options{Now: now})
+}
+
+// newEnvWith is newEnv over a store opened with opts.
+func newEnvWith(t testing.TB, opts core.Options) *env {
+	t.Helper()
+	st, err := core.Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,7 @@ var routes = []route{
 	{"PUT", kindService, "properties", true, (*call).setProperties}, // Set Service Properties: PUT /?restype=service&comp=properties
 	{"GET", kindService, "stats", true, (*call).getStats},           // Get Service Stats: GET /?restype=service&comp=stats
 	{"GET", kindEntities, "", false, (*call).queryEntities},         // Query Entities: GET /t()
+	{"GET", kindEntities, compChanges, false, (*call).queryChanges}, // the change feed (Tabletop's extension): GET /t()?comp=changes
 	{"POST", kindEntities, "", false, (*call).writeEntity},          // Insert Entity: POST /t
 	{"GET", kindEntity, "", false, (*call).getEntity},               // Get Entity: GET /t(PartitionKey='p',RowKey='r')
 	{"PUT", kindEntity, "", false, (*call).writeEntity},             // Update or Insert Or Replace Entity: PUT /t(…)

@@ -14,6 +14,16 @@ import (
 // tableSAS returns a client of table name authenticated by a table SAS with values v.
 func (e *env) tableSAS(t *testing.T, name string, v aztables.SASSignatureValues) *aztables.Client {
 	t.Helper()
+	c, err := aztables.NewClientWithNoCredential(e.url+"/"+name+"?"+e.tableSASQuery(t, name, v), clientOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// tableSASQuery returns the query string of a table SAS of table name with values v.
+func (e *env) tableSASQuery(t *testing.T, name string, v aztables.SASSignatureValues) string {
+	t.Helper()
 	v.TableName = name
 	if v.ExpiryTime.IsZero() && v.Identifier == "" {
 		v.ExpiryTime = time.Now().Add(time.Hour)
@@ -28,11 +38,7 @@ func (e *env) tableSAS(t *testing.T, name string, v aztables.SASSignatureValues)
 			qs += "&" + kv[0] + "=" + url.QueryEscape(kv[1])
 		}
 	}
-	c, err := aztables.NewClientWithNoCredential(e.url+"/"+name+"?"+qs, clientOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return qs
 }
 
 // accountSAS returns a service client authenticated by an account SAS.

@@ -23,6 +23,8 @@ func Run(t *testing.T, storage Storage) {
 	t.Run("ReopenAfterCompaction", func(t *testing.T) { testReopen(t, storage(t), true) })
 	t.Run("DeletesSurviveReopen", func(t *testing.T) { testDeletes(t, storage(t)) })
 	t.Run("ClockSurvivesReopen", func(t *testing.T) { testClock(t, storage(t)) })
+	t.Run("DeletionRecordsSurviveReopen", func(t *testing.T) { testDeletionRecords(t, storage(t), false) })
+	t.Run("DeletionRecordsSurviveCompaction", func(t *testing.T) { testDeletionRecords(t, storage(t), true) })
 }
 
 // AllTypes returns an entity with a property of every EDM type, at awkward values.

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"syscall/js"
+	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/kvlog"
@@ -32,11 +33,16 @@ type Object struct {
 }
 
 // Open opens the store kept in storage (the adapter of worker/edge/src/storage.mjs over the
-// object's ctx.storage) and the REST handler serving account from it.
-func Open(account auth.Account, storage js.Value) (*Object, error) {
-	store, err := core.Open(core.Options{Backend: kvlog.New(dostore.New(storage))})
+// object's ctx.storage), keeping deletion records for retention and dropping the expired
+// ones, and the REST handler serving account from it.
+func Open(account auth.Account, storage js.Value, retention time.Duration) (*Object, error) {
+	store, err := core.Open(core.Options{Backend: kvlog.New(dostore.New(storage)), DeletionRetention: retention})
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if _, err := store.PurgeDeletions(); err != nil {
+		store.Close()
+		return nil, fmt.Errorf("purge deletion records: %w", err)
 	}
 	acct := &rest.Account{Account: account, Store: store}
 	h, err := rest.New(rest.Options{Accounts: []*rest.Account{acct}})

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"syscall/js"
 	"testing"
+	"time"
 
+	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/edge/bridge"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
@@ -30,7 +32,7 @@ func newStorage(t *testing.T) js.Value {
 
 func TestObject_Internal(t *testing.T) {
 	storage := newStorage(t)
-	o, err := Open(auth.DevAccount(), storage)
+	o, err := Open(auth.DevAccount(), storage, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func TestObject_Internal(t *testing.T) {
 	})
 	t.Run("OKReopen", func(t *testing.T) {
 		o.Internal("ensureTable", "Kept")
-		again, err := Open(auth.DevAccount(), storage)
+		again, err := Open(auth.DevAccount(), storage, time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +72,7 @@ func TestObject_Internal(t *testing.T) {
 }
 
 func TestObject_Serve(t *testing.T) {
-	o, err := Open(auth.DevAccount(), newStorage(t))
+	o, err := Open(auth.DevAccount(), newStorage(t), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,4 +95,47 @@ func TestObject_Serve(t *testing.T) {
 			t.Errorf("stats = %s", o.Stats())
 		}
 	})
+}
+
+// TestObject_DeletionRetention: an object keeps deletion records for the retention it is
+// opened with, across reopening, and drops them when reopened with none.
+func TestObject_DeletionRetention(t *testing.T) {
+	storage := newStorage(t)
+	deletions := func(o *Object) int {
+		n := 0
+		err := o.store.View(func(tx *core.Tx) error {
+			return tx.Changes("gone", core.Checkpoint{}, func(c core.Change) bool {
+				if c.Deleted() {
+					n++
+				}
+				return true
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	o, err := Open(auth.DevAccount(), storage, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.store.CreateTable("gone")
+	e := &core.Entity{PartitionKey: "p", RowKey: "r"}
+	o.store.Apply("gone", core.Op{Kind: core.OpInsert, Entity: e})
+	o.store.Apply("gone", core.Op{Kind: core.OpDelete, Entity: e})
+	o.store.Close()
+	for _, step := range []struct {
+		retention time.Duration
+		want      int
+	}{{time.Hour, 1}, {0, 0}} {
+		o, err := Open(auth.DevAccount(), storage, step.retention)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := deletions(o); got != step.want {
+			t.Fatalf("retention %v: %d deletion records, want %d", step.retention, got, step.want)
+		}
+		o.store.Close()
+	}
 }

@@ -1,0 +1,151 @@
+package core
+
+// The change feed of a table lists its entities and the deletion records of its entities
+// (see recordDeletion) in the order (Timestamp, PartitionKey, RowKey). Every write
+// transaction takes a Timestamp later than every one before it, so a write committed while
+// a reader pages through the feed lands after the reader's position: resuming after the
+// last change seen never skips a change nor repeats one, whatever is written meanwhile.
+// An entity written again leaves its old position and appears at its new one.
+
+// changeIndex is the buntdb index of entities in Timestamp order.
+const changeIndex = "changes"
+
+// changeChunk is how many changes of each kind the feed reads from its index at a time.
+const changeChunk = 128
+
+// Checkpoint is a position in a table's change feed: the Timestamp and keys of the last
+// change a reader has seen. The zero Checkpoint is the start of the feed.
+type Checkpoint struct {
+	Timestamp    DateTime
+	PartitionKey string
+	RowKey       string
+}
+
+// IsZero reports whether c is the start of the feed.
+func (c Checkpoint) IsZero() bool { return c == Checkpoint{} }
+
+// Before reports whether c comes before o in feed order.
+func (c Checkpoint) Before(o Checkpoint) bool {
+	if c.Timestamp != o.Timestamp {
+		return c.Timestamp < o.Timestamp
+	}
+	if c.PartitionKey != o.PartitionKey {
+		return c.PartitionKey < o.PartitionKey
+	}
+	return c.RowKey < o.RowKey
+}
+
+// Change is one item of a table's change feed: an entity as stored, or the record of a
+// deleted one. Its Checkpoint is its position: the entity's Timestamp, or the deletion's.
+type Change struct {
+	Checkpoint
+	// Entity is the entity as stored; nil when the change is a deletion.
+	Entity *Entity
+}
+
+// Deleted reports whether the change is the deletion of the entity at its keys.
+func (c Change) Deleted() bool { return c.Entity == nil }
+
+// Changes calls fn with each change of a table after since, in feed order, until fn returns
+// false. From the zero Checkpoint it lists every entity and deletion record; from any
+// other it first checks that no deletion after since was forgotten, else it returns
+// ErrCheckpointExpired and the reader must reconcile (see ErrCheckpointExpired).
+func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) error {
+	if _, err := tx.Table(table); err != nil {
+		return err
+	}
+	id := tableID(table)
+	if !since.IsZero() {
+		if err := tx.checkCheckpoint(id, since); err != nil {
+			return err
+		}
+	}
+	es := &feedCursor{tx: tx, index: changeIndex, prefix: tableEntities(id), decode: true, pos: since}
+	ds := &feedCursor{tx: tx, index: deletionIndex, prefix: tableDeletions(id), pos: since}
+	for {
+		e, err := es.peek()
+		if err != nil {
+			return err
+		}
+		d, err := ds.peek()
+		if err != nil {
+			return err
+		}
+		var c *Change
+		switch {
+		case e == nil && d == nil:
+			return nil
+		case e == nil || d != nil && d.Before(e.Checkpoint):
+			c = ds.take()
+		default:
+			c = es.take()
+		}
+		if !fn(*c) {
+			return nil
+		}
+	}
+}
+
+// feedCursor reads one index of the feed (entities or deletion records) for one table,
+// a chunk at a time, each chunk resuming where the last one ended, so that every record
+// after the start is read once.
+type feedCursor struct {
+	tx            *Tx
+	index, prefix string
+	decode        bool
+	pos           Checkpoint // where the next chunk starts
+	buf           []Change
+	done          bool // the last chunk reached the end of the index
+}
+
+// peek returns the next change of the cursor without taking it; nil at the end.
+func (c *feedCursor) peek() (*Change, error) {
+	if len(c.buf) == 0 && !c.done {
+		buf, err := c.tx.feedChunk(c.index, c.prefix, c.pos, c.decode)
+		if err != nil {
+			return nil, err
+		}
+		c.buf, c.done = buf, len(buf) < changeChunk
+		if len(buf) > 0 {
+			c.pos = buf[len(buf)-1].Checkpoint
+		}
+	}
+	if len(c.buf) == 0 {
+		return nil, nil
+	}
+	return &c.buf[0], nil
+}
+
+// take removes and returns the change peek returned.
+func (c *feedCursor) take() *Change {
+	ch := &c.buf[0]
+	c.buf = c.buf[1:]
+	return ch
+}
+
+// feedChunk reads up to changeChunk records after pos from an index in Timestamp order,
+// keeping those whose key starts with prefix (one table's); entities are decoded when
+// decode is set, else the records are deletions.
+func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Change, error) {
+	var out []Change
+	var derr error
+	pivot := encodeStamp(pos.Timestamp)
+	err := tx.btx.AscendGreaterOrEqual(index, pivot, func(k, v string) bool {
+		if len(k) <= len(prefix) || k[:len(prefix)] != prefix {
+			return true
+		}
+		pk, rk := splitEntityKey(k, len(prefix))
+		c := Change{Checkpoint: Checkpoint{Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk}}
+		if !pos.Before(c.Checkpoint) {
+			return true
+		}
+		if decode {
+			if c.Entity, derr = decodeEntity(pk, rk, v); derr != nil {
+				return false
+			}
+		}
+		out = append(out, c)
+		return len(out) < changeChunk
+	})
+	return out, orErr(err, derr)
+}

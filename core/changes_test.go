@@ -1,0 +1,312 @@
+package core_test
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// clock is an Options.Now a test moves by hand.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// syncStore opens an in-memory store keeping deletion records for a day, on clk.
+func syncStore(t testing.TB, clk *clock, tables ...string) *core.Store {
+	return newRuleStore(t, core.Options{Now: clk.Now, DeletionRetention: 24 * time.Hour}, tables...)
+}
+
+// feed returns the changes of a table after since, failing the test on error.
+func feed(t testing.TB, s *core.Store, table string, since core.Checkpoint) []core.Change {
+	t.Helper()
+	cs, err := changes(s, table, since, -1)
+	if err != nil {
+		t.Fatalf("changes of %s after %v: %v", table, since, err)
+	}
+	return cs
+}
+
+// changes returns up to limit changes of a table after since (limit < 0: all).
+func changes(s *core.Store, table string, since core.Checkpoint, limit int) (out []core.Change, err error) {
+	err = s.View(func(tx *core.Tx) error {
+		return tx.Changes(table, since, func(c core.Change) bool {
+			out = append(out, c)
+			return len(out) != limit
+		})
+	})
+	return out, err
+}
+
+// describe writes changes as "pk/rk" for entities and "-pk/rk" for deletions.
+func describe(cs []core.Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.PartitionKey + "/" + c.RowKey
+		if c.Deleted() {
+			out[i] = "-" + out[i]
+		}
+	}
+	return out
+}
+
+func del(t testing.TB, s *core.Store, table, pk, rk string) {
+	t.Helper()
+	if _, err := s.Apply(table, core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: pk, RowKey: rk}}); err != nil {
+		t.Fatalf("delete (%q, %q): %v", pk, rk, err)
+	}
+}
+
+func ent(pk, rk string) *core.Entity { return &core.Entity{PartitionKey: pk, RowKey: rk} }
+
+func TestTx_Changes(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		clk := newClock()
+		s := syncStore(t, clk, "feed", "other")
+		insert(t, s, "feed", ent("b", "1"))
+		insert(t, s, "other", ent("a", "0"))
+		// A batch is one transaction: one Timestamp, its entities in key order.
+		if _, err := s.ApplyBatch("feed", []core.Op{{Kind: core.OpInsert, Entity: ent("a", "2")}, {Kind: core.OpInsert, Entity: ent("a", "1")}}); err != nil {
+			t.Fatal(err)
+		}
+		insert(t, s, "feed", ent("c", "1"))
+		if _, err := s.Apply("feed", core.Op{Kind: core.OpInsertOrReplace, Entity: ent("b", "1")}); err != nil {
+			t.Fatal(err)
+		}
+		del(t, s, "feed", "c", "1")
+		got := feed(t, s, "feed", core.Checkpoint{})
+		want := []string{"a/1", "a/2", "b/1", "-c/1"}
+		if !slices.Equal(describe(got), want) {
+			t.Fatalf("feed = %v, want %v", describe(got), want)
+		}
+		for i := 1; i < len(got); i++ {
+			if !got[i-1].Before(got[i].Checkpoint) {
+				t.Fatalf("%v not before %v", got[i-1].Checkpoint, got[i].Checkpoint)
+			}
+		}
+		if got[2].Entity.Timestamp != got[2].Timestamp {
+			t.Fatalf("entity Timestamp %v, change Timestamp %v", got[2].Entity.Timestamp, got[2].Timestamp)
+		}
+		// Resuming after each change gives exactly the rest.
+		for i := range got {
+			rest := feed(t, s, "feed", got[i].Checkpoint)
+			if !slices.Equal(describe(rest), want[i+1:]) {
+				t.Fatalf("after %d: %v, want %v", i, describe(rest), want[i+1:])
+			}
+		}
+	})
+	t.Run("OK/ReinsertSupersedesDeletion", func(t *testing.T) {
+		s := syncStore(t, newClock(), "feed")
+		insert(t, s, "feed", ent("p", "1"))
+		del(t, s, "feed", "p", "1")
+		cp := feed(t, s, "feed", core.Checkpoint{})[0].Checkpoint
+		insert(t, s, "feed", ent("p", "1"))
+		if got := describe(feed(t, s, "feed", core.Checkpoint{})); !slices.Equal(got, []string{"p/1"}) {
+			t.Fatalf("feed = %v, want [p/1]", got)
+		}
+		if got := describe(feed(t, s, "feed", cp)); !slices.Equal(got, []string{"p/1"}) {
+			t.Fatalf("feed after the deletion = %v, want [p/1]", got)
+		}
+	})
+	t.Run("OK/BatchDeletes", func(t *testing.T) {
+		s := syncStore(t, newClock(), "feed")
+		insert(t, s, "feed", ent("p", "1"))
+		insert(t, s, "feed", ent("p", "2"))
+		if _, err := s.ApplyBatch("feed", []core.Op{{Kind: core.OpDelete, Entity: ent("p", "2")}, {Kind: core.OpDelete, Entity: ent("p", "1")}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := describe(feed(t, s, "feed", core.Checkpoint{})); !slices.Equal(got, []string{"-p/1", "-p/2"}) {
+			t.Fatalf("feed = %v", got)
+		}
+	})
+	t.Run("OK/ManyInterleaved", func(t *testing.T) {
+		// More than a chunk of each kind, interleaved, across tables: the merge must keep
+		// feed order at chunk boundaries.
+		s := syncStore(t, newClock(), "feed", "other")
+		for i := range 700 {
+			insert(t, s, "feed", ent("p", fmt.Sprintf("%04d", i)))
+			insert(t, s, "other", ent("p", fmt.Sprintf("%04d", i)))
+			if i%3 == 0 {
+				del(t, s, "feed", "p", fmt.Sprintf("%04d", i/3))
+			}
+		}
+		got := feed(t, s, "feed", core.Checkpoint{})
+		if len(got) != 700 {
+			t.Fatalf("%d changes, want 700", len(got))
+		}
+		deleted := 0
+		for i := 1; i < len(got); i++ {
+			if !got[i-1].Before(got[i].Checkpoint) {
+				t.Fatalf("change %d %v not before %v", i, got[i-1].Checkpoint, got[i].Checkpoint)
+			}
+		}
+		for _, c := range got {
+			if c.Deleted() {
+				deleted++
+			}
+		}
+		if deleted != 234 {
+			t.Fatalf("%d deletions, want 234", deleted)
+		}
+		var paged []core.Change
+		for cp := (core.Checkpoint{}); ; {
+			page, err := changes(s, "feed", cp, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			paged = append(paged, page...)
+			cp = page[len(page)-1].Checkpoint
+		}
+		if !slices.Equal(describe(paged), describe(got)) {
+			t.Fatal("paging by 100 differs from one pass")
+		}
+	})
+	t.Run("ErrTableNotFound", func(t *testing.T) {
+		s := syncStore(t, newClock())
+		_, err := changes(s, "nope", core.Checkpoint{}, -1)
+		wantErr(t, err, core.ErrTableNotFound)
+	})
+	t.Run("ErrCheckpointExpired", func(t *testing.T) {
+		for _, tc := range []struct {
+			name  string
+			after func(s *core.Store, clk *clock)
+			opts  func(*core.Options)
+		}{
+			{"OlderThanRetention", func(_ *core.Store, clk *clock) { clk.Advance(25 * time.Hour) }, nil},
+			{"NoRetention", nil, func(o *core.Options) { o.DeletionRetention = 0 }},
+			{"TableRecreated", func(s *core.Store, _ *clock) {
+				s.DeleteTable("feed")
+				s.CreateTable("Feed")
+			}, nil},
+			{"FromAnotherStore", nil, nil},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				clk := newClock()
+				opts := core.Options{Now: clk.Now, DeletionRetention: 24 * time.Hour}
+				if tc.opts != nil {
+					tc.opts(&opts)
+				}
+				s := newRuleStore(t, opts, "feed")
+				e := insert(t, s, "feed", ent("p", "1"))
+				cp := core.Checkpoint{Timestamp: e.Timestamp, PartitionKey: "p", RowKey: "1"}
+				if tc.name == "FromAnotherStore" {
+					cp.Timestamp += 1e7
+				}
+				if tc.after != nil {
+					tc.after(s, clk)
+				}
+				_, err := changes(s, "feed", cp, -1)
+				wantErr(t, err, core.ErrCheckpointExpired)
+				if _, err := changes(s, "feed", core.Checkpoint{}, -1); err != nil {
+					t.Fatalf("from the start: %v", err)
+				}
+			})
+		}
+	})
+}
+
+func TestStore_PurgeDeletions(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		clk := newClock()
+		s := syncStore(t, clk, "feed")
+		for i := range 20 {
+			insert(t, s, "feed", ent("p", itoa(i)))
+			del(t, s, "feed", "p", itoa(i))
+		}
+		insert(t, s, "feed", ent("q", "kept"))
+		start := feed(t, s, "feed", core.Checkpoint{})
+		mid := start[len(start)-1].Checkpoint
+		clk.Advance(25 * time.Hour)
+		// Recording a deletion purges a few expired records with it.
+		insert(t, s, "feed", ent("q", "gone"))
+		del(t, s, "feed", "q", "gone")
+		if n := len(feed(t, s, "feed", core.Checkpoint{})); n != 22-8 {
+			t.Fatalf("%d changes after one deletion, want %d", n, 22-8)
+		}
+		n, err := s.PurgeDeletions()
+		if err != nil || n != 12 {
+			t.Fatalf("PurgeDeletions = %d, %v; want 12", n, err)
+		}
+		if got := describe(feed(t, s, "feed", core.Checkpoint{})); !slices.Equal(got, []string{"q/kept", "-q/gone"}) {
+			t.Fatalf("feed = %v", got)
+		}
+		// A checkpoint before a purged deletion is expired even if the retention grows.
+		_, err = changes(s, "feed", mid, -1)
+		wantErr(t, err, core.ErrCheckpointExpired)
+	})
+	t.Run("OK/HorizonOutlivesRetention", func(t *testing.T) {
+		clk := newClock()
+		kv := memoryBackend()
+		open := func(retention time.Duration) *core.Store {
+			s, err := core.Open(core.Options{Backend: kv(), Now: clk.Now, DeletionRetention: retention})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		s := open(time.Hour)
+		s.CreateTable("feed")
+		insert(t, s, "feed", ent("p", "1"))
+		del(t, s, "feed", "p", "1")
+		cp := feed(t, s, "feed", core.Checkpoint{})[0].Checkpoint
+		e2 := insert(t, s, "feed", ent("p", "2"))
+		after := core.Checkpoint{Timestamp: e2.Timestamp, PartitionKey: "p", RowKey: "2"}
+		before := core.Checkpoint{Timestamp: cp.Timestamp - 1}
+		clk.Advance(2 * time.Hour)
+		if n, err := s.PurgeDeletions(); n != 1 || err != nil {
+			t.Fatalf("PurgeDeletions = %d, %v", n, err)
+		}
+		s.Close()
+		s = open(48 * time.Hour)
+		defer s.Close()
+		_, err := changes(s, "feed", before, -1)
+		wantErr(t, err, core.ErrCheckpointExpired)
+		_, err = changes(s, "feed", cp, -1)
+		wantErr(t, err, core.ErrCheckpointExpired)
+		if got := feed(t, s, "feed", after); len(got) != 0 {
+			t.Fatalf("after the last change: %v", describe(got))
+		}
+	})
+}
+
+// TestChanges_Invisible checks that deletion records stay out of every read an Azure
+// client makes: scans, Get and the table list.
+func TestChanges_Invisible(t *testing.T) {
+	s := syncStore(t, newClock(), "feed")
+	insert(t, s, "feed", ent("p", "1"))
+	del(t, s, "feed", "p", "1")
+	s.DeleteTable("feed")
+	s.CreateTable("feed")
+	insert(t, s, "feed", ent("p", "2"))
+	del(t, s, "feed", "p", "2")
+	if got := scanAll(t, s, "feed"); len(got) != 0 {
+		t.Fatalf("scan = %d entities, want none", len(got))
+	}
+	if _, err := s.Get("feed", "p", "2"); err == nil {
+		t.Fatal("Get found a deleted entity")
+	}
+	if got := tableNames(t, s); !slices.Equal(got, []string{"feed"}) {
+		t.Fatalf("tables = %v", got)
+	}
+}

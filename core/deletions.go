@@ -1,0 +1,197 @@
+package core
+
+import (
+	"encoding/binary"
+	"errors"
+	"strconv"
+
+	"github.com/tidwall/buntdb"
+)
+
+// ErrCheckpointExpired means a change feed cannot resume from a checkpoint: deletions
+// after it may have been purged (it is older than the deletion retention), the table was
+// deleted since (and perhaps created again), or the checkpoint is later than anything this
+// store has issued (it comes from another store). A sync client then reconciles: it reads
+// the whole table again and deletes what it holds that the table no longer has.
+var ErrCheckpointExpired = errors.New("checkpoint is older than the deletion records kept")
+
+// Deletion records. While Options.DeletionRetention is positive, deleting an entity leaves
+// a record of its keys and the deletion's Timestamp (d\0{table}\0{pk}\0{rk}), and deleting
+// a table leaves one of the table (d\0{table}), which voids every checkpoint before it.
+// Records live outside the entity key space, so no query, Get Entity or Query Tables ever
+// sees them. Writing the entity again removes its record; a record older than the
+// retention is purged, at the latest when the next deletion is recorded.
+
+// deletionIndex is the buntdb index of deletion records in Timestamp order.
+const deletionIndex = "deletions"
+
+// horizonKey holds the latest Timestamp of a purged deletion record: a checkpoint at or
+// before it may have missed a deletion.
+const horizonKey = metaPrefix + "deletion-horizon"
+
+// purgePerDeletion is how many expired records recording a deletion purges along with it,
+// so expired records never pile up while deletions go on.
+const purgePerDeletion = 8
+
+// encodeStamp returns the stored form of a deletion record: like an entity's, a version
+// byte then the uvarint Timestamp, so one index order serves both (see stampOf).
+func encodeStamp(ts DateTime) string {
+	b := make([]byte, 1, 1+binary.MaxVarintLen64)
+	b[0] = entityCodecVersion
+	return string(binary.AppendUvarint(b, uint64(ts)))
+}
+
+// stampOf returns the Timestamp at the head of a stored entity or deletion record, 0 for
+// a record too short to hold one.
+func stampOf(v string) DateTime {
+	if len(v) < 2 {
+		return 0
+	}
+	var buf [binary.MaxVarintLen64]byte
+	n := copy(buf[:], v[1:])
+	ts, _ := binary.Uvarint(buf[:n])
+	return DateTime(ts)
+}
+
+// lessStamp orders stored records by Timestamp; buntdb breaks ties by key.
+func lessStamp(a, b string) bool { return stampOf(a) < stampOf(b) }
+
+// recordDeletion records that entity (pk, rk) of table id was deleted by this transaction.
+func (tx *Tx) recordDeletion(id, pk, rk string) error {
+	if tx.store.opts.DeletionRetention <= 0 {
+		return nil
+	}
+	if err := tx.set(deletionKey(id, pk, rk), encodeStamp(tx.timestamp())); err != nil {
+		return err
+	}
+	_, err := tx.purgeDeletions(purgePerDeletion)
+	return err
+}
+
+// supersedeDeletion removes the deletion record of entity (pk, rk), which is written again.
+func (tx *Tx) supersedeDeletion(id, pk, rk string) error {
+	key := deletionKey(id, pk, rk)
+	if _, ok, err := tx.get(key); err != nil || !ok {
+		return err
+	}
+	return tx.del(key)
+}
+
+// recordTableDeletion replaces the deletion records of table id's entities by one of the
+// table, which voids every checkpoint before it.
+func (tx *Tx) recordTableDeletion(id string) error {
+	prefix := tableDeletions(id)
+	var keys []string
+	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
+		keys = append(keys, k)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := tx.del(k); err != nil {
+			return err
+		}
+	}
+	if tx.store.opts.DeletionRetention <= 0 {
+		return nil
+	}
+	if err := tx.set(tableDeletionKey(id), encodeStamp(tx.timestamp())); err != nil {
+		return err
+	}
+	_, err = tx.purgeDeletions(purgePerDeletion)
+	return err
+}
+
+// purgeDeletions removes up to limit deletion records older than the retention (limit < 0:
+// all), oldest first, and moves the horizon up to the newest one removed.
+func (tx *Tx) purgeDeletions(limit int) (int, error) {
+	cutoff := tx.store.retentionCutoff()
+	var keys []string
+	var newest DateTime
+	err := tx.btx.Ascend(deletionIndex, func(k, v string) bool {
+		ts := stampOf(v)
+		if ts >= cutoff || len(keys) == limit {
+			return false
+		}
+		keys, newest = append(keys, k), ts
+		return true
+	})
+	if err != nil || len(keys) == 0 {
+		return 0, err
+	}
+	for _, k := range keys {
+		if err := tx.del(k); err != nil {
+			return 0, err
+		}
+	}
+	if h, err := tx.horizon(); err != nil || h >= newest {
+		return len(keys), err
+	}
+	return len(keys), tx.set(horizonKey, strconv.FormatInt(int64(newest), 10))
+}
+
+// horizon returns the latest Timestamp of a purged deletion record, 0 if none was purged.
+func (tx *Tx) horizon() (DateTime, error) {
+	v, ok, err := tx.get(horizonKey)
+	if err != nil || !ok {
+		return 0, err
+	}
+	return decodeClock(v), nil
+}
+
+// retentionCutoff is the Timestamp before which deletion records are expired now.
+func (s *Store) retentionCutoff() DateTime {
+	return DateTimeOf(s.opts.Now().Add(-s.opts.DeletionRetention))
+}
+
+// checkCheckpoint returns ErrCheckpointExpired if a change feed of table id cannot resume
+// exactly from since, which is not the zero Checkpoint.
+func (tx *Tx) checkCheckpoint(id string, since Checkpoint) error {
+	s := tx.store
+	if s.opts.DeletionRetention <= 0 || since.Timestamp < s.retentionCutoff() {
+		return ErrCheckpointExpired
+	}
+	clock, _, err := tx.get(clockKey)
+	if err != nil {
+		return err
+	}
+	if since.Timestamp > decodeClock(clock) {
+		return ErrCheckpointExpired
+	}
+	h, err := tx.horizon()
+	if err != nil {
+		return err
+	}
+	if since.Timestamp <= h {
+		return ErrCheckpointExpired
+	}
+	v, ok, err := tx.get(tableDeletionKey(id))
+	if err != nil {
+		return err
+	}
+	if ok && since.Timestamp <= stampOf(v) {
+		return ErrCheckpointExpired
+	}
+	return nil
+}
+
+// PurgeDeletions removes every deletion record older than Options.DeletionRetention (all
+// of them when it is zero) and returns how many it removed. Recording a deletion purges a
+// few expired records already; hosts may call this from time to time as well.
+func (s *Store) PurgeDeletions() (n int, err error) {
+	err = s.Update(func(tx *Tx) error {
+		n, err = tx.purgeDeletions(-1)
+		return err
+	})
+	return n, err
+}
+
+// createIndexes creates the in-memory indexes of the change feed, before the store loads.
+func createIndexes(db *buntdb.DB) error {
+	if err := db.CreateIndex(changeIndex, entityPrefix+"*", lessStamp); err != nil {
+		return err
+	}
+	return db.CreateIndex(deletionIndex, deletionPrefix+"*", lessStamp)
+}

@@ -1,0 +1,65 @@
+// The change feed at the edge (the README's "Sync protocol"): GET /{table}()?comp=changes
+// reaches the table's object through the glue, authorized by a table SAS; deletion
+// records survive a restart of the runtime; TABLETOP_DELETION_RETENTION=0 keeps none, so a
+// checkpoint is then answered 410 CheckpointExpired.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { generateTableSas } from "@azure/data-tables";
+import { startEdge } from "../runtime.mjs";
+import { clients, credential, tempDir, accountName } from "./helpers.mjs";
+
+const tmp = tempDir();
+after(() => tmp.cleanup());
+
+/** changes reads one page of table's change feed with a query-only table SAS. */
+async function changes(url, table, since = "") {
+  const sas = generateTableSas(table, credential, { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600e3) });
+  const res = await fetch(`${url}/${accountName}/${table}()?comp=changes&since=${encodeURIComponent(since)}&${sas}`, {
+    headers: { Accept: "application/json;odata=minimalmetadata", "x-ms-version": "2019-02-02" },
+  });
+  const body = await res.json();
+  return {
+    status: res.status,
+    code: res.headers.get("x-ms-error-code"),
+    checkpoint: res.headers.get("x-tabletop-checkpoint"),
+    more: res.headers.get("x-tabletop-more"),
+    keys: res.ok ? [...body.value.map((e) => e.RowKey), ...body["tabletop.deleted"].map((d) => `-${d.RowKey}`)] : [],
+  };
+}
+
+test("the change feed reports deletions across a restart, and expires without retention", async () => {
+  let edge = await startEdge({ persistDir: tmp.dir, vars: { TABLETOP_DELETION_RETENTION: "1h" } });
+  let checkpoint;
+  try {
+    const { service, table } = clients(edge.url);
+    await service.createTable("Synced");
+    const t = table("Synced");
+    for (const rk of ["a", "b", "c"]) await t.createEntity({ partitionKey: "p", rowKey: rk });
+    const first = await changes(edge.url, "Synced");
+    assert.deepEqual([first.status, first.more, first.keys], [200, "false", ["a", "b", "c"]]);
+    checkpoint = first.checkpoint;
+    await t.deleteEntity("p", "b");
+    await t.submitTransaction([["delete", { partitionKey: "p", rowKey: "c" }], ["upsert", { partitionKey: "p", rowKey: "d" }]]);
+    const names = [];
+    for await (const e of t.listEntities()) names.push(e.rowKey);
+    assert.deepEqual(names, ["a", "d"], "ordinary queries do not see deletion records");
+  } finally {
+    await edge.stop();
+  }
+  edge = await startEdge({ persistDir: tmp.dir, vars: { TABLETOP_DELETION_RETENTION: "1h" } });
+  try {
+    const next = await changes(edge.url, "Synced", checkpoint);
+    assert.deepEqual([next.status, next.keys], [200, ["d", "-b", "-c"]]);
+  } finally {
+    await edge.stop();
+  }
+  edge = await startEdge({ persistDir: tmp.dir, vars: { TABLETOP_DELETION_RETENTION: "0" } });
+  try {
+    const expired = await changes(edge.url, "Synced", checkpoint);
+    assert.deepEqual([expired.status, expired.code], [410, "CheckpointExpired"]);
+    const fresh = await changes(edge.url, "Synced");
+    assert.deepEqual([fresh.status, fresh.keys], [200, ["a", "d"]]);
+  } finally {
+    await edge.stop();
+  }
+});
