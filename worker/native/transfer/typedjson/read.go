@@ -43,7 +43,9 @@ func ReadEntity(dec *jsontext.Decoder) (*core.Entity, error) {
 
 // ReadObject reads the next value of dec, which must be a flat object (no member's value is
 // an object or an array).
-func ReadObject(dec *jsontext.Decoder) (*Object, error) {
+func ReadObject(dec *jsontext.Decoder) (*Object, error) { return readObject(dec, false) }
+
+func readObject(dec *jsontext.Decoder, skipNested bool) (*Object, error) {
 	if dec.PeekKind() != '{' {
 		if err := dec.SkipValue(); err != nil {
 			return nil, err
@@ -55,7 +57,7 @@ func ReadObject(dec *jsontext.Decoder) (*Object, error) {
 	}
 	o := &Object{types: map[string]string{}}
 	for dec.PeekKind() != '}' {
-		name, m, err := readMember(dec)
+		name, m, err := readMember(dec, skipNested)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +106,7 @@ func (o *Object) Entity() (*core.Entity, error) {
 }
 
 // readMember reads one name and value; m is nil for a member to skip (odata.*, null).
-func readMember(dec *jsontext.Decoder) (string, *member, error) {
+func readMember(dec *jsontext.Decoder, skipNested bool) (string, *member, error) {
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return "", nil, err
@@ -115,8 +117,8 @@ func readMember(dec *jsontext.Decoder) (string, *member, error) {
 	}
 	switch k := dec.PeekKind(); k {
 	case '{', '[':
-		if err := dec.SkipValue(); err != nil {
-			return "", nil, err
+		if err := dec.SkipValue(); err != nil || skipNested {
+			return name, nil, err
 		}
 		return "", nil, fmt.Errorf("property %q: %w", name, ErrValueKind)
 	case 'n':
@@ -178,4 +180,26 @@ func untyped(m member) (core.Value, error) {
 		return core.Int32Value(int32(n)), nil
 	}
 	return core.ParseValue(core.TypeDouble, m.text)
+}
+
+// ReadObjectSkipping reads the next object of dec like ReadObject, but skips members whose
+// values are objects or arrays instead of failing on them.
+func ReadObjectSkipping(dec *jsontext.Decoder) (*Object, error) {
+	return readObject(dec, true)
+}
+
+// Decode rewrites the text of each member annotated with typeName through fn, for stores
+// that keep a type in another form.
+func (o *Object) Decode(typeName string, fn func(string) (string, error)) error {
+	for i, m := range o.members {
+		if o.types[m.name] != typeName {
+			continue
+		}
+		text, err := fn(m.text)
+		if err != nil {
+			return &core.FieldError{Field: m.name, Value: core.Shorten(m.text), Err: err}
+		}
+		o.members[i].text = text
+	}
+	return nil
 }
