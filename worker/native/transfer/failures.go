@@ -22,7 +22,11 @@ type EntityError struct {
 	RowKey       string `json:"RowKey"`
 	Code         string `json:"code"`
 	Message      string `json:"message"`
+	Err          error  `json:"-"`
 }
+
+// Unwrap returns the error the destination answered.
+func (e *EntityError) Unwrap() error { return e.Err }
 
 // Error implements error.
 func (e *EntityError) Error() string {
@@ -100,7 +104,7 @@ func blame(table string, b []*core.Entity, err error) (*EntityError, []*core.Ent
 		i = be.Index
 	}
 	e := b[i]
-	ee := &EntityError{Table: table, PartitionKey: e.PartitionKey, RowKey: e.RowKey, Code: "Error", Message: err.Error()}
+	ee := &EntityError{Table: table, PartitionKey: e.PartitionKey, RowKey: e.RowKey, Code: "Error", Message: err.Error(), Err: err}
 	var se *endpoint.Error
 	if errors.As(err, &se) {
 		ee.Code, ee.Message = se.Code, se.Message
