@@ -61,8 +61,9 @@ func (c *Client) batchBody(table string, entities []*core.Entity) ([]byte, strin
 	var b bytes.Buffer
 	b.WriteString("--" + batchB + "\r\nContent-Type: multipart/mixed; boundary=" + changeB + "\r\n\r\n")
 	// Not &b itself: given a *bytes.Buffer the encoder writes into its free space, which the
-	// framing written between entities would share.
-	enc := jsontext.NewEncoder(struct{ io.Writer }{&b})
+	// framing written between entities would share. U+2028 and U+2029 are escaped: Azurite
+	// answers 500 to a $batch holding them raw.
+	enc := jsontext.NewEncoder(struct{ io.Writer }{&b}, jsontext.EscapeForJS(true))
 	for _, e := range entities {
 		b.WriteString("--" + changeB + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n")
 		b.WriteString("PUT " + c.base + "/")
