@@ -52,7 +52,31 @@ func (c *Client) Upsert(ctx context.Context, table string, entities []*core.Enti
 		return err
 	}
 	defer resp.Body.Close()
-	return readBatchResponse(resp)
+	body, err = io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if allSucceeded(body) {
+		return nil
+	}
+	return readBatchResponse(resp.Header.Get("Content-Type"), bytes.NewReader(body))
+}
+
+// allSucceeded reports whether every operation's status line in a batch answer is 2xx and
+// there is at least one: the common case, told without parsing the parts.
+func allSucceeded(body []byte) bool {
+	const status = "\nHTTP/1.1 "
+	n := 0
+	for rest := body; ; n++ {
+		i := bytes.Index(rest, []byte(status))
+		if i < 0 {
+			return n > 0
+		}
+		rest = rest[i+len(status):]
+		if len(rest) == 0 || rest[0] != '2' {
+			return false
+		}
+	}
 }
 
 // batchBody frames one changeset of PUT operations as multipart/mixed.
@@ -81,8 +105,8 @@ func (c *Client) batchBody(table string, entities []*core.Entity) ([]byte, strin
 }
 
 // readBatchResponse returns nil when every operation succeeded, or the first failure.
-func readBatchResponse(resp *http.Response) error {
-	outer, err := boundaryReader(resp.Header.Get("Content-Type"), resp.Body)
+func readBatchResponse(ctype string, body io.Reader) error {
+	outer, err := boundaryReader(ctype, body)
 	if err != nil {
 		return err
 	}
