@@ -7,7 +7,7 @@ GOJS     := GOOS=js GOARCH=wasm
 FUZZTIME ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run web worker dev test-edge bench-web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
+.PHONY: run web worker dev test-edge test-transfer bench-web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
 
 # make run ADDR=0.0.0.0:10002 DATA=/var/lib/tabletop  (DATA=:memory: keeps nothing)
 ADDR ?= 127.0.0.1:10002
@@ -31,7 +31,7 @@ web:
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/dist/
 	$(GOJS) $(GO) build -trimpath -ldflags="-s -w" -o web/dist/tabletop.wasm ./wasm
 
-test: deps vet test-go test-race test-wasm test-fuzz test-js test-web test-browser test-edge
+test: deps vet test-go test-race test-wasm test-fuzz test-js test-web test-browser test-edge test-transfer
 
 deps:
 	$(GO) mod download
@@ -65,6 +65,13 @@ test-edge: worker
 	cd worker/sdktest && npm ci --no-audit --no-fund
 	node $(EDGE)/test-sdk.mjs
 
+# tabletop copy end to end: every EDM type through native, a dump, a real Azurite (npm,
+# pinned in the lock file), the edge worker in local workerd and back; Azurite's file read.
+TRANSFER_E2E := worker/native/transfer/e2e
+
+test-transfer: worker
+	cd $(TRANSFER_E2E) && npm ci --no-audit --no-fund && TABLETOP_E2E_EDGE=1 node --test *.test.mjs
+
 test-fuzz:
 	scripts/fuzz-all.sh $(FUZZTIME)
 
@@ -72,6 +79,7 @@ bench: worker
 	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)
 	scripts/bench-side-by-side.sh ./core/query/ $(BENCHTIME)
 	$(GO) test -run '^$$' -bench 'Loopback|Sync' -benchtime 2s ./worker/rest/
+	$(GO) test -run '^$$' -bench Copy -benchtime 1x ./worker/native/transfer/
 	node $(EDGE)/bench.mjs
 	$(MAKE) bench-web
 

@@ -39,7 +39,7 @@ func appendChangeList(b []byte, cs []core.Change, deleted bool, c *Context) []by
 		if deleted {
 			e = &core.Entity{PartitionKey: ch.PartitionKey, RowKey: ch.RowKey, Timestamp: ch.Timestamp}
 		}
-		b = closeObject(appendEntityMembers(append(b, '{'), e, c))
+		b = closeObject(appendEntityMembers(append(b, '{'), decoded{e}, c))
 	}
 	return b
 }

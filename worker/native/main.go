@@ -10,6 +10,12 @@
 // It prints the connection string of each account it serves, logs one line per request
 // (unless -quiet) and stops gracefully on SIGINT or SIGTERM: requests in flight finish and
 // the store is closed, so every acknowledged write is on disk.
+//
+// With a subcommand it moves data instead (see package transfer):
+//
+//	tabletop copy SRC DST        # between endpoints, dump files and Azurite's database file
+//	tabletop export SRC [FILE]   # to a dump file
+//	tabletop import FILE DST     # from a dump (or browser export) file
 package main
 
 import (
@@ -38,6 +44,12 @@ type config struct {
 }
 
 func main() {
+	if isTransfer(os.Args[1:]) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := runTransfer(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
 	var cfg config
 	flag.StringVar(&cfg.addr, "addr", "127.0.0.1:10002", "address to listen on (port 0: any free port)")
 	flag.StringVar(&cfg.data, "data", "data", "data directory, one subdirectory per account; :memory: keeps nothing")

@@ -1,0 +1,171 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
+)
+
+// windowSize is how many entities a copy reads before it writes them, grouped by partition.
+const windowSize = 2000
+
+// maxBatchBytes bounds a batch's entities (by Azure's size formula) well under the 4 MiB
+// a $batch request may carry.
+const maxBatchBytes = 2 << 20
+
+// Job is one copy: its ends, what it reads, and how it reports and recovers.
+type Job struct {
+	Source Source
+	Sink   Sink
+	Select Selection
+	// Checkpoint, when set, is resumed from and updated after every window.
+	Checkpoint *Checkpoint
+	// Failures, when set, receives the entities that could not be written and the copy goes
+	// on (--keep-going); otherwise the first failure stops the copy.
+	Failures *Failures
+	Progress *Progress
+}
+
+// window is a run of entities of one table, in source order.
+type window struct {
+	table    string
+	begin    bool  // first window of its table
+	end      bool  // last window of its table
+	first    int64 // ordinal of the first entity in the table
+	entities []*core.Entity
+}
+
+// Run copies until the source ends, an error stops it, or ctx is done.
+func (j *Job) Run(ctx context.Context) error {
+	if j.Checkpoint == nil {
+		j.Checkpoint = &Checkpoint{}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := j.Checkpoint.snapshot()
+	windows := make(chan window, 4)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(windows)
+		readErr <- j.read(ctx, start, windows)
+	}()
+	for w := range windows {
+		if err := j.write(ctx, start, w); err != nil {
+			cancel()
+			for range windows {
+			}
+			return err
+		}
+	}
+	if err := <-readErr; err != nil {
+		return err
+	}
+	return j.Checkpoint.finish()
+}
+
+// read cuts the source into windows, skipping what the checkpoint says is written.
+func (j *Job) read(ctx context.Context, cp Checkpoint, out chan<- window) error {
+	var w window
+	send := func(next window) error {
+		if w.table != "" && !cp.isDone(w.table) {
+			select {
+			case out <- w:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		w = next
+		return nil
+	}
+	var ordinal int64
+	err := j.Source.Read(ctx, &j.Select, func(table string, e *core.Entity) error {
+		if e == nil {
+			w.end = true
+			ordinal = 0
+			return send(window{table: table, begin: true})
+		}
+		ordinal++
+		if table == cp.Table && ordinal <= cp.Entities {
+			return nil
+		}
+		if len(w.entities) == 0 {
+			w.first = ordinal
+		}
+		w.entities = append(w.entities, e)
+		if len(w.entities) < windowSize {
+			return nil
+		}
+		return send(window{table: table})
+	})
+	if err != nil {
+		return err
+	}
+	w.end = true
+	return send(window{})
+}
+
+// write writes one window, its partitions' batches in parallel, then checkpoints.
+func (j *Job) write(ctx context.Context, start Checkpoint, w window) error {
+	if w.begin {
+		resumed := w.table == start.Table && start.Entities > 0
+		if err := j.Sink.BeginTable(ctx, w.table, resumed); err != nil {
+			return fmt.Errorf("create table %s: %w", w.table, err)
+		}
+		j.Progress.table(w.table)
+	}
+	batches := partitionBatches(w.entities)
+	sem := make(chan struct{}, max(1, j.Sink.Parallel()))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for _, b := range batches {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := j.writeBatch(ctx, w.table, b); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return j.Checkpoint.advance(j.Sink, w)
+}
+
+// partitionBatches groups es by PartitionKey, keeping their order within each partition,
+// into batches of at most 100 entities and maxBatchBytes.
+func partitionBatches(es []*core.Entity) [][]*core.Entity {
+	var order []string
+	groups := map[string][]*core.Entity{}
+	for _, e := range es {
+		if _, ok := groups[e.PartitionKey]; !ok {
+			order = append(order, e.PartitionKey)
+		}
+		groups[e.PartitionKey] = append(groups[e.PartitionKey], e)
+	}
+	var out [][]*core.Entity
+	for _, pk := range order {
+		var cur []*core.Entity
+		size := 0
+		for _, e := range groups[pk] {
+			if len(cur) == endpoint.MaxBatch || (len(cur) > 0 && size+e.Size() > maxBatchBytes) {
+				out, cur, size = append(out, cur), nil, 0
+			}
+			cur = append(cur, e)
+			size += e.Size()
+		}
+		out = append(out, cur)
+	}
+	return out
+}

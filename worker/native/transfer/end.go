@@ -1,0 +1,93 @@
+package transfer
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
+)
+
+// Selection is what a copy reads: chosen tables (all when empty) and the entities that
+// match a $filter (all when empty).
+type Selection struct {
+	Tables []string
+	Filter string
+	filter *query.Filter
+}
+
+// wants reports whether table is selected.
+func (s *Selection) wants(table string) bool {
+	if len(s.Tables) == 0 {
+		return true
+	}
+	for _, t := range s.Tables {
+		if strings.EqualFold(t, table) {
+			return true
+		}
+	}
+	return false
+}
+
+// matches reports whether e passes the filter, for sources that filter locally.
+func (s *Selection) matches(e *core.Entity) bool { return s.filter == nil || s.filter.Matches(e) }
+
+// Source is where a copy reads: Read calls fn with each selected table's name and a nil
+// entity when the table starts, then with each of its selected entities, in a stable order.
+type Source interface {
+	Read(ctx context.Context, sel *Selection, fn func(table string, e *core.Entity) error) error
+	Close() error
+}
+
+// Sink is where a copy writes. BeginTable starts a table (resumed: the checkpoint says
+// part of it is written already); Write writes entities of one partition; Sync makes what
+// was written durable and returns the length of a file destination (0 otherwise).
+// Parallel is how many Writes may run at once.
+type Sink interface {
+	BeginTable(ctx context.Context, table string, resumed bool) error
+	Write(ctx context.Context, table string, es []*core.Entity) error
+	Sync() (int64, error)
+	Parallel() int
+	Close() error
+}
+
+// sized is a Source that knows how far through its input it is, in bytes.
+type sized interface {
+	Position() (done, total int64)
+}
+
+// IsEndpoint reports whether an end names a table endpoint rather than a file: a URL or
+// a connection string.
+func IsEndpoint(end string) bool {
+	if strings.HasPrefix(end, "http://") || strings.HasPrefix(end, "https://") {
+		return true
+	}
+	l := strings.ToLower(end)
+	return strings.Contains(l, "accountname=") || strings.Contains(l, "usedevelopmentstorage=") || strings.Contains(l, "tableendpoint=")
+}
+
+// describe returns an end as it may be printed and stored in a checkpoint: an endpoint's
+// URL without credentials, a file's name.
+func describe(end string) string {
+	if IsEndpoint(end) {
+		if c, err := endpoint.Parse(end); err == nil {
+			return c.String()
+		}
+	}
+	return end
+}
+
+// Compile parses the filter, for the sources that apply it themselves.
+func (s *Selection) Compile() error {
+	if s.Filter == "" {
+		return nil
+	}
+	f, err := query.ParseFilter(s.Filter)
+	if err != nil {
+		return fmt.Errorf("filter: %w", err)
+	}
+	s.filter = f
+	return nil
+}

@@ -1,0 +1,151 @@
+package endpoint
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	json "github.com/goccy/go-json"
+)
+
+// version is the x-ms-version the client speaks.
+const version = "2019-02-02"
+
+// Client is a connection to one account of a table service.
+type Client struct {
+	account string
+	base    string // scheme://host[/account], no trailing slash
+	key     []byte // Shared Key, or nil when sas is set
+	sas     string // SAS query string, without "?"
+	http    *http.Client
+}
+
+func (c *Client) init() *Client {
+	c.http = &http.Client{Transport: &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		MaxIdleConnsPerHost: 64,
+		IdleConnTimeout:     30 * time.Second,
+	}}
+	return c
+}
+
+// Account returns the name of the client's account.
+func (c *Client) Account() string { return c.account }
+
+// String returns the endpoint's URL, without credentials.
+func (c *Client) String() string { return c.base }
+
+// Error is an error answer of the service: its HTTP status and Azure error code.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+// Error implements error.
+func (e *Error) Error() string { return fmt.Sprintf("%s (HTTP %d): %s", e.Code, e.Status, e.Message) }
+
+// request is one call: method, path below the base URL (already escaped), query, body.
+type request struct {
+	method, path string
+	query        url.Values
+	header       http.Header
+	body         []byte
+}
+
+// do sends r and returns the response, or an *Error for a status of 300 or more.
+func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
+	u := c.base + r.path
+	q := r.query.Encode()
+	if c.sas != "" {
+		q = joinQuery(q, c.sas)
+	}
+	if q != "" {
+		u += "?" + q
+	}
+	var body io.Reader
+	if r.body != nil {
+		body = strings.NewReader(string(r.body))
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range r.header {
+		req.Header[k] = v
+	}
+	req.Header.Set("x-ms-version", version)
+	req.Header.Set("DataServiceVersion", "3.0")
+	req.Header.Set("MaxDataServiceVersion", "3.0;NetFx")
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "application/json;odata=minimalmetadata")
+	}
+	c.sign(req, r.query)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode >= 300 {
+		defer resp.Body.Close()
+		return nil, readError(resp.StatusCode, resp.Header, resp.Body)
+	}
+	return resp, nil
+}
+
+func joinQuery(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "&" + b
+}
+
+// sign sets x-ms-date and, with an account key, a Shared Key Authorization header:
+// HMAC-SHA256 of "VERB\nContent-MD5\nContent-Type\nDate\nCanonicalizedResource" as Azure
+// documents for the Table service.
+func (c *Client) sign(req *http.Request, query url.Values) {
+	date := time.Now().UTC().Format(http.TimeFormat)
+	req.Header.Set("x-ms-date", date)
+	if c.key == nil {
+		return
+	}
+	res := "/" + c.account + req.URL.EscapedPath()
+	if comp := query.Get("comp"); comp != "" {
+		res += "?comp=" + comp
+	}
+	sts := strings.Join([]string{req.Method, req.Header.Get("Content-MD5"), req.Header.Get("Content-Type"), date, res}, "\n")
+	mac := hmac.New(sha256.New, c.key)
+	mac.Write([]byte(sts))
+	req.Header.Set("Authorization", "SharedKey "+c.account+":"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+}
+
+// readError makes an *Error of an error answer: the code from x-ms-error-code or the
+// JSON body, the message from the body.
+func readError(status int, h http.Header, body io.Reader) *Error {
+	data, _ := io.ReadAll(io.LimitReader(body, 1<<16))
+	e := &Error{Status: status, Code: h.Get("x-ms-error-code")}
+	var doc struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message struct {
+				Value string `json:"value"`
+			} `json:"message"`
+		} `json:"odata.error"`
+	}
+	if json.Unmarshal(data, &doc) == nil && doc.Error.Code != "" {
+		e.Code, e.Message = doc.Error.Code, doc.Error.Message.Value
+	}
+	if e.Message == "" {
+		e.Message = strings.TrimSpace(string(data))
+	}
+	if e.Code == "" {
+		e.Code = http.StatusText(status)
+	}
+	return e
+}

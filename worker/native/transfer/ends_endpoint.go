@@ -1,0 +1,50 @@
+package transfer
+
+import (
+	"context"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
+)
+
+// endpointEnd reads or writes a Table service account through its REST API.
+type endpointEnd struct {
+	c        *endpoint.Client
+	parallel int
+}
+
+// Read lists the account's tables (or takes the chosen ones) and queries each with the
+// selection's filter, which the service applies.
+func (s *endpointEnd) Read(ctx context.Context, sel *Selection, fn func(string, *core.Entity) error) error {
+	tables := sel.Tables
+	if len(tables) == 0 {
+		var err error
+		if tables, err = s.c.Tables(ctx); err != nil {
+			return err
+		}
+	}
+	for _, t := range tables {
+		if err := fn(t, nil); err != nil {
+			return err
+		}
+		err := s.c.Query(ctx, t, sel.Filter, func(e *core.Entity) error { return fn(t, e) })
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BeginTable creates the table unless it exists.
+func (s *endpointEnd) BeginTable(ctx context.Context, table string, _ bool) error {
+	return s.c.CreateTable(ctx, table)
+}
+
+// Write upserts es in one $batch.
+func (s *endpointEnd) Write(ctx context.Context, table string, es []*core.Entity) error {
+	return s.c.Upsert(ctx, table, es)
+}
+
+func (s *endpointEnd) Sync() (int64, error) { return 0, nil }
+func (s *endpointEnd) Parallel() int        { return s.parallel }
+func (s *endpointEnd) Close() error         { return nil }

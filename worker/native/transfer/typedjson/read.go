@@ -1,0 +1,205 @@
+package typedjson
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-json/jsontext"
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// ErrNotObject is returned when an entity is expected and the next value is not an object.
+var ErrNotObject = errors.New("entity is not a JSON object")
+
+// ErrValueKind is returned for a property whose JSON value is an object or an array.
+var ErrValueKind = errors.New("property value is not a string, number or boolean")
+
+const annotation = "@odata.type"
+
+// member is one property read from an object, before its annotation is known.
+type member struct {
+	name string
+	kind jsontext.Kind
+	text string
+}
+
+// Object is a flat JSON object read member by member: its values in order with their
+// JSON kinds and raw text, and the type annotations seen.
+type Object struct {
+	members []member
+	types   map[string]string
+}
+
+// ReadEntity reads the next value of dec, which must be an object, as an entity.
+func ReadEntity(dec *jsontext.Decoder) (*core.Entity, error) {
+	o, err := ReadObject(dec)
+	if err != nil {
+		return nil, err
+	}
+	return o.Entity()
+}
+
+// ReadObject reads the next value of dec, which must be a flat object (no member's value is
+// an object or an array).
+func ReadObject(dec *jsontext.Decoder) (*Object, error) { return readObject(dec, false) }
+
+func readObject(dec *jsontext.Decoder, skipNested bool) (*Object, error) {
+	if dec.PeekKind() != '{' {
+		if err := dec.SkipValue(); err != nil {
+			return nil, err
+		}
+		return nil, ErrNotObject
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, err
+	}
+	o := &Object{types: map[string]string{}}
+	for dec.PeekKind() != '}' {
+		name, m, err := readMember(dec, skipNested)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case m == nil:
+		case strings.HasSuffix(name, annotation):
+			o.types[strings.TrimSuffix(name, annotation)] = m.text
+		default:
+			o.members = append(o.members, *m)
+		}
+	}
+	_, err := dec.ReadToken()
+	return o, err
+}
+
+// Text returns the raw text of the named member (a string unquoted) and whether it is there.
+func (o *Object) Text(name string) (string, bool) {
+	for _, m := range o.members {
+		if m.name == name {
+			return m.text, true
+		}
+	}
+	return "", false
+}
+
+// Entity types each member by its annotation, or its JSON kind, and makes the entity.
+func (o *Object) Entity() (*core.Entity, error) {
+	e := &core.Entity{Properties: make([]core.Property, 0, len(o.members))}
+	for _, m := range o.members {
+		v, err := typed(m, o.types[m.name])
+		if err != nil {
+			return nil, &core.FieldError{Field: m.name, Value: core.Shorten(m.text), Err: err}
+		}
+		switch m.name {
+		case core.PartitionKeyName:
+			e.PartitionKey = v.Str()
+		case core.RowKeyName:
+			e.RowKey = v.Str()
+		case core.TimestampName:
+			e.Timestamp = v.DateTime()
+		default:
+			e.Properties = append(e.Properties, core.Property{Name: m.name, Value: v})
+		}
+	}
+	return e, nil
+}
+
+// readMember reads one name and value; m is nil for a member to skip (odata.*, null).
+func readMember(dec *jsontext.Decoder, skipNested bool) (string, *member, error) {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return "", nil, err
+	}
+	name := tok.String()
+	if strings.HasPrefix(name, "odata.") {
+		return name, nil, dec.SkipValue()
+	}
+	switch k := dec.PeekKind(); k {
+	case '{', '[':
+		if err := dec.SkipValue(); err != nil || skipNested {
+			return name, nil, err
+		}
+		return "", nil, fmt.Errorf("property %q: %w", name, ErrValueKind)
+	case 'n':
+		_, err := dec.ReadToken()
+		return name, nil, err
+	}
+	tok, err = dec.ReadToken()
+	if err != nil {
+		return "", nil, err
+	}
+	return name, &member{name: name, kind: tok.Kind(), text: tok.String()}, nil
+}
+
+// typed parses m's text as the type named by annotation, or as its JSON kind suggests.
+func typed(m member, annotation string) (core.Value, error) {
+	switch m.name {
+	case core.PartitionKeyName, core.RowKeyName:
+		if m.kind != '"' || (annotation != "" && annotation != "Edm.String") {
+			return core.Value{}, core.ErrValueInvalid
+		}
+		return core.StringValue(m.text), nil
+	case core.TimestampName:
+		annotation = "Edm.DateTime"
+	}
+	if annotation == "" {
+		return untyped(m)
+	}
+	t, err := core.ParseType(annotation)
+	if err != nil {
+		return core.Value{}, err
+	}
+	if !kindFits(t, m.kind) {
+		return core.Value{}, core.ErrValueInvalid
+	}
+	return core.ParseValue(t, m.text)
+}
+
+// kindFits reports whether a JSON value of kind k may carry a value of type t.
+func kindFits(t core.Type, k jsontext.Kind) bool {
+	switch t {
+	case core.TypeBoolean:
+		return k == 't' || k == 'f'
+	case core.TypeInt32, core.TypeInt64, core.TypeDouble:
+		return k == '0' || k == '"'
+	default:
+		return k == '"'
+	}
+}
+
+// untyped types an unannotated value: a string, a boolean, an Int32 or else a Double.
+func untyped(m member) (core.Value, error) {
+	switch m.kind {
+	case '"':
+		return core.ParseValue(core.TypeString, m.text)
+	case 't', 'f':
+		return core.BoolValue(m.kind == 't'), nil
+	}
+	if n, err := strconv.ParseInt(m.text, 10, 32); err == nil {
+		return core.Int32Value(int32(n)), nil
+	}
+	return core.ParseValue(core.TypeDouble, m.text)
+}
+
+// ReadObjectSkipping reads the next object of dec like ReadObject, but skips members whose
+// values are objects or arrays instead of failing on them.
+func ReadObjectSkipping(dec *jsontext.Decoder) (*Object, error) {
+	return readObject(dec, true)
+}
+
+// Decode rewrites the text of each member annotated with typeName through fn, for stores
+// that keep a type in another form.
+func (o *Object) Decode(typeName string, fn func(string) (string, error)) error {
+	for i, m := range o.members {
+		if o.types[m.name] != typeName {
+			continue
+		}
+		text, err := fn(m.text)
+		if err != nil {
+			return &core.FieldError{Field: m.name, Value: core.Shorten(m.text), Err: err}
+		}
+		o.members[i].text = text
+	}
+	return nil
+}
