@@ -49,17 +49,17 @@ export class AzureSASCredential {
  * generateTableSas returns a table service SAS token (a query string without "?"), as the
  * SDK's: options { permissions ({ query, add, update, delete } or "raud"), startsOn,
  * expiresOn (default one hour from now unless identifier is given), identifier, ipRange
- * ({ start, end? }), protocol, version, partitionKeyStart, rowKeyStart, partitionKeyEnd,
- * rowKeyEnd }.
+ * ({ start, end? }), protocol, version, startPartitionKey, startRowKey, endPartitionKey,
+ * endRowKey }.
  */
 export function generateTableSas(tableName, credential, options = {}) {
   const o = withDefaults(options);
   const sp = letters(o.permissions, { query: "r", add: "a", update: "u", delete: "d" });
   const st = sasTime(o.startsOn), se = sasTime(o.expiresOn), sip = ipText(o.ipRange), spr = o.protocol ?? "";
   const resource = `/table/${credential.name}/${tableName.toLowerCase()}`;
-  const parts = [sp, st, se, resource, o.identifier ?? "", sip, spr, o.version, o.partitionKeyStart ?? "", o.rowKeyStart ?? "", o.partitionKeyEnd ?? "", o.rowKeyEnd ?? ""];
+  const parts = [sp, st, se, resource, o.identifier ?? "", sip, spr, o.version, o.startPartitionKey ?? "", o.startRowKey ?? "", o.endPartitionKey ?? "", o.endRowKey ?? ""];
   return query([
-    ["sv", o.version], ["tn", tableName], ["spk", o.partitionKeyStart], ["srk", o.rowKeyStart], ["epk", o.partitionKeyEnd], ["erk", o.rowKeyEnd],
+    ["sv", o.version], ["tn", tableName], ["spk", o.startPartitionKey], ["srk", o.startRowKey], ["epk", o.endPartitionKey], ["erk", o.endRowKey],
     ["st", st], ["se", se], ["sp", sp], ["sip", sip], ["spr", spr], ["si", o.identifier], ["sig", sign(credential.key, parts.join("\n"))],
   ]);
 }
@@ -67,13 +67,14 @@ export function generateTableSas(tableName, credential, options = {}) {
 /**
  * generateAccountSas returns an account SAS token for the Table service, as the SDK's:
  * options { permissions ({ query, write, delete, list, add, update } or letters),
- * resourceTypes (default "sco"), services (default "t"), startsOn, expiresOn (default one
+ * resourceTypes (default "sco"), services ({ blob, file, queue, table } or letters,
+ * default "t"), startsOn, expiresOn (default one
  * hour from now), ipRange, protocol, version }.
  */
 export function generateAccountSas(credential, options = {}) {
   const o = withDefaults(options);
   const sp = letters(o.permissions, { query: "r", write: "w", delete: "d", list: "l", add: "a", update: "u" });
-  const srt = o.resourceTypes ?? "sco", ss = o.services ?? "t";
+  const srt = o.resourceTypes ?? "sco", ss = o.services ? letters(o.services, { blob: "b", file: "f", queue: "q", table: "t" }) : "t";
   const st = sasTime(o.startsOn), se = sasTime(o.expiresOn), sip = ipText(o.ipRange), spr = o.protocol ?? "";
   const parts = [credential.name, sp, ss, srt, st, se, sip, spr, o.version, ""];
   return query([["sv", o.version], ["ss", ss], ["srt", srt], ["sp", sp], ["st", st], ["se", se], ["sip", sip], ["spr", spr], ["sig", sign(credential.key, parts.join("\n"))]]);
