@@ -10,9 +10,15 @@ import { exportDump, importDump } from "./dump.js";
 
 const API_VERSION = "2019-02-02";
 
+// Request IDs are GUIDs: a random prefix per page and a counter, cheaper than a random
+// GUID per call and as unique within the page.
+const idPrefix = crypto.randomUUID().slice(0, 24);
+let idCounter = 0;
+
 /** headers returns the response headers the SDK returns with every write. */
 export function headers(extra = {}) {
-  return { date: new Date(), requestId: crypto.randomUUID(), version: API_VERSION, ...extra };
+  const requestId = idPrefix + (++idCounter).toString(16).padStart(12, "0");
+  return { date: new Date(), requestId, version: API_VERSION, ...extra };
 }
 
 /** urlOf is a client's url: "tabletop:{store name}", where the SDK has the account URL. */
@@ -38,9 +44,11 @@ export class TableServiceClient {
     return new TableServiceClient(store, undefined, options);
   }
 
+  /** _store returns the client's store, at once when it is open, else a Promise of it. */
   _store(options) {
     checkAbort(options);
-    return storeOf(this._target);
+    if (this._open && !this._open._closed) return this._open;
+    return storeOf(this._target).then((s) => (this._open = s));
   }
 
   /** createTable creates a table; an existing one is not an error, as in the SDK. */
@@ -112,14 +120,17 @@ export class TableClient {
     return new TableClient(store, tableName, undefined, options);
   }
 
+  /** _store returns the client's store, at once when it is open, else a Promise of it. */
   _store(options) {
     checkAbort(options);
-    return storeOf(this._target);
+    if (this._open && !this._open._closed) return this._open;
+    return storeOf(this._target).then((s) => (this._open = s));
   }
 
   /** _entityWrite performs one entity write and answers the SDK's headers with the etag. */
   async _entityWrite(kind, body, ifMatch, keys, options) {
-    const store = await this._store(options);
+    let store = this._store(options);
+    if (store instanceof Promise) store = await store;
     const json = await store._write("write", [this.tableName, kind, body, ifMatch], (j) => [
       { table: this.tableName, kind, ...keys, etag: j ? JSON.parse(j) || undefined : undefined },
     ]);
@@ -163,9 +174,11 @@ export class TableClient {
    * limits the properties, options.disableTypeConversion returns { value, type } objects.
    */
   async getEntity(partitionKey, rowKey, options = {}) {
-    const store = await this._store(options);
+    let store = this._store(options);
+    if (store instanceof Promise) store = await store;
     const sel = selectText(options.queryOptions?.select);
-    const json = await store._read("getEntity", this.tableName, partitionKey, rowKey, sel);
+    let json = store._read("getEntity", this.tableName, partitionKey, rowKey, sel);
+    if (typeof json !== "string") json = await json;
     return fromWire(JSON.parse(json), options.disableTypeConversion);
   }
 
@@ -177,7 +190,8 @@ export class TableClient {
     return paged(async (top, token) => {
       const store = await this._store(options);
       const [pk, rk] = decodeEntityToken(token);
-      const json = await store._read("queryEntities", this.tableName, filter, sel, String(top ?? q.top ?? 0), pk, rk);
+      let json = store._read("queryEntities", this.tableName, filter, sel, String(top ?? q.top ?? 0), pk, rk);
+      if (typeof json !== "string") json = await json;
       const { next, page } = JSON.parse(json);
       const entities = page.value.map((e) => fromWire(e, options.disableTypeConversion));
       return Object.assign(entities, { continuationToken: encodeEntityToken(next) });

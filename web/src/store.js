@@ -52,15 +52,16 @@ export class Store {
   }
 
   /**
-   * _read runs a read and returns its JSON answer, once every write it may see is
-   * durable.
+   * _read runs a read and returns its JSON answer: at once (a string) when no write it may
+   * see is still waiting for IndexedDB, else a Promise of it that settles once they are
+   * durable (and runs the read again if they failed).
    */
-  async _read(op, ...args) {
-    if (this._reopening) await this._reopening;
+  _read(op, ...args) {
+    if (this._reopening) return this._reopening.then(() => this._read(op, ...args));
     const { json } = this._exec(op, args);
     const pending = this._next ?? this._committing;
-    if (pending && !(await pending.done)) return this._read(op, ...args);
-    return json;
+    if (!pending) return json;
+    return pending.done.then((ok) => (ok ? json : this._read(op, ...args)));
   }
 
   /**
@@ -172,6 +173,7 @@ export class Store {
 
   /** close closes the store and, for a persistent one, releases the database for other tabs. */
   async close() {
+    this._closed = true;
     for (const [key, entry] of open) if (entry.store === this) open.delete(key);
     await (this._next ?? this._committing)?.done;
     if (this._reopening) await this._reopening.catch(() => {});
