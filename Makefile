@@ -54,7 +54,7 @@ test-js:
 	cd worker/sdktest && npm ci --no-audit --no-fund && npm test
 
 test-web: web
-	cd web && npm ci --no-audit --no-fund && node --test test/*.test.js
+	cd web && npm ci --no-audit --no-fund && npx tsc -p test/types && node --test test/*.test.js
 
 test-browser: test-web
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)

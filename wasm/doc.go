@@ -1,28 +1,33 @@
 // Command wasm is Tabletop's browser build: the engine compiled with GOOS=js GOARCH=wasm,
-// exposing one store per database name to JavaScript. The ES module in web/ loads it; it
-// is not meant to be called directly.
+// exposing stores to JavaScript. The ES module in web/ loads it; it is not meant to be
+// called directly.
 //
 // # The JavaScript boundary
 //
-// Start registers one object, globalThis.tabletopGo, whose functions each perform one
-// operation and cross the boundary once: arguments are strings and numbers, entities go
-// in as one JSON string in Azure's wire form (the web module writes the type
-// annotations), and results come back as one JSON string (a whole page of a query at
-// once, in minimal metadata, so the annotations tell JavaScript the types). Every function
-// returns a Promise and runs in its own goroutine: a write waits for its change set to be
-// durable in IndexedDB, and a syscall/js callback must never block.
+// Each operation is one call of a function exported with //go:wasmexport, which runs
+// synchronously on the caller's stack (main_js.go): JavaScript asks for a request buffer in
+// Go's linear memory (tabletop_buffer), writes a request frame into it (frame.go: the
+// operation's name, the store's handle and its arguments, strings written with
+// TextEncoder.encodeInto), calls tabletop_call, and reads the result frame at
+// tabletop_result: a JSON answer (an entity, a whole page of a query, in Azure's wire form
+// with every type annotated, so that a Double 5.0 is not taken for an Int32), followed by
+// the records a write left to make durable. No syscall/js value, callback, Promise or
+// goroutine is involved, so a point read costs a fraction of a microsecond to cross.
 //
-// A failure rejects the Promise with {code, statusCode, message, index}: the Azure error
-// code and HTTP status the service answers with, chosen by core/azerr as for the REST
-// API; index is the failing action of a transaction, or -1.
+// A failed call answers {code, statusCode, message, index}: the Azure error code and HTTP
+// status the service answers with, chosen by core/azerr as for the REST API; index is the
+// failing action of a transaction, or -1.
 //
 // # Persistence
 //
-// A persistent store is a core.Store over a kvlog.Backend over a idbstore.KV: the web module
-// hands Go a small JavaScript object (get, scan, commit) over an IndexedDB database, and
-// kvlog keeps its snapshot and change log there. net/http and the REST layer are not
-// linked into this build.
+// An exported function cannot wait for IndexedDB, so persistence is the web module's: a
+// persistent store is a core.Store over an outbox.Backend. A write is applied at once and
+// answers its change set (and, when the log has outgrown the snapshot, a snapshot of the
+// whole store); web/src/idb.js commits them to IndexedDB in core/backend/kvlog's layout and
+// only then resolves the write, and hands the snapshot and change log back at open. The
+// web module never shows a reader data whose write is not durable yet, and reopens the
+// store from IndexedDB if a commit fails.
 //
-// Natively the command only says that it must be built for js/wasm; the operations and
-// the error table are plain Go and are tested natively.
+// The operations (api.go, ops.go, dump.go, policy.go) are plain Go and are tested
+// natively; natively the command only says that it must be built for js/wasm.
 package main

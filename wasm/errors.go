@@ -12,6 +12,16 @@ var (
 	ErrStoreNotOpen = azerr.New(azerr.ServerBusy, "store is not open")
 	// ErrActionInvalid means a transaction action or an update mode is not one the API knows.
 	ErrActionInvalid = azerr.New(azerr.InvalidInput, "action or update mode is invalid")
+	// ErrOperationUnknown means a request named an operation the engine does not have.
+	ErrOperationUnknown = azerr.New(azerr.InvalidInput, "operation is unknown")
+	// ErrPolicyInvalid means a stored access policy has no id or one over 64 characters.
+	ErrPolicyInvalid = azerr.New(azerr.InvalidInput, "access policy id must be 1 to 64 characters")
+	// ErrDumpHeaderMissing means a dump line holds an entity before any table header.
+	ErrDumpHeaderMissing = azerr.New(azerr.InvalidInput, "dump has an entity before its table header")
+	// ErrDumpVersion means a dump header names a format version this engine cannot read.
+	ErrDumpVersion = azerr.New(azerr.InvalidInput, "dump version is not supported (at most 1)")
+	// ErrDumpHeaderInvalid means a dump header line is not a valid header.
+	ErrDumpHeaderInvalid = azerr.New(azerr.InvalidInput, "dump header is invalid")
 )
 
 // toAPIError chooses what the API reports for err: the code, status and message of the

@@ -1,20 +1,46 @@
 package main
 
 import (
-	"strings"
-	"sync/atomic"
+	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/backend/outbox"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
-// store is an open core.Store with the operations of the JavaScript API. Inputs are
-// strings as JavaScript passes them; results are JSON, ready to cross the boundary once.
+// store is an open core.Store with the operations of the JavaScript API. Results are JSON
+// in Azure's wire form, with every type annotated (wire.Context.Exact) so that JavaScript
+// tells a Double 5.0 from an Int32 5.
 type store struct {
-	db         *core.Store
-	persistent bool         // kept in IndexedDB: writes wait for JavaScript I/O
-	writing    atomic.Int32 // writes in flight, waiting for IndexedDB
+	db  *core.Store
+	box *outbox.Backend // the records a write leaves for JavaScript; nil in memory
+}
+
+// take returns the records the last operation left, for JavaScript to make durable.
+func (s *store) take() []outbox.Record {
+	if s.box == nil {
+		return nil
+	}
+	return s.box.Take()
+}
+
+// handlers are the operations on an open store, by the name JavaScript calls them.
+var handlers = map[string]handler{
+	"compact":       func(s *store, _ [][]byte) ([]byte, error) { return nil, s.db.Compact() },
+	"createTable":   func(s *store, a [][]byte) ([]byte, error) { return nil, s.createTable(arg(a, 0)) },
+	"deleteTable":   func(s *store, a [][]byte) ([]byte, error) { return nil, s.db.DeleteTable(arg(a, 0)) },
+	"listTables":    func(s *store, a [][]byte) ([]byte, error) { return s.listTables(arg(a, 0), num(a, 1), arg(a, 2)) },
+	"queryEntities": (*store).queryEntities,
+	"getEntity": func(s *store, a [][]byte) ([]byte, error) {
+		return s.getEntity(arg(a, 0), arg(a, 1), arg(a, 2), arg(a, 3))
+	},
+	"write":           (*store).write,
+	"transaction":     (*store).transaction,
+	"getAccessPolicy": (*store).getAccessPolicy,
+	"setAccessPolicy": func(s *store, a [][]byte) ([]byte, error) { return nil, s.setAccessPolicy(a) },
+	"export":          (*store).export,
+	"import":          (*store).importDump,
 }
 
 // actionKinds maps the action names the web module sends to entity writes.
@@ -27,12 +53,24 @@ var actionKinds = map[string]core.OpKind{
 	"delete":        core.OpDelete,
 }
 
+// arg returns argument i as a string, "" if missing.
+func arg(a [][]byte, i int) string {
+	if i >= len(a) {
+		return ""
+	}
+	return string(a[i])
+}
+
+// num returns argument i as an int, 0 if missing or not a number.
+func num(a [][]byte, i int) int {
+	n, _ := strconv.Atoi(arg(a, i))
+	return n
+}
+
 func (s *store) createTable(name string) error {
 	_, err := s.db.CreateTable(name)
 	return err
 }
-
-func (s *store) deleteTable(name string) error { return s.db.DeleteTable(name) }
 
 // listTables returns one page of tables: {"next":"token","page":{"value":[{"TableName":…}]}}.
 func (s *store) listTables(filter string, top int, next string) ([]byte, error) {
@@ -53,17 +91,18 @@ func (s *store) listTables(filter string, top int, next string) ([]byte, error) 
 	return append(b, '}'), nil
 }
 
-// queryEntities returns one page of a query:
-// {"next":["pkToken","rkToken"],"page":{"odata.metadata":…,"value":[…]}}, the page in
-// minimal metadata so that annotations carry the types JSON cannot tell.
-func (s *store) queryEntities(table, filter, sel string, top int, nextPK, nextRK string) ([]byte, error) {
-	selection, err := query.ParseSelect(sel)
+// queryEntities returns one page of a query; its arguments are table, filter, select,
+// top, next partition key and next row key. The answer is
+// {"next":["pkToken","rkToken"],"page":{"odata.metadata":…,"value":[…]}}.
+func (s *store) queryEntities(a [][]byte) ([]byte, error) {
+	table := arg(a, 0)
+	selection, err := query.ParseSelect(arg(a, 2))
 	if err != nil {
 		return nil, err
 	}
 	var page *query.Page
 	err = s.db.View(func(tx *core.Tx) (err error) {
-		page, err = query.Entities(tx, table, query.Request{Filter: filter, Top: top, NextPartitionKey: nextPK, NextRowKey: nextRK})
+		page, err = query.Entities(tx, table, query.Request{Filter: arg(a, 1), Top: num(a, 3), NextPartitionKey: arg(a, 4), NextRowKey: arg(a, 5)})
 		return err
 	})
 	if err != nil {
@@ -72,7 +111,7 @@ func (s *store) queryEntities(table, filter, sel string, top int, nextPK, nextRK
 	b := append([]byte(`{"next":["`), page.NextPartitionKey...)
 	b = append(append(b, `","`...), page.NextRowKey...)
 	b = append(b, `"],"page":`...)
-	b = wire.AppendEntities(b, page.Entities, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection})
+	b = wire.AppendEntities(b, page.Entities, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true})
 	return append(b, '}'), nil
 }
 
@@ -86,79 +125,78 @@ func (s *store) getEntity(table, pk, rk, sel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wire.AppendEntity(nil, e, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection}), nil
+	return wire.AppendEntity(nil, e, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}), nil
 }
 
-// write performs one entity write named by action (see actionKinds) and returns the new
-// ETag ("" for a delete). entity is a JSON entity in wire form; a delete needs only its
-// keys. ifMatch is the ETag condition of updates and deletes, "*" or "" for any.
-func (s *store) write(table, action, entity, ifMatch string) (string, error) {
-	op, err := decodeOp(action, entity, ifMatch)
+// write performs one entity write; its arguments are table, action (see actionKinds), the
+// JSON entity in wire form (a delete needs only its keys) and the ETag condition ("*" or
+// "" for any). It answers the new ETag as a JSON string, "" for a delete.
+func (s *store) write(a [][]byte) ([]byte, error) {
+	op, err := decodeOp(a[1:])
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	e, err := s.db.Apply(table, op)
-	if err != nil || e == nil {
-		return "", err
+	e, err := s.db.Apply(arg(a, 0), op)
+	if err != nil {
+		return nil, err
 	}
-	return e.ETag(), nil
+	etag := ""
+	if e != nil {
+		etag = e.ETag()
+	}
+	return wire.AppendString(nil, etag), nil
 }
 
 // decodeOp makes a core.Op from an action name, a JSON entity and an ETag condition.
-func decodeOp(action, entity, ifMatch string) (core.Op, error) {
-	kind, ok := actionKinds[action]
-	if !ok {
+func decodeOp(a [][]byte) (core.Op, error) {
+	kind, ok := actionKinds[arg(a, 0)]
+	if !ok || len(a) < 3 {
 		return core.Op{}, ErrActionInvalid
 	}
-	e, err := wire.DecodeEntity([]byte(entity))
+	e, err := wire.DecodeEntity(a[1])
 	if err != nil {
 		return core.Op{}, err
 	}
-	return core.Op{Kind: kind, Entity: e, IfMatch: ifMatch}, nil
+	return core.Op{Kind: kind, Entity: e, IfMatch: string(a[2])}, nil
 }
 
-// transaction performs an entity group transaction. Its actions come as three parallel
-// lists, each item separated by a newline (which JSON text and ETags never contain):
-// action names, JSON entities and ETag conditions. It returns the new ETags as a JSON
-// array of strings, "" for deletes.
-func (s *store) transaction(table, actions, entities, etags string) ([]byte, error) {
-	if actions == "" {
+// transaction performs an entity group transaction: its arguments are the table, then
+// action, entity and ETag condition of each action, as for write. It answers the new
+// ETags as a JSON array of strings, "" for deletes.
+func (s *store) transaction(a [][]byte) ([]byte, error) {
+	if len(a) < 2 {
 		return nil, core.ErrBatchEmpty
 	}
-	names := strings.Split(actions, "\n")
-	bodies := strings.Split(entities, "\n")
-	conds := strings.Split(etags, "\n")
-	if len(bodies) != len(names) || len(conds) != len(names) {
+	if (len(a)-1)%3 != 0 {
 		return nil, ErrActionInvalid
 	}
-	ops := make([]core.Op, len(names))
-	for i := range names {
-		op, err := decodeOp(names[i], bodies[i], conds[i])
+	ops := make([]core.Op, (len(a)-1)/3)
+	for i := range ops {
+		op, err := decodeOp(a[1+3*i:])
 		if err != nil {
 			return nil, &core.OpError{Index: i, Err: err}
 		}
 		ops[i] = op
 	}
-	stored, err := s.db.ApplyBatch(table, ops)
+	stored, err := s.db.ApplyBatch(arg(a, 0), ops)
 	if err != nil {
 		return nil, err
 	}
 	return appendETags(nil, stored), nil
 }
 
-// appendETags appends ["etag",…] for the entities, "" for nil (deleted) ones. ETags hold
-// one kind of character JSON must escape: the double quote.
+// appendETags appends ["etag",…] for the entities, "" for nil (deleted) ones.
 func appendETags(b []byte, es []*core.Entity) []byte {
 	b = append(b, '[')
 	for i, e := range es {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, '"')
+		etag := ""
 		if e != nil {
-			b = append(b, strings.ReplaceAll(e.ETag(), `"`, `\"`)...)
+			etag = e.ETag()
 		}
-		b = append(b, '"')
+		b = wire.AppendString(b, etag)
 	}
 	return append(b, ']')
 }

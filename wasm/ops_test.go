@@ -1,96 +1,231 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
-	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/core/backend/outbox"
 )
 
-func newStore(t *testing.T) *store {
+// frame builds a request frame of args, as the web module does.
+func frame(args ...string) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, uint32(len(args)))
+	for _, a := range args {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(a)))
+	}
+	for _, a := range args {
+		b = append(b, a...)
+	}
+	return b
+}
+
+// session is an api with one open store, called as JavaScript calls it.
+type session struct {
+	t      *testing.T
+	a      *api
+	handle string
+}
+
+// newSession opens a store: "memory", or "outbox" followed by its snapshot and change sets.
+func newSession(t *testing.T, open ...string) *session {
 	t.Helper()
-	db, err := core.Open(core.Options{})
+	if len(open) == 0 {
+		open = []string{"memory"}
+	}
+	s := &session{t: t, a: newAPI()}
+	json, _, err := s.call(append([]string{"open", ""}, open...)...)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("open: %v", err)
 	}
-	t.Cleanup(func() { db.Close() })
-	s := &store{db: db}
-	if err := s.createTable("people"); err != nil {
-		t.Fatal(err)
-	}
+	s.handle = string(json)
 	return s
 }
 
-func TestStore_Write(t *testing.T) {
-	s := newStore(t)
+// call performs op on the session's store; a failure comes back as an error holding the
+// error object's JSON.
+func (s *session) call(args ...string) (string, []outbox.Record, error) {
+	if args[0] != "open" && s.handle != "" {
+		args = append([]string{args[0], s.handle}, args[1:]...)
+	}
+	res, ok := s.a.call(frame(args...))
+	json, records, err := decodeResult(res)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if !ok {
+		return "", nil, errors.New(string(json))
+	}
+	return string(json), records, nil
+}
+
+func (s *session) must(args ...string) string {
+	s.t.Helper()
+	json, _, err := s.call(args...)
+	if err != nil {
+		s.t.Fatalf("%s: %v", args[0], err)
+	}
+	return json
+}
+
+// wantCode checks that err is the error object of code.
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), `"code":"`+code+`"`) {
+		t.Fatalf("err = %v, want code %s", err, code)
+	}
+}
+
+func TestAPI_Write(t *testing.T) {
+	s := newSession(t)
+	s.must("createTable", "people")
 	t.Run("OK", func(t *testing.T) {
-		etag, err := s.write("people", "create", `{"PartitionKey":"p","RowKey":"1","N@odata.type":"Edm.Int64","N":"9007199254740993"}`, "")
-		if err != nil || !strings.HasPrefix(etag, `W/"datetime'`) {
-			t.Fatalf("write = %q, %v", etag, err)
+		etag := s.must("write", "people", "create", `{"PartitionKey":"p","RowKey":"1","N@odata.type":"Edm.Int64","N":"9007199254740993","D":5.0}`, "")
+		if !strings.HasPrefix(etag, `"W/\"datetime'`) {
+			t.Fatalf("write = %s", etag)
 		}
-		got, err := s.getEntity("people", "p", "1", "")
-		if err != nil || !strings.Contains(string(got), `"N@odata.type":"Edm.Int64","N":"9007199254740993"`) {
-			t.Fatalf("getEntity = %s, %v", got, err)
+		got := s.must("getEntity", "people", "p", "1", "")
+		if !strings.Contains(got, `"N@odata.type":"Edm.Int64","N":"9007199254740993","D@odata.type":"Edm.Double","D":5.0`) {
+			t.Fatalf("getEntity = %s", got)
 		}
 	})
 	t.Run("ErrActionInvalid", func(t *testing.T) {
-		if _, err := s.write("people", "bogus", `{}`, ""); !errors.Is(err, ErrActionInvalid) {
-			t.Fatalf("err = %v", err)
-		}
+		_, _, err := s.call("write", "people", "bogus", `{}`, "")
+		wantCode(t, err, "InvalidInput")
 	})
 	t.Run("ErrEntityExists", func(t *testing.T) {
-		_, err := s.write("people", "create", `{"PartitionKey":"p","RowKey":"1"}`, "")
-		if a := toAPIError(err); a.Code != "EntityAlreadyExists" || a.Status != 409 {
-			t.Fatalf("apiError = %+v", a)
+		_, _, err := s.call("write", "people", "create", `{"PartitionKey":"p","RowKey":"1"}`, "")
+		wantCode(t, err, "EntityAlreadyExists")
+	})
+	t.Run("ErrValueInvalid", func(t *testing.T) {
+		_, _, err := s.call("write", "people", "create", `{"PartitionKey":"p","RowKey":"2","A@odata.type":"Edm.Int32","A":"fifteen"}`, "")
+		wantCode(t, err, "InvalidInput")
+	})
+	t.Run("ErrOperationUnknown", func(t *testing.T) {
+		_, _, err := s.call("frobnicate")
+		wantCode(t, err, "InvalidInput")
+	})
+	t.Run("ErrStoreNotOpen", func(t *testing.T) {
+		res, ok := s.a.call(frame("getEntity", "99", "people", "p", "1", ""))
+		json, _, _ := decodeResult(res)
+		if ok || !strings.Contains(string(json), `"statusCode":503`) {
+			t.Fatalf("call = %s", json)
 		}
 	})
 }
 
-func TestStore_QueryEntities(t *testing.T) {
-	s := newStore(t)
-	for _, rk := range []string{"a", "b", "c"} {
-		if _, err := s.write("people", "create", `{"PartitionKey":"p","RowKey":"`+rk+`"}`, ""); err != nil {
-			t.Fatal(err)
+func TestAPI_Records(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := newSession(t, "outbox", "")
+		_, recs, err := s.call("createTable", "people")
+		if err != nil || len(recs) != 1 || recs[0].Kind != outbox.ChangeSet {
+			t.Fatalf("createTable records = %+v, %v", recs, err)
 		}
+		_, recs, _ = s.call("getEntity", "people", "p", "1", "")
+		if len(recs) != 0 {
+			t.Fatalf("a read left %d records", len(recs))
+		}
+		_, recs, _ = s.call("compact")
+		if len(recs) != 1 || recs[0].Kind != outbox.Snapshot {
+			t.Fatalf("compact records = %+v", recs)
+		}
+		// Reopened on the snapshot, the table is there.
+		again := newSession(t, "outbox", string(recs[0].Data))
+		if got := again.must("listTables", "", "0", ""); !strings.Contains(got, `"people"`) {
+			t.Fatalf("listTables = %s", got)
+		}
+	})
+	t.Run("ErrFailedWriteLeavesNone", func(t *testing.T) {
+		s := newSession(t, "outbox", "")
+		_, recs, err := s.call("createTable", "1bad")
+		if err == nil || len(recs) != 0 {
+			t.Fatalf("records = %+v, %v", recs, err)
+		}
+	})
+}
+
+func TestAPI_QueryEntities(t *testing.T) {
+	s := newSession(t)
+	s.must("createTable", "people")
+	for _, rk := range []string{"a", "b", "c"} {
+		s.must("write", "people", "create", `{"PartitionKey":"p","RowKey":"`+rk+`"}`, "")
 	}
 	t.Run("OK", func(t *testing.T) {
-		got, err := s.queryEntities("people", "RowKey ne 'b'", "RowKey", 1, "", "")
-		if err != nil || !strings.HasPrefix(string(got), `{"next":["`) || !strings.Contains(string(got), `"RowKey":"a"}]}}`) {
-			t.Fatalf("queryEntities = %s, %v", got, err)
+		got := s.must("queryEntities", "people", "RowKey ne 'b'", "RowKey", "1", "", "")
+		if !strings.HasPrefix(got, `{"next":["`) || !strings.Contains(got, `"RowKey":"a"}]}}`) {
+			t.Fatalf("queryEntities = %s", got)
 		}
 	})
 	t.Run("ErrSelectInvalid", func(t *testing.T) {
-		if _, err := s.queryEntities("people", "", "a b", 0, "", ""); !errors.Is(err, query.ErrSelectInvalid) {
-			t.Fatalf("err = %v", err)
-		}
+		_, _, err := s.call("queryEntities", "people", "", "a b", "0", "", "")
+		wantCode(t, err, "InvalidInput")
 	})
 }
 
-func TestStore_Transaction(t *testing.T) {
-	s := newStore(t)
+func TestAPI_Transaction(t *testing.T) {
+	s := newSession(t)
+	s.must("createTable", "people")
 	t.Run("OK", func(t *testing.T) {
-		got, err := s.transaction("people", "create\ndelete", `{"PartitionKey":"p","RowKey":"1"}`+"\n"+`{"PartitionKey":"p","RowKey":"0"}`, "\n*")
-		if a := toAPIError(err); err == nil || a.Index != 1 || a.Code != "ResourceNotFound" {
-			t.Fatalf("transaction = %s, %+v", got, a)
+		_, _, err := s.call("transaction", "people", "create", `{"PartitionKey":"p","RowKey":"1"}`, "", "delete", `{"PartitionKey":"p","RowKey":"0"}`, "*")
+		if err == nil || !strings.Contains(err.Error(), `"code":"ResourceNotFound"`) || !strings.Contains(err.Error(), `"index":1`) {
+			t.Fatalf("transaction = %v", err)
 		}
-		got, err = s.transaction("people", "create\nupsertMerge", `{"PartitionKey":"p","RowKey":"1"}`+"\n"+`{"PartitionKey":"p","RowKey":"2"}`, "\n")
-		if err != nil || strings.Count(string(got), `W/\"datetime`) != 2 {
-			t.Fatalf("transaction = %s, %v", got, err)
+		got := s.must("transaction", "people", "create", `{"PartitionKey":"p","RowKey":"1"}`, "", "upsertMerge", `{"PartitionKey":"p","RowKey":"2"}`, "")
+		if strings.Count(got, `W/\"datetime`) != 2 {
+			t.Fatalf("transaction = %s", got)
 		}
 	})
 	t.Run("ErrBatchEmpty", func(t *testing.T) {
-		if _, err := s.transaction("people", "", "", ""); !errors.Is(err, core.ErrBatchEmpty) {
-			t.Fatalf("err = %v", err)
-		}
+		_, _, err := s.call("transaction", "people")
+		wantCode(t, err, "InvalidInput")
 	})
 	t.Run("ErrActionInvalid", func(t *testing.T) {
-		if _, err := s.transaction("people", "create\ncreate", "{}", "\n"); !errors.Is(err, ErrActionInvalid) {
-			t.Fatalf("err = %v", err)
+		_, _, err := s.call("transaction", "people", "create", "{}")
+		wantCode(t, err, "InvalidInput")
+	})
+}
+
+func TestAPI_AccessPolicy(t *testing.T) {
+	s := newSession(t)
+	s.must("createTable", "people")
+	t.Run("OK", func(t *testing.T) {
+		s.must("setAccessPolicy", "people", "read", "2021-01-01T00:00:00Z", "", "r")
+		if got := s.must("getAccessPolicy", "people"); got != `[{"id":"read","start":"2021-01-01T00:00:00Z","expiry":"","permission":"r"}]` {
+			t.Fatalf("getAccessPolicy = %s", got)
 		}
 	})
+	t.Run("ErrPolicyInvalid", func(t *testing.T) {
+		_, _, err := s.call("setAccessPolicy", "people", "", "", "", "r")
+		wantCode(t, err, "InvalidInput")
+	})
+	t.Run("ErrTableNotFound", func(t *testing.T) {
+		_, _, err := s.call("getAccessPolicy", "nothere")
+		wantCode(t, err, "TableNotFound")
+	})
+}
+
+func TestDecodeRequest(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		args, err := decodeRequest(frame("op", "1", "", "x\ny"))
+		if err != nil || len(args) != 4 || string(args[3]) != "x\ny" || len(args[2]) != 0 {
+			t.Fatalf("args = %q, %v", args, err)
+		}
+	})
+	for name, req := range map[string][]byte{
+		"Short":         {1, 0},
+		"TooFewArgs":    frame("op"),
+		"LengthPastEnd": append(frame("op", "x")[:12], 'o', 'p'),
+		"Trailing":      append(frame("op", "x"), 'z'),
+	} {
+		t.Run("ErrFrameInvalid/"+name, func(t *testing.T) {
+			if _, err := decodeRequest(req); !errors.Is(err, ErrFrameInvalid) {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
 }
 
 type codedErr struct{}

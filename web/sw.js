@@ -14,7 +14,7 @@
 // Bump VERSION when this file's list or logic changes: the new worker then starts from a
 // fresh cache and deletes the old ones.
 
-const VERSION = "tabletop-shell-v1";
+const VERSION = "tabletop-shell-v2";
 const PREFIX = "tabletop-shell-";
 
 /** SHELL lists the files of the page, relative to this file. */
@@ -22,11 +22,13 @@ const SHELL = [
   "./",
   "tabletop.js",
   "src/clients.js",
+  "src/dump.js",
   "src/engine.js",
   "src/errors.js",
   "src/idb.js",
   "src/odata.js",
   "src/pages.js",
+  "src/sas.js",
   "src/store.js",
   "src/values.js",
   "playground/app.js",

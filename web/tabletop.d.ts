@@ -1,11 +1,13 @@
-// Type declarations of the Tabletop browser module, shaped like @azure/data-tables 13.3.2.
+// Type declarations of the Tabletop browser module, shaped like @azure/data-tables 13.3.2:
+// a program written for the SDK type-checks after changing its import and the constructor
+// (test/types/sdk-sample.ts is such a program).
 
 /** An EDM type name, as in { value, type } objects. */
 export type EdmTypes = "Binary" | "Boolean" | "DateTime" | "Double" | "Guid" | "Int32" | "Int64" | "String";
 
 /** Edm is a value with an explicit type, for the types JavaScript cannot tell. */
 export interface Edm<T extends EdmTypes> {
-  value: T extends "Binary" ? string | Uint8Array : T extends "Boolean" ? boolean : T extends "Double" | "Int32" ? number | string : string;
+  value: T extends "Binary" ? string | Uint8Array : T extends "Boolean" ? boolean | string : T extends "Double" | "Int32" ? number | string : T extends "Int64" ? string | bigint | number : T extends "DateTime" ? string | Date : string;
   type: T;
 }
 
@@ -21,16 +23,63 @@ export type TableEntityResult<T> = T & { etag: string; partitionKey?: string; ro
 /** UpdateMode chooses between merging properties into an entity and replacing them. */
 export type UpdateMode = "Merge" | "Replace";
 
+/** An AbortSignal, or anything shaped like one. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: (this: AbortSignalLike, ev: any) => any, options?: any): void;
+  removeEventListener(type: "abort", listener: (this: AbortSignalLike, ev: any) => any, options?: any): void;
+}
+
+/** OperationOptions are accepted by every call: abortSignal is honoured, the rest accepted. */
+export interface OperationOptions {
+  abortSignal?: AbortSignalLike;
+  requestOptions?: { timeout?: number; customHeaders?: Record<string, string>; [k: string]: unknown };
+  tracingOptions?: Record<string, unknown>;
+  onResponse?: (...args: any[]) => void;
+}
+
+/** The headers the SDK returns from every write. */
+export interface ResponseHeaders {
+  date?: Date;
+  requestId?: string;
+  version?: string;
+  clientRequestId?: string;
+}
+
+/** The result of an entity write: the new etag and the response headers. */
+export interface EntityWriteResponse extends ResponseHeaders {
+  etag: string;
+}
+export type CreateTableEntityResponse = EntityWriteResponse;
+export type UpdateEntityResponse = EntityWriteResponse;
+export type UpsertEntityResponse = EntityWriteResponse;
+export type DeleteTableEntityResponse = ResponseHeaders;
+
+export interface UpdateTableEntityOptions extends OperationOptions {
+  etag?: string;
+}
+export interface DeleteTableEntityOptions extends OperationOptions {
+  etag?: string;
+}
+
 /** TransactionAction is one action of submitTransaction. */
 export type TransactionAction =
-  | ["create" | "delete", TableEntity]
+  | ["create", TableEntity]
+  | ["delete", TableEntity, { etag?: string }?]
   | ["update", TableEntity, UpdateMode?, { etag?: string }?]
+  | ["update", TableEntity, { etag?: string }]
   | ["upsert", TableEntity, UpdateMode?];
 
-export interface TableTransactionResponse {
+export interface TableTransactionEntityResponse {
   status: number;
-  subResponses: { status: number; rowKey: string; etag?: string }[];
-  getResponseForEntity(rowKey: string): { status: number; rowKey: string; etag?: string } | undefined;
+  rowKey: string;
+  etag?: string;
+}
+
+export interface TableTransactionResponse extends ResponseHeaders {
+  status: number;
+  subResponses: TableTransactionEntityResponse[];
+  getResponseForEntity(rowKey: string): TableTransactionEntityResponse | undefined;
 }
 
 /** A page of results: an array with the token of the next page, undefined on the last. */
@@ -41,26 +90,85 @@ export interface PageSettings {
   continuationToken?: string;
 }
 
-export interface PagedAsyncIterableIterator<T> extends AsyncIterableIterator<T> {
-  byPage(settings?: PageSettings): AsyncIterableIterator<Page<T>>;
+export interface PagedAsyncIterableIterator<T, TPage = Page<T>> extends AsyncIterableIterator<T> {
+  byPage(settings?: PageSettings): AsyncIterableIterator<TPage>;
 }
 
 export interface TableItem {
   name: string;
 }
 
-export interface ListTableItemsOptions {
+export interface ListTableItemsOptions extends OperationOptions {
   queryOptions?: { filter?: string; top?: number };
 }
 
-export interface ListTableEntitiesOptions {
-  queryOptions?: { filter?: string; select?: string[]; top?: number };
+export interface TableEntityQueryOptions {
+  filter?: string;
+  select?: string[];
+  top?: number;
+}
+
+export interface ListTableEntitiesOptions extends OperationOptions {
+  queryOptions?: TableEntityQueryOptions;
   disableTypeConversion?: boolean;
 }
 
-export interface GetTableEntityOptions {
+export interface GetTableEntityOptions extends OperationOptions {
   queryOptions?: { select?: string[] };
   disableTypeConversion?: boolean;
+}
+
+/** AccessPolicy is a stored access policy's window and permissions. */
+export interface AccessPolicy {
+  start?: Date;
+  expiry?: Date;
+  permission?: string;
+}
+
+/** TableSignedIdentifier names a stored access policy. */
+export interface SignedIdentifier {
+  id: string;
+  accessPolicy?: AccessPolicy;
+}
+export type TableSignedIdentifier = SignedIdentifier;
+
+export type GetAccessPolicyResponse = SignedIdentifier[] & ResponseHeaders & { signedIdentifiers: SignedIdentifier[] };
+export type SetAccessPolicyResponse = ResponseHeaders;
+
+export interface RetentionPolicy {
+  enabled: boolean;
+  days?: number;
+}
+export interface Logging {
+  version: string;
+  read: boolean;
+  write: boolean;
+  delete: boolean;
+  retentionPolicy: RetentionPolicy;
+}
+export interface Metrics {
+  version?: string;
+  enabled: boolean;
+  includeAPIs?: boolean;
+  retentionPolicy?: RetentionPolicy;
+}
+export interface CorsRule {
+  allowedOrigins: string;
+  allowedMethods: string;
+  allowedHeaders: string;
+  exposedHeaders: string;
+  maxAgeInSeconds: number;
+}
+export interface ServiceProperties {
+  logging?: Logging;
+  hourMetrics?: Metrics;
+  minuteMetrics?: Metrics;
+  cors?: CorsRule[];
+}
+export type GetPropertiesResponse = ServiceProperties & ResponseHeaders;
+export type SetPropertiesResponse = ResponseHeaders;
+export interface GetStatisticsResponse extends ResponseHeaders {
+  geoReplication?: { status: "live" | "bootstrap" | "unavailable"; lastSyncOn: Date };
 }
 
 export interface StoreOptions {
@@ -93,37 +201,72 @@ export declare function closeStores(): Promise<void>;
 /** loadEngine loads the wasm engine ahead of the first call. */
 export declare function loadEngine(options?: Pick<StoreOptions, "wasmUrl" | "wasmExecUrl">): Promise<unknown>;
 
-/** A Store, a store name (persistent), or "memory:name" (in memory), where the SDK takes a URL. */
+/** A Store, a store name (persistent), or "memory:name" (in memory), where the SDK takes a URL. A connection string or URL is an error. */
 export type StoreTarget = Store | string;
 
+/** A dump in the Tabletop dump format: text, or bytes (gzip is detected). */
+export type Dump = string | Uint8Array | ArrayBuffer | Blob;
+export interface ExportOptions extends OperationOptions {
+  /** Compress the dump with gzip: the result is then a Uint8Array. */
+  gzip?: boolean;
+}
+export interface ImportResult {
+  tables: string[];
+  entities: number;
+}
+
+/** Credentials are accepted where the SDK takes them, and ignored: a local store needs none. */
+export type TableCredential = NamedKeyCredential | SASCredential | { getToken(...args: any[]): Promise<any> };
+export interface TableServiceClientOptions extends Record<string, unknown> {}
+
 export declare class TableServiceClient {
-  constructor(store: StoreTarget);
-  static fromConnectionString(store: StoreTarget): TableServiceClient;
-  createTable(name: string): Promise<void>;
-  deleteTable(name: string): Promise<void>;
+  constructor(store: StoreTarget, credential?: TableCredential | TableServiceClientOptions, options?: TableServiceClientOptions);
+  static fromConnectionString(store: StoreTarget, options?: TableServiceClientOptions): TableServiceClient;
+  /** "tabletop:{store name}", where the SDK has the account URL. */
+  readonly url: string;
+  createTable(name: string, options?: OperationOptions): Promise<void>;
+  deleteTable(name: string, options?: OperationOptions): Promise<void>;
   listTables(options?: ListTableItemsOptions): PagedAsyncIterableIterator<TableItem>;
+  getProperties(options?: OperationOptions): Promise<GetPropertiesResponse>;
+  setProperties(properties: ServiceProperties, options?: OperationOptions): Promise<SetPropertiesResponse>;
+  getStatistics(options?: OperationOptions): Promise<GetStatisticsResponse>;
+  /** exportStore returns every table in the Tabletop dump format. */
+  exportStore(options?: ExportOptions & { gzip?: false }): Promise<string>;
+  exportStore(options: ExportOptions & { gzip: true }): Promise<Uint8Array>;
+  /** importStore writes a dump's tables and entities, atomically. */
+  importStore(dump: Dump, options?: OperationOptions): Promise<ImportResult>;
 }
 
 export declare class TableClient {
-  constructor(store: StoreTarget, tableName: string);
-  static fromConnectionString(store: StoreTarget, tableName: string): TableClient;
+  constructor(store: StoreTarget, tableName: string, credential?: TableCredential | TableServiceClientOptions, options?: TableServiceClientOptions);
+  static fromConnectionString(store: StoreTarget, tableName: string, options?: TableServiceClientOptions): TableClient;
   readonly tableName: string;
-  createTable(): Promise<void>;
-  deleteTable(): Promise<void>;
-  createEntity<T extends object>(entity: TableEntity<T>): Promise<{ etag: string }>;
+  /** "tabletop:{store name}", where the SDK has the account URL. */
+  readonly url: string;
+  createTable(options?: OperationOptions): Promise<void>;
+  deleteTable(options?: OperationOptions): Promise<void>;
+  createEntity<T extends object>(entity: TableEntity<T>, options?: OperationOptions): Promise<CreateTableEntityResponse>;
   getEntity<T extends object = Record<string, unknown>>(partitionKey: string, rowKey: string, options?: GetTableEntityOptions): Promise<TableEntityResult<T>>;
   listEntities<T extends object = Record<string, unknown>>(options?: ListTableEntitiesOptions): PagedAsyncIterableIterator<TableEntityResult<T>>;
-  upsertEntity<T extends object>(entity: TableEntity<T>, mode?: UpdateMode): Promise<{ etag: string }>;
-  updateEntity<T extends object>(entity: TableEntity<T>, mode?: UpdateMode, options?: { etag?: string }): Promise<{ etag: string }>;
-  deleteEntity(partitionKey: string, rowKey: string, options?: { etag?: string }): Promise<{}>;
-  submitTransaction(actions: TransactionAction[]): Promise<TableTransactionResponse>;
+  upsertEntity<T extends object>(entity: TableEntity<T>, mode?: UpdateMode, options?: OperationOptions): Promise<UpsertEntityResponse>;
+  updateEntity<T extends object>(entity: TableEntity<T>, mode?: UpdateMode, options?: UpdateTableEntityOptions): Promise<UpdateEntityResponse>;
+  deleteEntity(partitionKey: string, rowKey: string, options?: DeleteTableEntityOptions): Promise<DeleteTableEntityResponse>;
+  submitTransaction(actions: TransactionAction[], options?: OperationOptions): Promise<TableTransactionResponse>;
+  getAccessPolicy(options?: OperationOptions): Promise<GetAccessPolicyResponse>;
+  setAccessPolicy(tableAcl: SignedIdentifier[], options?: OperationOptions): Promise<SetAccessPolicyResponse>;
+  /** exportTable returns this table in the Tabletop dump format. */
+  exportTable(options?: ExportOptions & { gzip?: false }): Promise<string>;
+  exportTable(options: ExportOptions & { gzip: true }): Promise<Uint8Array>;
+  /** importTable writes a dump into this table, whatever table its header names. */
+  importTable(dump: Dump, options?: OperationOptions): Promise<ImportResult>;
 }
 
 export declare class TableTransaction {
   constructor(actions?: TransactionAction[]);
   actions: TransactionAction[];
   createEntity<T extends object>(entity: TableEntity<T>): void;
-  deleteEntity(partitionKey: string, rowKey: string): void;
+  deleteEntity(partitionKey: string, rowKey: string, options?: { etag?: string }): void;
+  updateEntity<T extends object>(entity: TableEntity<T>, options?: { etag?: string }): void;
   updateEntity<T extends object>(entity: TableEntity<T>, mode?: UpdateMode, options?: { etag?: string }): void;
   upsertEntity<T extends object>(entity: TableEntity<T>, mode?: UpdateMode): void;
 }
@@ -135,10 +278,84 @@ export declare class RestError extends Error {
   statusCode?: number;
   /** The failing action of a transaction. */
   index?: number;
-  details: { odataError: { code?: string; message: { lang: string; value: string } } };
+  details: { errorCode?: string; odataError: { code?: string; message: { lang: string; value: string } } };
+  /** The response Azure would have sent. */
+  response?: { status?: number; headers: { get(name: string): string | undefined; has(name: string): boolean }; bodyAsText?: string };
+  request?: unknown;
 }
 
 export declare function isRestError(e: unknown): e is RestError;
 
 /** odata writes interpolated values as escaped OData literals. */
 export declare function odata(strings: TemplateStringsArray, ...values: unknown[]): string;
+
+/** NamedKeyCredential is an account name and key. */
+export interface NamedKeyCredential {
+  readonly name: string;
+  readonly key: string;
+}
+/** SASCredential is a shared access signature. */
+export interface SASCredential {
+  readonly signature: string;
+}
+
+export declare class AzureNamedKeyCredential implements NamedKeyCredential {
+  constructor(name: string, key: string);
+  readonly name: string;
+  readonly key: string;
+  update(newName: string, newKey: string): void;
+}
+
+export declare class AzureSASCredential implements SASCredential {
+  constructor(signature: string);
+  readonly signature: string;
+  update(newSignature: string): void;
+}
+
+export interface TableSasPermissions {
+  query?: boolean;
+  add?: boolean;
+  update?: boolean;
+  delete?: boolean;
+}
+export interface SasIPRange {
+  start: string;
+  end?: string;
+}
+export type SasProtocol = "https" | "https,http";
+export interface TableSasSignatureValues {
+  permissions?: TableSasPermissions;
+  startsOn?: Date;
+  expiresOn?: Date;
+  ipRange?: SasIPRange;
+  protocol?: SasProtocol;
+  version?: string;
+  identifier?: string;
+  startPartitionKey?: string;
+  startRowKey?: string;
+  endPartitionKey?: string;
+  endRowKey?: string;
+}
+export interface AccountSasPermissions {
+  query?: boolean;
+  write?: boolean;
+  delete?: boolean;
+  list?: boolean;
+  add?: boolean;
+  update?: boolean;
+}
+export interface AccountSasOptions {
+  permissions?: AccountSasPermissions;
+  resourceTypes?: string;
+  services?: { blob?: boolean; file?: boolean; queue?: boolean; table?: boolean };
+  startsOn?: Date;
+  expiresOn?: Date;
+  ipRange?: SasIPRange;
+  protocol?: SasProtocol;
+  version?: string;
+}
+
+/** generateTableSas returns a table service SAS token (without "?"), signed with the credential's key. */
+export declare function generateTableSas(tableName: string, credential: NamedKeyCredential, options?: TableSasSignatureValues): string;
+/** generateAccountSas returns an account SAS token for the Table service (without "?"). */
+export declare function generateAccountSas(credential: NamedKeyCredential, options?: AccountSasOptions): string;

@@ -12,3 +12,4 @@ export { TableServiceClient, TableClient, TableTransaction } from "./src/clients
 export { RestError, isRestError } from "./src/errors.js";
 export { odata } from "./src/odata.js";
 export { loadEngine } from "./src/engine.js";
+export { AzureNamedKeyCredential, AzureSASCredential, generateTableSas, generateAccountSas } from "./src/sas.js";

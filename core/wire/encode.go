@@ -17,6 +17,10 @@ type Context struct {
 	Account  string          // account name, for odata.type
 	Table    string          // table name as stored
 	Select   query.Selection // nil: every property; else only these, PartitionKey, RowKey and Timestamp only if listed, missing ones as null
+	// Exact annotates the type of every value that is not a String or a Boolean, the
+	// Timestamp included, whatever the metadata level: a reader then knows every type
+	// exactly (a Double 5.0 is not an Int32 5). The browser module and dumps use it.
+	Exact bool
 }
 
 // AppendEntity appends a single-entity response body (Get Entity, the Insert echo):
@@ -95,14 +99,14 @@ func appendEntityMembers(b []byte, e source, c *Context) []byte {
 		b = append(b, ',')
 	}
 	if c.Select.Includes(core.TimestampName) {
-		if full {
+		if full || c.Exact {
 			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
 		}
 		b = ts.AppendText(append(b, `"Timestamp":"`...))
 		b = append(b, `",`...)
 	}
 	if c.Select == nil {
-		return e.appendAll(b, c.Metadata)
+		return e.appendAll(b, c)
 	}
 	return appendSelected(b, e, c)
 }
@@ -133,7 +137,7 @@ func appendSelected(b []byte, e source, c *Context) []byte {
 			continue
 		}
 		if v, ok := e.get(name); ok {
-			b = appendProperty(b, name, v, c.Metadata)
+			b = appendProperty(b, name, v, c)
 		} else {
 			b = AppendString(b, name)
 			b = append(b, ":null,"...)
@@ -143,9 +147,9 @@ func appendSelected(b []byte, e source, c *Context) []byte {
 }
 
 // appendProperty appends a custom property, with its annotation first when the metadata
-// level and the value call for one, each member followed by a comma.
-func appendProperty(b []byte, name string, v core.Value, m Metadata) []byte {
-	if m != NoMetadata && annotated(v) {
+// level and the value (or c.Exact) call for one, each member followed by a comma.
+func appendProperty(b []byte, name string, v core.Value, c *Context) []byte {
+	if annotate(v, c) {
 		b = append(b, '"')
 		b = appendStringBody(b, name)
 		b = append(b, `@odata.type":"`...)
@@ -155,6 +159,14 @@ func appendProperty(b []byte, name string, v core.Value, m Metadata) []byte {
 	b = AppendString(b, name)
 	b = appendValue(append(b, ':'), v)
 	return append(b, ',')
+}
+
+// annotate reports whether v is written with its type annotation under c.
+func annotate(v core.Value, c *Context) bool {
+	if c.Exact {
+		return v.Type() != core.TypeString && v.Type() != core.TypeBoolean
+	}
+	return c.Metadata != NoMetadata && annotated(v)
 }
 
 // annotated reports whether a value needs its type annotated: JSON cannot tell Binary,

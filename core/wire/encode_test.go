@@ -51,6 +51,14 @@ func TestAppendEntity(t *testing.T) {
 			`"When@odata.type":"Edm.DateTime","When":"2013-08-02T17:37:43.0090043Z","Dbl":5.0,"Frac":1234.1234,` +
 			`"Nan@odata.type":"Edm.Double","Nan":"NaN","Id@odata.type":"Edm.Guid","Id":"4185404a-5818-48c3-b9be-f217df0dba6f",` +
 			`"I32":1234,"I64@odata.type":"Edm.Int64","I64":"123456789012"}`},
+		{"Exact", &wire.Context{Exact: true}, `{"PartitionKey":"p1","RowKey":"r'1","Timestamp@odata.type":"Edm.DateTime","Timestamp":"2021-08-31T15:40:49.6724407Z",` +
+			`"Str":"a\"b\\c\n\u0001é😀","Bin@odata.type":"Edm.Binary","Bin":"AQIDBA==","Bool":true,` +
+			`"When@odata.type":"Edm.DateTime","When":"2013-08-02T17:37:43.0090043Z","Dbl@odata.type":"Edm.Double","Dbl":5.0,` +
+			`"Frac@odata.type":"Edm.Double","Frac":1234.1234,"Nan@odata.type":"Edm.Double","Nan":"NaN",` +
+			`"Id@odata.type":"Edm.Guid","Id":"4185404a-5818-48c3-b9be-f217df0dba6f","I32@odata.type":"Edm.Int32","I32":1234,` +
+			`"I64@odata.type":"Edm.Int64","I64":"123456789012"}`},
+		{"ExactMinimalSelect", &wire.Context{Exact: true, Metadata: wire.MinimalMetadata, Select: []string{"Dbl", "Str"}}, `{"odata.metadata":"/$metadata#/@Element",` +
+			`"odata.etag":"W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"","Dbl@odata.type":"Edm.Double","Dbl":5.0,"Str":"a\"b\\c\n\u0001é😀"}`},
 		{"Select", ctx(wire.MinimalMetadata, "I32", "RowKey", "Missing", "I64", "I32"), `{"odata.metadata":"https://acct.table.core.windows.net/$metadata#People/@Element",` +
 			`"odata.etag":"W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"","RowKey":"r'1","I32":1234,"Missing":null,` +
 			`"I64@odata.type":"Edm.Int64","I64":"123456789012"}`},

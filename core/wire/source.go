@@ -8,7 +8,7 @@ type source interface {
 	timestamp() core.DateTime
 	get(name string) (core.Value, bool)
 	// appendAll appends every custom property, as appendProperty does.
-	appendAll(b []byte, m Metadata) []byte
+	appendAll(b []byte, c *Context) []byte
 }
 
 // decoded is an Entity as a source.
@@ -17,9 +17,9 @@ type decoded struct{ e *core.Entity }
 func (d decoded) keys() (string, string)             { return d.e.PartitionKey, d.e.RowKey }
 func (d decoded) timestamp() core.DateTime           { return d.e.Timestamp }
 func (d decoded) get(name string) (core.Value, bool) { return d.e.Get(name) }
-func (d decoded) appendAll(b []byte, m Metadata) []byte {
+func (d decoded) appendAll(b []byte, c *Context) []byte {
 	for _, p := range d.e.Properties {
-		b = appendProperty(b, p.Name, p.Value, m)
+		b = appendProperty(b, p.Name, p.Value, c)
 	}
 	return b
 }
@@ -30,9 +30,9 @@ type stored struct{ r *core.Record }
 func (s stored) keys() (string, string)             { return s.r.PartitionKey, s.r.RowKey }
 func (s stored) timestamp() core.DateTime           { return s.r.Timestamp() }
 func (s stored) get(name string) (core.Value, bool) { return s.r.Lookup(name) }
-func (s stored) appendAll(b []byte, m Metadata) []byte {
+func (s stored) appendAll(b []byte, c *Context) []byte {
 	for name, v := range s.r.Properties() {
-		b = appendProperty(b, name, v, m)
+		b = appendProperty(b, name, v, c)
 	}
 	return b
 }

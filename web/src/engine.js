@@ -1,13 +1,23 @@
 // Loading the Go engine (dist/tabletop.wasm, with Go's dist/wasm_exec.js) once per page or
-// process. In the browser the files are fetched beside this module; under Node they are
-// read from disk.
+// process, and calling it. In the browser the files are fetched beside this module; under
+// Node they are read from disk.
+//
+// The boundary: the engine exports three functions with //go:wasmexport (see wasm/doc.go).
+// A call writes a request frame into a buffer in Go's linear memory (strings with
+// TextEncoder.encodeInto, bytes with set), runs synchronously, and leaves a result frame
+// there: a JSON text and the records a write left for IndexedDB. No callback, Promise or
+// goroutine per call.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const bigRequest = 1 << 20; // wasm/main_js.go drops a request buffer larger than this
 
 let engine;
 
 /**
- * loadEngine loads the engine once and returns its function table (globalThis.tabletopGo).
- * options.wasmUrl and options.wasmExecUrl override where the two files are found; only the
- * first call's options count.
+ * loadEngine loads the engine once and returns it (an Engine). options.wasmUrl and
+ * options.wasmExecUrl override where the two files are found; only the first call's
+ * options count.
  */
 export function loadEngine(options = {}) {
   engine ??= instantiate(options).catch((e) => {
@@ -23,8 +33,8 @@ async function instantiate({ wasmUrl, wasmExecUrl } = {}) {
   const go = new globalThis.Go();
   const { instance } = await compile(wasm, go.importObject);
   go.run(instance); // runs main until it waits for calls; resolves only on exit
-  if (!globalThis.tabletopGo) throw new Error("tabletop: the engine did not start");
-  return globalThis.tabletopGo;
+  if (typeof instance.exports.tabletop_call !== "function") throw new Error("tabletop: the engine did not start");
+  return new Engine(instance.exports);
 }
 
 async function compile(url, imports) {
@@ -41,4 +51,84 @@ async function compile(url, imports) {
     }
   }
   return WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports);
+}
+
+/** Engine calls the Go engine's exported functions with request and result frames. */
+export class Engine {
+  constructor(exports) {
+    this._x = exports;
+    this._ptr = 0;
+    this._cap = 0;
+    this._views();
+  }
+
+  /** _views (re)makes the views of Go's memory, which a grown memory detaches. */
+  _views() {
+    this._u8 = new Uint8Array(this._x.mem.buffer);
+    this._dv = new DataView(this._x.mem.buffer);
+  }
+
+  /**
+   * call performs one operation: args are its name, the store's handle, then its
+   * arguments (strings, or Uint8Arrays for bytes). It returns { json, records }, json the
+   * answer's text ("" for none) and records [{ kind, data }] to make durable (kind 1 a
+   * change set, 2 a snapshot). A failure throws the engine's { code, statusCode, message,
+   * index } object.
+   */
+  call(args) {
+    const n = this._write(args);
+    const r = this._x.tabletop_call(n);
+    if (n > bigRequest) this._cap = 0;
+    return this._read(Math.abs(r), r < 0);
+  }
+
+  /** _write writes the request frame of args and returns its length. */
+  _write(args) {
+    const head = 4 + 4 * args.length;
+    let need = head;
+    for (const a of args) need += typeof a === "string" ? a.length * 3 : a.length;
+    if (need > this._cap) {
+      this._ptr = this._x.tabletop_buffer(need);
+      this._cap = Math.max(need, 64 << 10);
+    }
+    if (this._u8.byteLength === 0 || this._u8.buffer !== this._x.mem.buffer) this._views();
+    const u8 = this._u8, dv = this._dv, base = this._ptr;
+    dv.setUint32(base, args.length, true);
+    let pos = base + head;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      let len;
+      if (typeof a === "string") {
+        len = a.length === 0 ? 0 : encoder.encodeInto(a, u8.subarray(pos, pos + a.length * 3)).written;
+      } else {
+        u8.set(a, pos);
+        len = a.length;
+      }
+      dv.setUint32(base + 4 + 4 * i, len, true);
+      pos += len;
+    }
+    return pos - base;
+  }
+
+  /** _read reads the result frame of n bytes. */
+  _read(n, failed) {
+    const p = this._x.tabletop_result();
+    if (this._u8.byteLength === 0 || this._u8.buffer !== this._x.mem.buffer) this._views();
+    const u8 = this._u8, dv = this._dv;
+    const jsonLen = dv.getUint32(p, true);
+    const json = jsonLen === 0 ? "" : decoder.decode(u8.subarray(p + 4, p + 4 + jsonLen));
+    if (failed) throw JSON.parse(json);
+    let pos = p + 4 + jsonLen;
+    const count = dv.getUint32(pos, true);
+    pos += 4;
+    const records = [];
+    for (let i = 0; i < count; i++) {
+      const kind = u8[pos];
+      const len = dv.getUint32(pos + 1, true);
+      records.push({ kind, data: u8.slice(pos + 5, pos + 5 + len) });
+      pos += 5 + len;
+    }
+    if (pos - p !== n) throw new Error("tabletop: result frame is malformed");
+    return { json, records };
+  }
 }

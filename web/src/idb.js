@@ -1,11 +1,26 @@
-// IndexedDB storage for a persistent store: the object the engine's wasm/idbstore package expects
-// (get, scan, commit), with the database held by one tab at a time.
+// IndexedDB storage for a persistent store: its snapshot and change log, in the layout of
+// core/backend/kvlog, written from JavaScript. The engine runs synchronously and hands
+// back, after each write, the records to keep (a change set, or a snapshot of the whole
+// store); commit makes them durable in one IndexedDB transaction, and load gives them back
+// when the store is opened again.
 //
-// Exclusive access is enforced twice. A Web Lock named "tabletop:{name}" is held while the
-// store is open, so a second tab waits for it, fails with StoreLocked, or takes it over
-// (lock: "wait" | "fail" | "steal"). And every commit checks, inside its own IndexedDB
-// transaction, that the lease this tab wrote on opening is still the current one: a tab
-// that was taken over cannot write one more change set, even where Web Locks are missing.
+// Layout, in the object store "kv" (values are bytes):
+//
+//   head              "gen chunks nextSeq firstSeq" (ASCII): the live snapshot generation, its
+//                     chunk count, the next log sequence number and the first live one
+//   snap/{gen}/{n}    the snapshot, in chunks read back to back (this module writes one)
+//   log/{seq}         one change set per key, seq in 16 hex digits
+//
+// Appending change sets writes their log keys and the new head in one transaction; a
+// snapshot writes the new snapshot and head and deletes the old snapshot and the log before
+// it in one transaction. A crash at any point leaves the old or the new state, never a mix.
+//
+// The database is held by one tab at a time. A Web Lock named "tabletop:{name}" is held
+// while the store is open, so a second tab waits for it, fails with StoreLocked, or takes
+// it over (lock: "wait" | "fail" | "steal"). And every commit checks, inside its own
+// IndexedDB transaction, that the lease this tab wrote on opening is still the current one:
+// a tab that was taken over cannot write one more change set, even where Web Locks are
+// missing.
 
 import { RestError } from "./errors.js";
 
@@ -47,37 +62,141 @@ function dbName(name) {
   return `tabletop:${name}`;
 }
 
+/** quotaExceeded is the error of a write the browser's storage quota has no room for. */
+export function quotaExceeded(name) {
+  return new RestError(`The store "${name}" has no room left in the browser's storage quota; delete entities or tables, or compact.`, { code: "QuotaExceeded", statusCode: 507 });
+}
+
+const CHANGE_SET = 1;
+const SNAPSHOT = 2;
+const hex = (n, width) => n.toString(16).padStart(width, "0");
+const logKey = (seq) => `log/${hex(seq, 16)}`;
+const snapPrefix = (gen) => `snap/${hex(gen, 16)}/`;
+const encoder = new TextEncoder();
+
+function parseHead(raw) {
+  if (raw === undefined) return { gen: 0, chunks: 0, nextSeq: 0, firstSeq: 0 };
+  const f = new TextDecoder().decode(raw).split(" ").map(Number);
+  if (f.length !== 4 || f.some((n) => !Number.isSafeInteger(n) || n < 0) || f[3] > f[2]) throw new Error("tabletop: the store's head record is corrupt");
+  return { gen: f[0], chunks: f[1], nextSeq: f[2], firstSeq: f[3] };
+}
+
+const encodeHead = (h) => encoder.encode(`${h.gen} ${h.chunks} ${h.nextSeq} ${h.firstSeq}`);
+
 function storage(name, db, lease, durability, release) {
   const txOptions = durability === "default" ? undefined : { durability };
   let lost = false;
+  let head;
   db.onversionchange = () => db.close(); // another tab deletes the database
+
+  /** write runs fill(kv) in a read-write transaction after the lease check. */
+  function write(fill) {
+    if (lost) return Promise.reject(storeLocked(name));
+    const tx = db.transaction([KV, META], "readwrite", txOptions);
+    const kv = tx.objectStore(KV);
+    const meta = tx.objectStore(META);
+    meta.get("lease").onsuccess = (ev) => {
+      if (ev.target.result !== lease) {
+        lost = true;
+        tx.abort();
+        return;
+      }
+      fill(kv, meta);
+    };
+    return complete(tx).catch((e) => Promise.reject(lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e));
+  }
+
+  /** append writes change sets after the current head. */
+  async function append(sets) {
+    const next = { ...head, nextSeq: head.nextSeq + sets.length };
+    await write((kv) => {
+      sets.forEach((cs, i) => kv.put(cs, logKey(head.nextSeq + i)));
+      kv.put(encodeHead(next), "head");
+    });
+    head = next;
+  }
+
+  /** snapshot replaces the snapshot, and the log before firstSeq, by data. */
+  async function snapshot(data, firstSeq) {
+    const next = { gen: head.gen + 1, chunks: data.length > 0 ? 1 : 0, nextSeq: head.nextSeq, firstSeq };
+    await write((kv) => {
+      kv.delete(IDBKeyRange.bound("snap/", "snap/\uffff"));
+      if (firstSeq > 0) kv.delete(IDBKeyRange.bound(logKey(0), logKey(firstSeq - 1)));
+      if (next.chunks) kv.put(data, `${snapPrefix(next.gen)}${hex(0, 8)}`);
+      kv.put(encodeHead(next), "head");
+    });
+    head = next;
+  }
+
   return {
-    get: (key) => done(db.transaction(KV).objectStore(KV).get(key)),
-    scan(prefix) {
-      const s = db.transaction(KV).objectStore(KV);
-      const range = IDBKeyRange.bound(prefix, prefix + "\uffff");
-      return Promise.all([done(s.getAllKeys(range)), done(s.getAll(range))]);
+    /** load reads the snapshot and the change sets after it, in one transaction. */
+    load() {
+      return new Promise((resolve, reject) => {
+        const tx = db.transaction(KV);
+        const kv = tx.objectStore(KV);
+        const out = { snapshot: new Uint8Array(0), changeSets: [] };
+        kv.get("head").onsuccess = (ev) => {
+          try {
+            head = parseHead(ev.target.result);
+          } catch (e) {
+            return reject(e);
+          }
+          const snap = IDBKeyRange.bound(snapPrefix(head.gen), snapPrefix(head.gen) + "\uffff");
+          kv.getAll(snap).onsuccess = (ev) => {
+            if (ev.target.result.length !== head.chunks) return reject(new Error(`tabletop: ${ev.target.result.length} of ${head.chunks} snapshot chunks present`));
+            out.snapshot = concat(ev.target.result);
+          };
+          if (head.nextSeq > head.firstSeq) {
+            kv.getAll(IDBKeyRange.bound(logKey(head.firstSeq), logKey(head.nextSeq - 1))).onsuccess = (ev) => (out.changeSets = ev.target.result);
+          }
+        };
+        tx.oncomplete = () => resolve(out);
+        tx.onerror = () => reject(tx.error);
+      });
     },
-    commit(keys, values, deletes) {
-      if (lost) return Promise.reject(storeLocked(name));
-      const tx = db.transaction([KV, META], "readwrite", txOptions);
-      const kv = tx.objectStore(KV);
-      tx.objectStore(META).get("lease").onsuccess = (ev) => {
-        if (ev.target.result !== lease) {
-          lost = true;
-          tx.abort();
-          return;
-        }
-        deletes.forEach((k) => kv.delete(k));
-        keys.forEach((k, i) => kv.put(values[i], k));
-      };
-      return complete(tx).catch((e) => Promise.reject(lost ? storeLocked(name) : e));
+    /**
+     * commit makes records durable in order: the change sets in one transaction, then the
+     * last snapshot, if any, in another (it covers every change set before it). It resolves
+     * { compactError } once the change sets are durable, compactError being the
+     * snapshot's failure (the log is intact without it); it rejects if the change sets fail.
+     */
+    async commit(records) {
+      const sets = [];
+      let snap, firstSeq;
+      for (const r of records) {
+        if (r.kind === CHANGE_SET) sets.push(r.data);
+        else if (r.kind === SNAPSHOT) (snap = r.data), (firstSeq = head.nextSeq + sets.length);
+      }
+      if (sets.length > 0) await append(sets);
+      if (snap === undefined) return {};
+      try {
+        await snapshot(snap, firstSeq);
+        return {};
+      } catch (e) {
+        return { compactError: e };
+      }
+    },
+    /** getMeta reads a value kept beside the store (the service properties). */
+    getMeta(key) {
+      return done(db.transaction(META).objectStore(META).get(key));
+    },
+    /** putMeta durably writes a value kept beside the store. */
+    putMeta(key, value) {
+      return write((_, meta) => meta.put(value, key));
     },
     close() {
       db.close();
       release();
     },
   };
+}
+
+function concat(chunks) {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let pos = 0;
+  for (const c of chunks) out.set(c, pos), (pos += c.length);
+  return out;
 }
 
 function openDatabase(name) {

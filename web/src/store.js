@@ -1,4 +1,24 @@
 // Stores: one engine store per database name, persistent in IndexedDB or in memory.
+//
+// Durability. The engine applies a write at once, in memory, and hands back the records
+// that make it durable; the Store commits them to IndexedDB (idb.js) and only then
+// resolves the write. Writes that arrive while a commit is in flight are grouped into the
+// next commit. A read runs at once too, but if a write it may see is not durable yet its
+// answer waits until it is; if that commit fails, every write not yet durable fails, the
+// engine's store is reopened from IndexedDB, and the read runs again. So no caller ever
+// sees data that could still be lost.
+//
+// The commit hook. Every committed, durable change passes through Store._subscribe
+// listeners, in commit order, after it is durable and before its write resolves:
+//
+//   const unsubscribe = store._subscribe((commit) => { … });
+//   commit.changes: [{ table, kind, partitionKey?, rowKey?, etag? }, …]
+//     kind: "create" | "upsertMerge" | "upsertReplace" | "updateMerge" | "updateReplace" |
+//           "delete" (entities), "createTable" | "deleteTable" | "setAccessPolicy" |
+//           "import" (then the change names no keys: the tables it touched changed)
+//   commit.records: the engine's records as stored ([{ kind, data }]), [] in memory
+//
+// It is internal: live queries and sync are built on it.
 
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
@@ -13,29 +33,177 @@ export class Store {
     this.name = name;
     this.inMemory = !storage;
     this._engine = engine;
-    this._handle = handle;
+    this._handle = String(handle);
     this._storage = storage;
+    this._listeners = new Set();
+    this._committing = null; // the group being committed to IndexedDB
+    this._next = null; // the group collecting writes for the next commit
+    this._reopening = null; // a Promise while the engine's store is reopened after a failure
+    this._compactError = undefined;
   }
 
-  /** call runs one engine operation on this store, mapping failures to RestError. */
-  async _call(op, ...args) {
+  /** _exec runs one engine operation now, mapping a failure to RestError. */
+  _exec(op, args) {
     try {
-      return await this._engine[op](this._handle, ...args);
+      return this._engine.call([op, this._handle, ...args]);
     } catch (e) {
       throw fromEngine(e);
     }
   }
 
+  /**
+   * _read runs a read and returns its JSON answer: at once (a string) when no write it may
+   * see is still waiting for IndexedDB, else a Promise of it that settles once they are
+   * durable (and runs the read again if they failed).
+   */
+  _read(op, ...args) {
+    if (this._reopening) return this._reopening.then(() => this._read(op, ...args));
+    const { json } = this._exec(op, args);
+    const pending = this._next ?? this._committing;
+    if (!pending) return json;
+    return pending.done.then((ok) => (ok ? json : this._read(op, ...args)));
+  }
+
+  /**
+   * _write runs a write and resolves with its JSON answer once it is durable. describe
+   * maps the answer to the changes the commit hook reports.
+   */
+  async _write(op, args, describe) {
+    if (this._reopening) await this._reopening;
+    const { json, records } = this._exec(op, args);
+    const commit = { changes: describe(json), records };
+    if (this.inMemory || records.length === 0) {
+      if (records.length === 0 && (this._next ?? this._committing) && !(await (this._next ?? this._committing).done)) throw this._failure;
+      this._emit(commit);
+      return json;
+    }
+    const group = (this._next ??= newGroup());
+    group.records.push(...records);
+    group.commits.push(commit);
+    if (!this._committing) this._flush();
+    if (!(await group.done)) throw group.error;
+    return json;
+  }
+
+  /** _flush commits the collecting group, then the next, until none is left. */
+  async _flush() {
+    while (this._next) {
+      const group = (this._committing = this._next);
+      this._next = null;
+      try {
+        const { compactError } = await this._storage.commit(group.records);
+        this._compactError = compactError;
+        for (const c of group.commits) this._emit(c);
+        group.resolve(true);
+      } catch (e) {
+        await this._fail(group, e);
+      }
+      this._committing = null;
+    }
+  }
+
+  /**
+   * _fail fails group and every write after it (the engine has applied them, so none can
+   * be kept), and reopens the engine's store from what IndexedDB holds.
+   */
+  async _fail(group, error) {
+    const later = this._next;
+    this._next = null;
+    this._failure = error;
+    this._reopening = this._reopen().finally(() => (this._reopening = null));
+    group.error = error;
+    if (later) later.error = error;
+    await this._reopening.catch(() => {});
+    group.resolve(false);
+    later?.resolve(false);
+  }
+
+  /** _reopen replaces the engine's store by one loaded from IndexedDB. */
+  async _reopen() {
+    const { snapshot, changeSets } = await this._storage.load();
+    try {
+      this._engine.call(["close", this._handle]);
+    } catch {
+      // already closed
+    }
+    this._handle = openEngineStore(this._engine, snapshot, changeSets);
+  }
+
+  _emit(commit) {
+    for (const fn of this._listeners) {
+      try {
+        fn(commit);
+      } catch (e) {
+        queueMicrotask(() => {
+          throw e;
+        });
+      }
+    }
+  }
+
+  /** _subscribe adds a commit listener (see the top of this file); it returns the unsubscribe function. */
+  _subscribe(fn) {
+    this._listeners.add(fn);
+    return () => this._listeners.delete(fn);
+  }
+
+  /** _serviceProperties returns the service properties: kept beside the store, or the defaults. */
+  async _serviceProperties() {
+    this._props ??= (await this._storage?.getMeta("serviceProperties")) ?? defaultProperties();
+    return structuredClone(this._props);
+  }
+
+  /** _setServiceProperties replaces the service properties that properties sets. */
+  async _setServiceProperties(properties = {}) {
+    const next = { ...(await this._serviceProperties()) };
+    for (const k of ["logging", "hourMetrics", "minuteMetrics", "cors"]) if (properties[k] !== undefined) next[k] = structuredClone(properties[k]);
+    await this._storage?.putMeta("serviceProperties", next);
+    this._props = next;
+  }
+
   /** compact writes a snapshot now, replacing the change log (it also happens by itself). */
-  compact() {
-    return this._call("compact");
+  async compact() {
+    if (this._reopening) await this._reopening;
+    const { records } = this._exec("compact", []);
+    if (this.inMemory || records.length === 0) return;
+    await (this._next ?? this._committing)?.done;
+    const { compactError } = await this._storage.commit(records);
+    if (compactError) throw compactError;
   }
 
   /** close closes the store and, for a persistent one, releases the database for other tabs. */
   async close() {
+    this._closed = true;
     for (const [key, entry] of open) if (entry.store === this) open.delete(key);
-    await this._call("close");
+    await (this._next ?? this._committing)?.done;
+    if (this._reopening) await this._reopening.catch(() => {});
+    this._exec("close", []);
     this._storage?.close();
+  }
+}
+
+function defaultProperties() {
+  const off = { enabled: false };
+  return {
+    logging: { version: "1.0", read: false, write: false, delete: false, retentionPolicy: off },
+    hourMetrics: { version: "1.0", enabled: false, retentionPolicy: off },
+    minuteMetrics: { version: "1.0", enabled: false, retentionPolicy: off },
+    cors: [],
+  };
+}
+
+function newGroup() {
+  const g = { records: [], commits: [], error: undefined };
+  g.done = new Promise((resolve) => (g.resolve = resolve));
+  return g;
+}
+
+/** openEngineStore opens a store in the engine on a snapshot and change sets; it returns the handle. */
+function openEngineStore(engine, snapshot, changeSets) {
+  try {
+    return engine.call(["open", "", "outbox", snapshot, ...changeSets]).json;
+  } catch (e) {
+    throw fromEngine(e);
   }
 }
 
@@ -48,18 +216,37 @@ export class Store {
  * @returns {Promise<Store>}
  */
 export async function openStore(name, options = {}) {
+  checkName(name);
   const engine = await loadEngine(options);
-  const storage = options.inMemory ? undefined : await openIDBStorage(name, options);
+  if (options.inMemory) return new Store(name, engine, engineOpenMemory(engine));
+  const storage = await openIDBStorage(name, options);
   try {
-    return new Store(name, engine, await engine.open(storage), storage);
+    const { snapshot, changeSets } = await storage.load();
+    return new Store(name, engine, openEngineStore(engine, snapshot, changeSets), storage);
   } catch (e) {
-    storage?.close();
+    storage.close();
     throw fromEngine(e);
+  }
+}
+
+function engineOpenMemory(engine) {
+  return engine.call(["open", "", "memory"]).json;
+}
+
+/**
+ * checkName refuses what cannot be a store name: a connection string or an account URL
+ * passed where the SDK would take one.
+ */
+function checkName(name) {
+  if (typeof name !== "string" || name === "") throw new TypeError("tabletop: a store name must be a non-empty string");
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name) || /(^|;)\s*(AccountKey|AccountName|DefaultEndpointsProtocol|SharedAccessSignature|TableEndpoint|UseDevelopmentStorage)\s*=/i.test(name)) {
+    throw new TypeError(`tabletop: "${name.slice(0, 40)}…" looks like a connection string or URL; Tabletop takes a store name (or "memory:name") where the SDK takes those`);
   }
 }
 
 /** deleteStore deletes a persistent store's database. Close the store first. */
 export function deleteStore(name) {
+  checkName(name);
   return deleteIDBStorage(name);
 }
 
@@ -70,7 +257,6 @@ export function deleteStore(name) {
  */
 export function storeOf(target) {
   if (target instanceof Store) return Promise.resolve(target);
-  if (typeof target !== "string" || target === "") throw new TypeError("tabletop: a client needs a Store or a store name");
   let entry = open.get(target);
   if (!entry) {
     const inMemory = target.startsWith("memory:");
@@ -81,6 +267,16 @@ export function storeOf(target) {
     open.set(target, entry);
   }
   return entry.promise;
+}
+
+/**
+ * checkTarget throws, at construction, for what a client cannot be constructed with: not
+ * a Store nor a store name, or a connection string or URL where the SDK would take one.
+ */
+export function checkTarget(target) {
+  if (target instanceof Store) return;
+  if (typeof target !== "string" || target === "") throw new TypeError("tabletop: a client needs a Store or a store name");
+  checkName(target.startsWith("memory:") ? target.slice(7) || "memory" : target);
 }
 
 /** closeStores closes every store that clients opened by name. */

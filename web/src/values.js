@@ -51,21 +51,69 @@ function wireValue(name, v) {
     case "bigint":
       return [v.toString(), "Int64"];
   }
-  if (v instanceof Date) return [dateText(v), "DateTime"];
+  if (v instanceof Date) return typedValue(name, { value: v, type: "DateTime" });
   if (v instanceof Uint8Array) return [toBase64(v), "Binary"];
-  if (typeof v === "object" && "value" in v && edmTypes.includes(v.type)) return typedValue(v);
+  if (typeof v === "object" && "value" in v && edmTypes.includes(v.type)) return typedValue(name, v);
   throw invalidInput(`property ${name}: unsupported value ${String(v)}`);
 }
 
-/** typedValue returns the JSON value of a { value, type } object. */
-function typedValue({ value, type }) {
+const int32Text = /^[-+]?\d{1,10}$/;
+const int64Text = /^[-+]?\d{1,19}$/;
+const doubleText = /^([-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|NaN|-?Infinity)$/;
+const int64Min = -(2n ** 63n), int64Max = 2n ** 63n - 1n;
+
+/**
+ * typedValue returns the JSON value of a { value, type } object. A value that is not of
+ * its type ({ value: "fifteen", type: "Int32" }, a Boolean other than true or false) is a
+ * RestError InvalidInput naming the property, never coerced; the engine checks the text
+ * of DateTime, Guid and Binary the same way.
+ */
+function typedValue(name, { value, type }) {
+  const bad = () => invalidInput(`property ${name}: ${describe(value)} is not a valid Edm.${type}`);
   switch (type) {
-    case "Int32": return [Number(value), "Int32"];
-    case "Double": return [typeof value === "number" && Number.isFinite(value) ? value : String(value), "Double"];
-    case "Boolean": return [value === true || value === "true", "Boolean"];
-    case "DateTime": return [value instanceof Date ? dateText(value) : String(value), "DateTime"];
-    case "Binary": return [value instanceof Uint8Array ? toBase64(value) : String(value), "Binary"];
-    default: return [String(value), type];
+    case "Int32": {
+      const n = typeof value === "number" ? value : typeof value === "string" && int32Text.test(value.trim()) ? Number(value) : NaN;
+      if (!Number.isInteger(n) || n < -(2 ** 31) || n >= 2 ** 31) throw bad();
+      return [n, type];
+    }
+    case "Int64": {
+      let n;
+      if (typeof value === "bigint") n = value;
+      else if (typeof value === "number" && Number.isSafeInteger(value)) n = BigInt(value);
+      else if (typeof value === "string" && int64Text.test(value.trim())) n = BigInt(value.trim());
+      if (n === undefined || n < int64Min || n > int64Max) throw bad();
+      return [n.toString(), type];
+    }
+    case "Double":
+      if (typeof value === "number") return [Number.isFinite(value) ? value : String(value), type];
+      if (typeof value === "string" && doubleText.test(value.trim())) return [value.trim(), type];
+      throw bad();
+    case "Boolean":
+      if (value === true || value === "true") return [true, type];
+      if (value === false || value === "false") return [false, type];
+      throw bad();
+    case "DateTime":
+      if (value instanceof Date) {
+        if (Number.isNaN(value.getTime())) throw bad();
+        return [dateText(value), type];
+      }
+      if (typeof value !== "string") throw bad();
+      return [value, type];
+    case "Binary":
+      if (value instanceof Uint8Array) return [toBase64(value), type];
+      if (typeof value !== "string") throw bad();
+      return [value, type];
+    default: // String, Guid
+      if (typeof value !== "string") throw bad();
+      return [value, type];
+  }
+}
+
+function describe(v) {
+  try {
+    return typeof v === "bigint" ? `${v}n` : JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
   }
 }
 
@@ -90,9 +138,11 @@ export function fromWire(obj, disableTypeConversion = false) {
 }
 
 function typed(v, type, raw) {
-  if (raw || v === null) return v === null ? null : { value: v, type };
+  if (v === null) return null;
+  if (raw) return { value: typeof v === "string" ? v : String(v), type };
   switch (type) {
     case "Int64": return BigInt(v);
+    case "Int32":
     case "Double": return Number(v);
     case "DateTime": return remember(new Date(v), v);
     case "Binary": return fromBase64(v);

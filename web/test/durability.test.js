@@ -1,0 +1,132 @@
+// The durability pipeline of a persistent store: the engine applies a write at once and
+// hands back its records; the store resolves the write only once IndexedDB has them, and
+// never lets a read see a write that is not durable yet.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fresh, rejects, collect } from "./helpers.js";
+import { openStore, deleteStore, TableClient } from "../tabletop.js";
+
+/** gated makes the store's commits wait for open(); it counts them. */
+function gated(store) {
+  const commit = store._storage.commit;
+  let open;
+  const g = { calls: 0, gate: new Promise((r) => (open = r)) };
+  g.open = open;
+  store._storage.commit = async (records) => {
+    g.calls++;
+    await g.gate;
+    return commit(records);
+  };
+  return g;
+}
+
+/** settled reports whether p has settled after the event loop has turned a few times. */
+async function settled(p) {
+  let done = false;
+  p.then(() => (done = true), () => (done = true));
+  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 1));
+  return done;
+}
+
+async function persistent(t) {
+  const name = fresh();
+  const store = await openStore(name);
+  t.after(async () => {
+    await store.close().catch(() => {});
+    await deleteStore(name);
+  });
+  const c = new TableClient(store, "things");
+  await c.createTable();
+  return { name, store, c };
+}
+
+test("a write resolves only once IndexedDB has it, and reads wait for it", async (t) => {
+  const { store, c } = await persistent(t);
+  const g = gated(store);
+  const write = c.createEntity({ partitionKey: "p", rowKey: "1", v: 1 });
+  const read = c.getEntity("p", "1");
+  const list = collect(c.listEntities());
+  assert.equal(await settled(write), false, "the write resolved before IndexedDB committed it");
+  assert.equal(await settled(read), false, "a read returned a write that is not durable");
+  assert.equal(await settled(list), false, "a query returned a write that is not durable");
+  g.open();
+  await write;
+  assert.equal((await read).v, 1);
+  assert.equal((await list).length, 1);
+});
+
+test("writes issued together are committed together", async (t) => {
+  const { name, store, c } = await persistent(t);
+  const g = gated(store);
+  const writes = Array.from({ length: 50 }, (_, i) => c.createEntity({ partitionKey: "p", rowKey: String(i).padStart(2, "0") }));
+  g.open();
+  await Promise.all(writes);
+  assert.ok(g.calls <= 2, `${g.calls} IndexedDB commits for 50 writes`);
+  await store.close();
+  const again = await openStore(name);
+  assert.equal((await collect(new TableClient(again, "things").listEntities())).length, 50);
+  await again.close();
+});
+
+test("a failed commit fails its writes and every later one, and nothing of them is seen", async (t) => {
+  const { name, store, c } = await persistent(t);
+  await c.createEntity({ partitionKey: "p", rowKey: "kept", v: 0 });
+  const commit = store._storage.commit;
+  let fail = true;
+  store._storage.commit = async (records) => {
+    await new Promise((r) => setTimeout(r, 5));
+    if (fail) {
+      fail = false;
+      throw Object.assign(new Error("no room"), { code: "QuotaExceeded", statusCode: 507 });
+    }
+    return commit(records);
+  };
+  const a = c.createEntity({ partitionKey: "p", rowKey: "a" });
+  const b = c.upsertEntity({ partitionKey: "p", rowKey: "kept", v: 1 });
+  const read = c.getEntity("p", "kept");
+  await assert.rejects(a, { code: "QuotaExceeded" });
+  await assert.rejects(b, { code: "QuotaExceeded" });
+  assert.equal((await read).v, 0, "a read saw a write that failed");
+  await rejects(c.getEntity("p", "a"), "ResourceNotFound", 404);
+  // The store works again, from what IndexedDB holds.
+  await c.createEntity({ partitionKey: "p", rowKey: "after" });
+  await store.close();
+  const again = await openStore(name);
+  const rows = await collect(new TableClient(again, "things").listEntities());
+  assert.deepEqual(rows.map((e) => [e.rowKey, e.v]), [["after", undefined], ["kept", 0]]);
+  await again.close();
+});
+
+test("every durable change passes the commit hook, in order, before its write resolves", async (t) => {
+  const { store, c } = await persistent(t);
+  const seen = [];
+  const off = store._subscribe((commit) => seen.push(...commit.changes.map((ch) => `${ch.kind} ${ch.table} ${ch.partitionKey ?? ""}/${ch.rowKey ?? ""} ${ch.etag ? "etag" : "-"}`)));
+  const { etag } = await c.createEntity({ partitionKey: "p", rowKey: "1" });
+  assert.deepEqual(seen, ["create things p/1 etag"]);
+  await c.submitTransaction([["upsert", { partitionKey: "p", rowKey: "2" }], ["delete", { partitionKey: "p", rowKey: "1" }, { etag }]]);
+  await rejects(c.createEntity({ partitionKey: "p", rowKey: "2" }), "EntityAlreadyExists", 409);
+  off();
+  await c.deleteEntity("p", "2");
+  assert.deepEqual(seen, ["create things p/1 etag", "upsertMerge things p/2 etag", "delete things p/1 -"]);
+});
+
+test("IndexedDB holds kvlog's layout: after a compaction, one snapshot and the log after it", async (t) => {
+  const { name, store, c } = await persistent(t);
+  for (let i = 0; i < 20; i++) await c.upsertEntity({ partitionKey: "p", rowKey: String(i % 3), i });
+  await store.compact();
+  await c.createEntity({ partitionKey: "q", rowKey: "after" });
+  await store.close();
+  const db = await new Promise((resolve, reject) => {
+    const req = indexedDB.open(`tabletop:${name}`);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const keys = await new Promise((r) => (db.transaction("kv").objectStore("kv").getAllKeys().onsuccess = (ev) => r(ev.target.result)));
+  const head = await new Promise((r) => (db.transaction("kv").objectStore("kv").get("head").onsuccess = (ev) => r(new TextDecoder().decode(ev.target.result))));
+  db.close();
+  assert.deepEqual(keys, ["head", "log/0000000000000015", "snap/0000000000000001/00000000"]);
+  assert.equal(head, "1 1 22 21");
+  const again = await openStore(name);
+  assert.equal((await collect(new TableClient(again, "things").listEntities())).length, 4);
+  await again.close();
+});
