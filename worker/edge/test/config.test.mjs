@@ -23,5 +23,4 @@ test("wrangler.toml and the local workerd config agree", () => {
 test("wrangler.toml declares no accounts", () => {
   const toml = readFileSync(join(repoDir, "wrangler.toml"), "utf8");
   assert.doesNotMatch(toml, /^\s*TABLETOP_ACCOUNTS\s*=/m);
-  assert.doesNotMatch(toml, /^\s*\[vars\]/m);
 });
