@@ -118,6 +118,9 @@ func (j *Job) write(ctx context.Context, start Checkpoint, w window) error {
 		j.Progress.table(w.table)
 	}
 	batches := partitionBatches(w.entities)
+	if _, ok := j.Sink.(unbatched); ok {
+		batches = chunks(w.entities)
+	}
 	sem := make(chan struct{}, max(1, j.Sink.Parallel()))
 	var (
 		wg   sync.WaitGroup
@@ -141,6 +144,22 @@ func (j *Job) write(ctx context.Context, start Checkpoint, w window) error {
 		return err
 	}
 	return j.Checkpoint.advance(j.Sink, w)
+}
+
+// unbatched is a Sink that takes entities of any partitions in one Write, in order: a
+// dump, which is then written in the source's order.
+type unbatched interface {
+	Unbatched()
+}
+
+// chunks cuts es into runs of at most 100, in order.
+func chunks(es []*core.Entity) [][]*core.Entity {
+	var out [][]*core.Entity
+	for len(es) > 0 {
+		n := min(len(es), endpoint.MaxBatch)
+		out, es = append(out, es[:n]), es[n:]
+	}
+	return out
 }
 
 // partitionBatches groups es by PartitionKey, keeping their order within each partition,

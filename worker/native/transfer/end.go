@@ -42,7 +42,8 @@ type Source interface {
 }
 
 // Sink is where a copy writes. BeginTable starts a table (resumed: the checkpoint says
-// part of it is written already); Write writes entities of one partition; Sync makes what
+// part of it is written already); Write writes entities of one partition (of any, in
+// source order, to a dump); Sync makes what
 // was written durable and returns the length of a file destination (0 otherwise).
 // Parallel is how many Writes may run at once.
 type Sink interface {

@@ -175,6 +175,9 @@ func (s *dumpSink) Sync() (int64, error) {
 
 func (s *dumpSink) Parallel() int { return 1 }
 
+// Unbatched marks the dump as taking entities in source order, whatever their partitions.
+func (s *dumpSink) Unbatched() {}
+
 // Close ends the gzip stream, flushes and closes the file.
 func (s *dumpSink) Close() error {
 	var errs []error
