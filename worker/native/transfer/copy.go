@@ -81,11 +81,19 @@ func (j *Job) read(ctx context.Context, cp Checkpoint, out chan<- window) error 
 		w = next
 		return nil
 	}
+	sel := j.Select
+	_, seeks := j.Source.(seeker)
+	if seeks && cp.Table != "" {
+		sel.resume = &resumePoint{table: cp.Table, pk: cp.PartitionKey, rk: cp.RowKey}
+	}
 	var ordinal int64
-	err := j.Source.Read(ctx, &j.Select, func(table string, e *core.Entity) error {
+	err := j.Source.Read(ctx, &sel, func(table string, e *core.Entity) error {
 		if e == nil {
 			w.end = true
 			ordinal = 0
+			if seeks && table == cp.Table {
+				ordinal = cp.Entities // the source starts after them
+			}
 			return send(window{table: table, begin: true})
 		}
 		ordinal++

@@ -250,7 +250,7 @@ func TestJob_Run_resume(t *testing.T) {
 	src := transfertest.NewServer(t)
 	var want []*core.Entity
 	for i := range n {
-		want = append(want, &core.Entity{PartitionKey: fmt.Sprintf("p%02d", i%7), RowKey: fmt.Sprintf("r%05d", i),
+		want = append(want, &core.Entity{PartitionKey: fmt.Sprintf("p%02d", i%7), RowKey: fmt.Sprintf("r'%05d", i), // a quote to escape when resuming
 			Properties: []core.Property{{Name: "N", Value: core.Int64Value(int64(i))}}})
 	}
 	c, _ := endpoint.Parse(src.ConnectionString)

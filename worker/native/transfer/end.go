@@ -16,6 +16,18 @@ type Selection struct {
 	Tables []string
 	Filter string
 	filter *query.Filter
+	resume *resumePoint
+}
+
+// resumePoint is where a seeker resumes: after the entity (pk, rk) of table.
+type resumePoint struct {
+	table, pk, rk string
+}
+
+// seeker is a Source that reads in key order and, given Selection.resume, starts the
+// resumed table after its keys instead of from the start.
+type seeker interface {
+	Seeks()
 }
 
 // wants reports whether table is selected.
@@ -92,3 +104,20 @@ func (s *Selection) Compile() error {
 	s.filter = f
 	return nil
 }
+
+// filterFor returns the $filter to read table with: the selection's, and for a resumed
+// table only the keys after the resume point.
+func (s *Selection) filterFor(table string) string {
+	r := s.resume
+	if r == nil || r.table != table {
+		return s.Filter
+	}
+	after := fmt.Sprintf("(PartitionKey gt %s or (PartitionKey eq %s and RowKey gt %s))", quote(r.pk), quote(r.pk), quote(r.rk))
+	if s.Filter == "" {
+		return after
+	}
+	return "(" + s.Filter + ") and " + after
+}
+
+// quote writes s as an OData string literal.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

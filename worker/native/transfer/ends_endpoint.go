@@ -27,13 +27,16 @@ func (s *endpointEnd) Read(ctx context.Context, sel *Selection, fn func(string, 
 		if err := fn(t, nil); err != nil {
 			return err
 		}
-		err := s.c.Query(ctx, t, sel.Filter, func(e *core.Entity) error { return fn(t, e) })
+		err := s.c.Query(ctx, t, sel.filterFor(t), func(e *core.Entity) error { return fn(t, e) })
 		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// Seeks marks the endpoint as read in key order, resumable after a key.
+func (s *endpointEnd) Seeks() {}
 
 // BeginTable creates the table unless it exists.
 func (s *endpointEnd) BeginTable(ctx context.Context, table string, _ bool) error {
