@@ -130,7 +130,7 @@ func transferRun(ctx context.Context, src, dst string, f transferFlags, stderr i
 	}
 	defer func() { err = errors.Join(err, job.Sink.Close()) }()
 	if f.keepGoing {
-		if job.Failures, err = transfer.CreateFailures(f.failures); err != nil {
+		if job.Failures, err = transfer.CreateFailures(f.failures, job.Checkpoint.Resuming()); err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, job.Failures.Close()) }()

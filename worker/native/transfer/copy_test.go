@@ -179,7 +179,7 @@ func TestJob_Run(t *testing.T) {
 		b := transfertest.NewServer(t)
 		path := writeDump(t, 250, 3, 120, 249)
 		failPath := filepath.Join(t.TempDir(), "failures.jsonl")
-		fs, err := transfer.CreateFailures(failPath)
+		fs, err := transfer.CreateFailures(failPath, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,9 +41,14 @@ type Failures struct {
 	n  int
 }
 
-// CreateFailures creates (or empties) the failures file at path.
-func CreateFailures(path string) (*Failures, error) {
-	f, err := os.Create(path)
+// CreateFailures creates (or empties) the failures file at path; with resume, it keeps the
+// failures an interrupted run recorded and appends to them.
+func CreateFailures(path string, resume bool) (*Failures, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if resume {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
 	if err != nil {
 		return nil, err
 	}
