@@ -69,51 +69,64 @@ func (j *Job) Run(ctx context.Context) error {
 
 // read cuts the source into windows, skipping what the checkpoint says is written.
 func (j *Job) read(ctx context.Context, cp Checkpoint, out chan<- window) error {
-	var w window
-	send := func(next window) error {
-		if w.table != "" && !cp.isDone(w.table) {
-			select {
-			case out <- w:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		w = next
-		return nil
-	}
+	c := &windower{ctx: ctx, out: out, cp: cp}
 	sel := j.Select
-	_, seeks := j.Source.(seeker)
-	if seeks && cp.Table != "" {
+	sel.done = cp.Done
+	if _, c.seeks = j.Source.(seeker); c.seeks && cp.Table != "" {
 		sel.resume = &resumePoint{table: cp.Table, pk: cp.PartitionKey, rk: cp.RowKey}
 	}
-	var ordinal int64
-	err := j.Source.Read(ctx, &sel, func(table string, e *core.Entity) error {
-		if e == nil {
-			w.end = true
-			ordinal = 0
-			if seeks && table == cp.Table {
-				ordinal = cp.Entities // the source starts after them
-			}
-			return send(window{table: table, begin: true})
-		}
-		ordinal++
-		if table == cp.Table && ordinal <= cp.Entities {
-			return nil
-		}
-		if len(w.entities) == 0 {
-			w.first = ordinal
-		}
-		w.entities = append(w.entities, e)
-		if len(w.entities) < windowSize {
-			return nil
-		}
-		return send(window{table: table})
-	})
-	if err != nil {
+	if err := j.Source.Read(ctx, &sel, c.add); err != nil {
 		return err
 	}
-	w.end = true
-	return send(window{})
+	c.w.end = true
+	return c.send(window{})
+}
+
+// windower cuts a source's stream of entities into windows.
+type windower struct {
+	ctx     context.Context
+	out     chan<- window
+	cp      Checkpoint // where the copy resumes
+	seeks   bool       // the source starts a resumed table after its written entities
+	w       window     // the window being filled
+	ordinal int64      // of the last entity seen in its table
+}
+
+// add takes the start of a table (e nil) or its next entity.
+func (c *windower) add(table string, e *core.Entity) error {
+	if e == nil {
+		c.w.end = true
+		c.ordinal = 0
+		if c.seeks && table == c.cp.Table {
+			c.ordinal = c.cp.Entities
+		}
+		return c.send(window{table: table, begin: true})
+	}
+	c.ordinal++
+	if table == c.cp.Table && c.ordinal <= c.cp.Entities {
+		return nil
+	}
+	if len(c.w.entities) == 0 {
+		c.w.first = c.ordinal
+	}
+	c.w.entities = append(c.w.entities, e)
+	if len(c.w.entities) < windowSize {
+		return nil
+	}
+	return c.send(window{table: table})
+}
+
+// send passes the current window on (unless its table is done) and starts next.
+func (c *windower) send(next window) error {
+	if c.w.table != "" && !c.cp.isDone(c.w.table) {
+		select {
+		case c.out <- c.w:
+		case <-c.ctx.Done():
+			return c.ctx.Err()
+		}
+	}
+	c.w = next
+	return nil
 }
 
 // write writes one window, its partitions' batches in parallel, then checkpoints.

@@ -17,6 +17,7 @@ type Selection struct {
 	Filter string
 	filter *query.Filter
 	resume *resumePoint
+	done   []string // tables a resumed copy wrote completely, which a seeker need not read
 }
 
 // resumePoint is where a seeker resumes: after the entity (pk, rk) of table.

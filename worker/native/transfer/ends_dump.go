@@ -63,8 +63,11 @@ func (s *dumpSource) Read(ctx context.Context, sel *Selection, fn func(string, *
 	}
 }
 
+// Position is how far through the file the reading is, in bytes (compressed, for gzip).
 func (s *dumpSource) Position() (int64, int64) { return s.count.n, s.total }
-func (s *dumpSource) Close() error             { return s.f.Close() }
+
+// Close closes the file.
+func (s *dumpSource) Close() error { return s.f.Close() }
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
@@ -72,6 +75,7 @@ type countingReader struct {
 	n int64
 }
 
+// Read reads from the underlying reader, counting.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
@@ -173,6 +177,7 @@ func (s *dumpSink) Sync() (int64, error) {
 	return s.f.Seek(0, io.SeekCurrent)
 }
 
+// Parallel is 1: lines are written one Write at a time, in order.
 func (s *dumpSink) Parallel() int { return 1 }
 
 // Unbatched marks the dump as taking entities in source order, whatever their partitions.

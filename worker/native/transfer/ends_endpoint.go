@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
@@ -24,6 +25,9 @@ func (s *endpointEnd) Read(ctx context.Context, sel *Selection, fn func(string, 
 		}
 	}
 	for _, t := range tables {
+		if slices.Contains(sel.done, t) {
+			continue
+		}
 		if err := fn(t, nil); err != nil {
 			return err
 		}
@@ -48,6 +52,11 @@ func (s *endpointEnd) Write(ctx context.Context, table string, es []*core.Entity
 	return s.c.Upsert(ctx, table, es)
 }
 
+// Sync has nothing to do: the service acknowledged each batch.
 func (s *endpointEnd) Sync() (int64, error) { return 0, nil }
-func (s *endpointEnd) Parallel() int        { return s.parallel }
-func (s *endpointEnd) Close() error         { return nil }
+
+// Parallel is how many batches are sent at once.
+func (s *endpointEnd) Parallel() int { return s.parallel }
+
+// Close has nothing to release.
+func (s *endpointEnd) Close() error { return nil }
