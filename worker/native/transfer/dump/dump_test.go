@@ -2,9 +2,9 @@ package dump_test
 
 import (
 	"bytes"
-	"fmt"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
