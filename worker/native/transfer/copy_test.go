@@ -295,6 +295,10 @@ func TestJob_Run_resume(t *testing.T) {
 				if !errors.Is(err, errCrash) {
 					t.Fatal(err)
 				}
+				if data, err := os.ReadFile(cpPath); err != nil || strings.Contains(string(data), "AccountKey") ||
+					!strings.Contains(string(data), `"source":"`+src.URL+`"`) {
+					t.Fatalf("checkpoint after a crash: %s, %v", data, err)
+				}
 			}
 			if runs < 3 {
 				t.Fatalf("%d runs: the copy was not interrupted twice", runs)
