@@ -116,6 +116,9 @@ func transferRun(ctx context.Context, src, dst string, f transferFlags, stderr i
 		return err
 	}
 	job.Checkpoint = &transfer.Checkpoint{}
+	if f.checkpoint != "" && strings.HasSuffix(dst, ".gz") {
+		return transfer.ErrResumeGzip
+	}
 	if f.checkpoint != "" {
 		if job.Checkpoint, err = transfer.LoadCheckpoint(f.checkpoint, src, dst); err != nil {
 			return err

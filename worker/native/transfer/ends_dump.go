@@ -16,7 +16,7 @@ import (
 
 // ErrResumeGzip is returned when a copy to a gzip-compressed dump would resume from a
 // checkpoint: a gzip stream cannot be cut and continued.
-var ErrResumeGzip = errors.New("cannot resume a copy into a gzip-compressed dump; start it again without the checkpoint")
+var ErrResumeGzip = errors.New("a copy into a gzip-compressed dump cannot be resumed: drop -checkpoint, or write a plain dump and compress it afterwards")
 
 // dumpSource reads a dump file ("-": standard input).
 type dumpSource struct {
