@@ -119,6 +119,9 @@ func transferRun(ctx context.Context, src, dst string, f transferFlags, stderr i
 	if f.checkpoint != "" && strings.HasSuffix(dst, ".gz") {
 		return transfer.ErrResumeGzip
 	}
+	if f.checkpoint != "" && dst == "-" {
+		return errors.New("a copy to standard output cannot be resumed: drop -checkpoint, or name a file")
+	}
 	if f.checkpoint != "" {
 		if job.Checkpoint, err = transfer.LoadCheckpoint(f.checkpoint, src, dst); err != nil {
 			return err
