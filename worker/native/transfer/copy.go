@@ -53,13 +53,11 @@ func (j *Job) Run(ctx context.Context) error {
 		defer close(windows)
 		readErr <- j.read(ctx, start, windows)
 	}()
-	for w := range windows {
-		if err := j.write(ctx, start, w); err != nil {
-			cancel()
-			for range windows {
-			}
-			return err
+	if err := j.writeAll(ctx, start, windows); err != nil {
+		cancel()
+		for range windows {
 		}
+		return err
 	}
 	if err := <-readErr; err != nil {
 		return err
@@ -129,20 +127,74 @@ func (c *windower) send(next window) error {
 	return nil
 }
 
-// write writes one window, its partitions' batches in parallel, then checkpoints.
-func (j *Job) write(ctx context.Context, start Checkpoint, w window) error {
-	if w.begin {
-		resumed := w.table == start.Table && start.Entities > 0
-		if err := j.Sink.BeginTable(ctx, w.table, resumed); err != nil {
-			return fmt.Errorf("create table %s: %w", w.table, err)
-		}
-		j.Progress.table(w.table)
+// flight is a window being written: done yields its batches' joined error.
+type flight struct {
+	w    window
+	done <-chan error
+}
+
+// writeAll writes the windows in order. An endpoint gets the next window's batches while
+// the last batches of the previous one are still out, so that it is never idle waiting
+// for the slowest; a window is checkpointed once it and all before it are written. A dump
+// is written one window after the other.
+func (j *Job) writeAll(ctx context.Context, start Checkpoint, windows <-chan window) error {
+	sem := make(chan struct{}, max(1, j.Sink.Parallel()))
+	limit := 2
+	if j.Sink.Ordered() {
+		limit = 1
 	}
+	var out []flight
+	land := func(n int) error { // lands flights, oldest first, until at most n are out
+		for len(out) > n {
+			f := out[0]
+			out = out[1:]
+			err := <-f.done
+			if err == nil {
+				err = j.Checkpoint.advance(j.Sink, f.w)
+			}
+			if err != nil {
+				for _, rest := range out { // let them end before the sink is closed
+					<-rest.done
+				}
+				return err
+			}
+		}
+		return nil
+	}
+	for w := range windows {
+		if w.begin { // a table starts once the previous one is written
+			if err := land(0); err != nil {
+				return err
+			}
+			if err := j.begin(ctx, start, w.table); err != nil {
+				return err
+			}
+		}
+		out = append(out, flight{w: w, done: j.dispatch(ctx, sem, w)})
+		if err := land(limit - 1); err != nil {
+			return err
+		}
+	}
+	return land(0)
+}
+
+// begin starts a table at the destination.
+func (j *Job) begin(ctx context.Context, start Checkpoint, table string) error {
+	resumed := table == start.Table && start.Entities > 0
+	if err := j.Sink.BeginTable(ctx, table, resumed); err != nil {
+		return fmt.Errorf("create table %s: %w", table, err)
+	}
+	j.Progress.table(table)
+	return nil
+}
+
+// dispatch starts writing w's batches, each as soon as sem has room (so they start in
+// order), and returns a channel that yields their joined error once all are written.
+func (j *Job) dispatch(ctx context.Context, sem chan struct{}, w window) <-chan error {
 	batches := partitionBatches(w.entities)
-	if _, ok := j.Sink.(unbatched); ok {
+	if j.Sink.Ordered() {
 		batches = chunks(w.entities)
 	}
-	sem := make(chan struct{}, max(1, j.Sink.Parallel()))
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -160,17 +212,12 @@ func (j *Job) write(ctx context.Context, start Checkpoint, w window) error {
 			}
 		}()
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return j.Checkpoint.advance(j.Sink, w)
-}
-
-// unbatched is a Sink that takes entities of any partitions in one Write, in order: a
-// dump, which is then written in the source's order.
-type unbatched interface {
-	Unbatched()
+	done := make(chan error, 1)
+	go func() {
+		wg.Wait()
+		done <- errors.Join(errs...)
+	}()
+	return done
 }
 
 // chunks cuts es into runs of at most 100, in order.

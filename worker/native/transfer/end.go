@@ -55,15 +55,17 @@ type Source interface {
 }
 
 // Sink is where a copy writes. BeginTable starts a table (resumed: the checkpoint says
-// part of it is written already); Write writes entities of one partition (of any, in
-// source order, to a dump); Sync makes what
-// was written durable and returns the length of a file destination (0 otherwise).
-// Parallel is how many Writes may run at once.
+// part of it is written already); Write writes entities of one partition, or of any
+// partitions in source order to an Ordered sink; Sync makes what was written durable and
+// returns the length of a file destination (0 otherwise). Parallel is how many Writes may
+// run at once. Ordered reports whether the sink is a file, written one Write after the
+// other in source order (Sync then never runs beside a Write).
 type Sink interface {
 	BeginTable(ctx context.Context, table string, resumed bool) error
 	Write(ctx context.Context, table string, es []*core.Entity) error
 	Sync() (int64, error)
 	Parallel() int
+	Ordered() bool
 	Close() error
 }
 

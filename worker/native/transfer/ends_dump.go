@@ -180,8 +180,8 @@ func (s *dumpSink) Sync() (int64, error) {
 // Parallel is 1: lines are written one Write at a time, in order.
 func (s *dumpSink) Parallel() int { return 1 }
 
-// Unbatched marks the dump as taking entities in source order, whatever their partitions.
-func (s *dumpSink) Unbatched() {}
+// Ordered is true: a dump takes entities in source order, whatever their partitions.
+func (s *dumpSink) Ordered() bool { return true }
 
 // Close ends the gzip stream, flushes and closes the file.
 func (s *dumpSink) Close() error {

@@ -58,5 +58,8 @@ func (s *endpointEnd) Sync() (int64, error) { return 0, nil }
 // Parallel is how many batches are sent at once.
 func (s *endpointEnd) Parallel() int { return s.parallel }
 
+// Ordered is false: an endpoint takes batches of one partition, in parallel.
+func (s *endpointEnd) Ordered() bool { return false }
+
 // Close has nothing to release.
 func (s *endpointEnd) Close() error { return nil }
