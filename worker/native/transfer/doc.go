@@ -5,8 +5,8 @@
 //
 // A copy reads the source in order, table by table, and writes windows of up to 2,000
 // entities, grouped by partition into batches of up to 100; an endpoint destination
-// receives a window's batches in parallel, as $batch InsertOrReplace requests, so that
-// writing an entity twice leaves one copy. After each window the checkpoint (when asked
+// receives a window's batches in parallel (and the next window's as the last ones finish),
+// as $batch InsertOrReplace requests, so that writing an entity twice leaves one copy. After each window the checkpoint (when asked
 // for) records the tables done and how many entities of the current table are written, and
 // a dump destination's length; an interrupted copy started again with the same checkpoint
 // skips exactly what was written (an endpoint source by reading on after the last key
