@@ -116,6 +116,12 @@ func transferRun(ctx context.Context, src, dst string, f transferFlags, stderr i
 		return err
 	}
 	job.Checkpoint = &transfer.Checkpoint{}
+	if f.checkpoint != "" && strings.HasSuffix(dst, ".gz") {
+		return transfer.ErrResumeGzip
+	}
+	if f.checkpoint != "" && dst == "-" {
+		return errors.New("a copy to standard output cannot be resumed: drop -checkpoint, or name a file")
+	}
 	if f.checkpoint != "" {
 		if job.Checkpoint, err = transfer.LoadCheckpoint(f.checkpoint, src, dst); err != nil {
 			return err
@@ -130,7 +136,7 @@ func transferRun(ctx context.Context, src, dst string, f transferFlags, stderr i
 	}
 	defer func() { err = errors.Join(err, job.Sink.Close()) }()
 	if f.keepGoing {
-		if job.Failures, err = transfer.CreateFailures(f.failures); err != nil {
+		if job.Failures, err = transfer.CreateFailures(f.failures, job.Checkpoint.Resuming()); err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, job.Failures.Close()) }()

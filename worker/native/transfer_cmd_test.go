@@ -51,6 +51,8 @@ func TestRunTransfer(t *testing.T) {
 		{"ErrFlag", []string{"copy", "-nosuch", in, in}, 2, "-nosuch"},
 		{"ErrFilter", []string{"copy", "-filter", "RowKey eq", in, filepath.Join(dir, "x.ndjson")}, 1, "filter"},
 		{"ErrAzuriteWrite", []string{"copy", in, filepath.Join(dir, "__azurite_db_table__.json")}, 1, "read only"},
+		{"ErrResumeGzip", []string{"copy", "-checkpoint", filepath.Join(dir, "c.ckpt"), in, filepath.Join(dir, "z.ndjson.gz")}, 1, "cannot be resumed"},
+		{"ErrResumeStdout", []string{"export", "-checkpoint", filepath.Join(dir, "c.ckpt"), in}, 1, "cannot be resumed"},
 		{"ErrNotExist", []string{"import", filepath.Join(dir, "nosuch.ndjson"), filepath.Join(dir, "y.ndjson")}, 1, "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

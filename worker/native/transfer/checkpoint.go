@@ -22,7 +22,11 @@ type Checkpoint struct {
 	Done        []string `json:"done"`
 	Table       string   `json:"table,omitempty"`
 	Entities    int64    `json:"entities"`
-	Offset      int64    `json:"offset"`
+	// PartitionKey and RowKey are the keys of the last of those entities, from which a
+	// source read in key order (an endpoint) resumes without reading them again.
+	PartitionKey string `json:"PartitionKey,omitempty"`
+	RowKey       string `json:"RowKey,omitempty"`
+	Offset       int64  `json:"offset"`
 
 	path  string
 	saved time.Time
@@ -55,7 +59,8 @@ func (c *Checkpoint) Resuming() bool { return len(c.Done) > 0 || c.Table != "" }
 
 // snapshot returns a copy of the checkpoint's progress.
 func (c *Checkpoint) snapshot() Checkpoint {
-	return Checkpoint{Done: slices.Clone(c.Done), Table: c.Table, Entities: c.Entities, Offset: c.Offset}
+	return Checkpoint{Done: slices.Clone(c.Done), Table: c.Table, Entities: c.Entities, Offset: c.Offset,
+		PartitionKey: c.PartitionKey, RowKey: c.RowKey}
 }
 
 func (c *Checkpoint) isDone(table string) bool { return slices.Contains(c.Done, table) }
@@ -65,9 +70,11 @@ func (c *Checkpoint) isDone(table string) bool { return slices.Contains(c.Done, 
 func (c *Checkpoint) advance(sink Sink, w window) error {
 	if w.end {
 		c.Done = append(c.Done, w.table)
-		c.Table, c.Entities = "", 0
+		c.Table, c.Entities, c.PartitionKey, c.RowKey = "", 0, "", ""
 	} else {
+		last := w.entities[len(w.entities)-1]
 		c.Table, c.Entities = w.table, w.first+int64(len(w.entities))-1
+		c.PartitionKey, c.RowKey = last.PartitionKey, last.RowKey
 	}
 	if c.path == "" || (!w.end && time.Since(c.saved) < 200*time.Millisecond) {
 		return nil

@@ -53,13 +53,11 @@ func (j *Job) Run(ctx context.Context) error {
 		defer close(windows)
 		readErr <- j.read(ctx, start, windows)
 	}()
-	for w := range windows {
-		if err := j.write(ctx, start, w); err != nil {
-			cancel()
-			for range windows {
-			}
-			return err
+	if err := j.writeAll(ctx, start, windows); err != nil {
+		cancel()
+		for range windows {
 		}
+		return err
 	}
 	if err := <-readErr; err != nil {
 		return err
@@ -69,56 +67,134 @@ func (j *Job) Run(ctx context.Context) error {
 
 // read cuts the source into windows, skipping what the checkpoint says is written.
 func (j *Job) read(ctx context.Context, cp Checkpoint, out chan<- window) error {
-	var w window
-	send := func(next window) error {
-		if w.table != "" && !cp.isDone(w.table) {
-			select {
-			case out <- w:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		w = next
-		return nil
+	c := &windower{ctx: ctx, out: out, cp: cp}
+	sel := j.Select
+	sel.done = cp.Done
+	if _, c.seeks = j.Source.(seeker); c.seeks && cp.Table != "" {
+		sel.resume = &resumePoint{table: cp.Table, pk: cp.PartitionKey, rk: cp.RowKey}
 	}
-	var ordinal int64
-	err := j.Source.Read(ctx, &j.Select, func(table string, e *core.Entity) error {
-		if e == nil {
-			w.end = true
-			ordinal = 0
-			return send(window{table: table, begin: true})
-		}
-		ordinal++
-		if table == cp.Table && ordinal <= cp.Entities {
-			return nil
-		}
-		if len(w.entities) == 0 {
-			w.first = ordinal
-		}
-		w.entities = append(w.entities, e)
-		if len(w.entities) < windowSize {
-			return nil
-		}
-		return send(window{table: table})
-	})
-	if err != nil {
+	if err := j.Source.Read(ctx, &sel, c.add); err != nil {
 		return err
 	}
-	w.end = true
-	return send(window{})
+	c.w.end = true
+	return c.send(window{})
 }
 
-// write writes one window, its partitions' batches in parallel, then checkpoints.
-func (j *Job) write(ctx context.Context, start Checkpoint, w window) error {
-	if w.begin {
-		resumed := w.table == start.Table && start.Entities > 0
-		if err := j.Sink.BeginTable(ctx, w.table, resumed); err != nil {
-			return fmt.Errorf("create table %s: %w", w.table, err)
+// windower cuts a source's stream of entities into windows.
+type windower struct {
+	ctx     context.Context
+	out     chan<- window
+	cp      Checkpoint // where the copy resumes
+	seeks   bool       // the source starts a resumed table after its written entities
+	w       window     // the window being filled
+	ordinal int64      // of the last entity seen in its table
+}
+
+// add takes the start of a table (e nil) or its next entity.
+func (c *windower) add(table string, e *core.Entity) error {
+	if e == nil {
+		c.w.end = true
+		c.ordinal = 0
+		if c.seeks && table == c.cp.Table {
+			c.ordinal = c.cp.Entities
 		}
-		j.Progress.table(w.table)
+		return c.send(window{table: table, begin: true})
 	}
-	batches := partitionBatches(w.entities)
+	c.ordinal++
+	if table == c.cp.Table && c.ordinal <= c.cp.Entities {
+		return nil
+	}
+	if len(c.w.entities) == 0 {
+		c.w.first = c.ordinal
+	}
+	c.w.entities = append(c.w.entities, e)
+	if len(c.w.entities) < windowSize {
+		return nil
+	}
+	return c.send(window{table: table})
+}
+
+// send passes the current window on (unless its table is done) and starts next.
+func (c *windower) send(next window) error {
+	if c.w.table != "" && !c.cp.isDone(c.w.table) {
+		select {
+		case c.out <- c.w:
+		case <-c.ctx.Done():
+			return c.ctx.Err()
+		}
+	}
+	c.w = next
+	return nil
+}
+
+// flight is a window being written: done yields its batches' joined error.
+type flight struct {
+	w    window
+	done <-chan error
+}
+
+// writeAll writes the windows in order. An endpoint gets the next window's batches while
+// the last batches of the previous one are still out, so that it is never idle waiting
+// for the slowest; a window is checkpointed once it and all before it are written. A dump
+// is written one window after the other.
+func (j *Job) writeAll(ctx context.Context, start Checkpoint, windows <-chan window) error {
 	sem := make(chan struct{}, max(1, j.Sink.Parallel()))
+	limit := 2
+	if j.Sink.Ordered() {
+		limit = 1
+	}
+	var out []flight
+	land := func(n int) error { // lands flights, oldest first, until at most n are out
+		for len(out) > n {
+			f := out[0]
+			out = out[1:]
+			err := <-f.done
+			if err == nil {
+				err = j.Checkpoint.advance(j.Sink, f.w)
+			}
+			if err != nil {
+				for _, rest := range out { // let them end before the sink is closed
+					<-rest.done
+				}
+				return err
+			}
+		}
+		return nil
+	}
+	for w := range windows {
+		if w.begin { // a table starts once the previous one is written
+			if err := land(0); err != nil {
+				return err
+			}
+			if err := j.begin(ctx, start, w.table); err != nil {
+				return err
+			}
+		}
+		out = append(out, flight{w: w, done: j.dispatch(ctx, sem, w)})
+		if err := land(limit - 1); err != nil {
+			return err
+		}
+	}
+	return land(0)
+}
+
+// begin starts a table at the destination.
+func (j *Job) begin(ctx context.Context, start Checkpoint, table string) error {
+	resumed := table == start.Table && start.Entities > 0
+	if err := j.Sink.BeginTable(ctx, table, resumed); err != nil {
+		return fmt.Errorf("create table %s: %w", table, err)
+	}
+	j.Progress.table(table)
+	return nil
+}
+
+// dispatch starts writing w's batches, each as soon as sem has room (so they start in
+// order), and returns a channel that yields their joined error once all are written.
+func (j *Job) dispatch(ctx context.Context, sem chan struct{}, w window) <-chan error {
+	batches := partitionBatches(w.entities)
+	if j.Sink.Ordered() {
+		batches = chunks(w.entities)
+	}
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -136,11 +212,22 @@ func (j *Job) write(ctx context.Context, start Checkpoint, w window) error {
 			}
 		}()
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
+	done := make(chan error, 1)
+	go func() {
+		wg.Wait()
+		done <- errors.Join(errs...)
+	}()
+	return done
+}
+
+// chunks cuts es into runs of at most 100, in order.
+func chunks(es []*core.Entity) [][]*core.Entity {
+	var out [][]*core.Entity
+	for len(es) > 0 {
+		n := min(len(es), endpoint.MaxBatch)
+		out, es = append(out, es[:n]), es[n:]
 	}
-	return j.Checkpoint.advance(j.Sink, w)
+	return out
 }
 
 // partitionBatches groups es by PartitionKey, keeping their order within each partition,

@@ -179,7 +179,7 @@ func TestJob_Run(t *testing.T) {
 		b := transfertest.NewServer(t)
 		path := writeDump(t, 250, 3, 120, 249)
 		failPath := filepath.Join(t.TempDir(), "failures.jsonl")
-		fs, err := transfer.CreateFailures(failPath)
+		fs, err := transfer.CreateFailures(failPath, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,7 +250,7 @@ func TestJob_Run_resume(t *testing.T) {
 	src := transfertest.NewServer(t)
 	var want []*core.Entity
 	for i := range n {
-		want = append(want, &core.Entity{PartitionKey: fmt.Sprintf("p%02d", i%7), RowKey: fmt.Sprintf("r%05d", i),
+		want = append(want, &core.Entity{PartitionKey: fmt.Sprintf("p%02d", i%7), RowKey: fmt.Sprintf("r'%05d", i), // a quote to escape when resuming
 			Properties: []core.Property{{Name: "N", Value: core.Int64Value(int64(i))}}})
 	}
 	c, _ := endpoint.Parse(src.ConnectionString)
@@ -294,6 +294,10 @@ func TestJob_Run_resume(t *testing.T) {
 				}
 				if !errors.Is(err, errCrash) {
 					t.Fatal(err)
+				}
+				if data, err := os.ReadFile(cpPath); err != nil || strings.Contains(string(data), "AccountKey") ||
+					!strings.Contains(string(data), `"source":"`+src.URL+`"`) {
+					t.Fatalf("checkpoint after a crash: %s, %v", data, err)
 				}
 			}
 			if runs < 3 {

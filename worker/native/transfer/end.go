@@ -16,6 +16,19 @@ type Selection struct {
 	Tables []string
 	Filter string
 	filter *query.Filter
+	resume *resumePoint
+	done   []string // tables a resumed copy wrote completely, which a seeker need not read
+}
+
+// resumePoint is where a seeker resumes: after the entity (pk, rk) of table.
+type resumePoint struct {
+	table, pk, rk string
+}
+
+// seeker is a Source that reads in key order and, given Selection.resume, starts the
+// resumed table after its keys instead of from the start.
+type seeker interface {
+	Seeks()
 }
 
 // wants reports whether table is selected.
@@ -42,14 +55,17 @@ type Source interface {
 }
 
 // Sink is where a copy writes. BeginTable starts a table (resumed: the checkpoint says
-// part of it is written already); Write writes entities of one partition; Sync makes what
-// was written durable and returns the length of a file destination (0 otherwise).
-// Parallel is how many Writes may run at once.
+// part of it is written already); Write writes entities of one partition, or of any
+// partitions in source order to an Ordered sink; Sync makes what was written durable and
+// returns the length of a file destination (0 otherwise). Parallel is how many Writes may
+// run at once. Ordered reports whether the sink is a file, written one Write after the
+// other in source order (Sync then never runs beside a Write).
 type Sink interface {
 	BeginTable(ctx context.Context, table string, resumed bool) error
 	Write(ctx context.Context, table string, es []*core.Entity) error
 	Sync() (int64, error)
 	Parallel() int
+	Ordered() bool
 	Close() error
 }
 
@@ -91,3 +107,20 @@ func (s *Selection) Compile() error {
 	s.filter = f
 	return nil
 }
+
+// filterFor returns the $filter to read table with: the selection's, and for a resumed
+// table only the keys after the resume point.
+func (s *Selection) filterFor(table string) string {
+	r := s.resume
+	if r == nil || r.table != table {
+		return s.Filter
+	}
+	after := fmt.Sprintf("(PartitionKey gt %s or (PartitionKey eq %s and RowKey gt %s))", quote(r.pk), quote(r.pk), quote(r.rk))
+	if s.Filter == "" {
+		return after
+	}
+	return "(" + s.Filter + ") and " + after
+}
+
+// quote writes s as an OData string literal.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -49,5 +49,8 @@ func (s *azuriteSource) Read(_ context.Context, sel *Selection, fn func(string, 
 	})
 }
 
+// Position is how far through the file the reading is, in bytes.
 func (s *azuriteSource) Position() (int64, int64) { return s.count.n, s.total }
-func (s *azuriteSource) Close() error             { return s.f.Close() }
+
+// Close closes the file.
+func (s *azuriteSource) Close() error { return s.f.Close() }

@@ -16,7 +16,7 @@ import (
 
 // ErrResumeGzip is returned when a copy to a gzip-compressed dump would resume from a
 // checkpoint: a gzip stream cannot be cut and continued.
-var ErrResumeGzip = errors.New("cannot resume a copy into a gzip-compressed dump; start it again without the checkpoint")
+var ErrResumeGzip = errors.New("a copy into a gzip-compressed dump cannot be resumed: drop -checkpoint, or write a plain dump and compress it afterwards")
 
 // dumpSource reads a dump file ("-": standard input).
 type dumpSource struct {
@@ -63,8 +63,11 @@ func (s *dumpSource) Read(ctx context.Context, sel *Selection, fn func(string, *
 	}
 }
 
+// Position is how far through the file the reading is, in bytes (compressed, for gzip).
 func (s *dumpSource) Position() (int64, int64) { return s.count.n, s.total }
-func (s *dumpSource) Close() error             { return s.f.Close() }
+
+// Close closes the file.
+func (s *dumpSource) Close() error { return s.f.Close() }
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
@@ -72,6 +75,7 @@ type countingReader struct {
 	n int64
 }
 
+// Read reads from the underlying reader, counting.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
@@ -173,7 +177,11 @@ func (s *dumpSink) Sync() (int64, error) {
 	return s.f.Seek(0, io.SeekCurrent)
 }
 
+// Parallel is 1: lines are written one Write at a time, in order.
 func (s *dumpSink) Parallel() int { return 1 }
+
+// Ordered is true: a dump takes entities in source order, whatever their partitions.
+func (s *dumpSink) Ordered() bool { return true }
 
 // Close ends the gzip stream, flushes and closes the file.
 func (s *dumpSink) Close() error {

@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
@@ -24,16 +25,22 @@ func (s *endpointEnd) Read(ctx context.Context, sel *Selection, fn func(string, 
 		}
 	}
 	for _, t := range tables {
+		if slices.Contains(sel.done, t) {
+			continue
+		}
 		if err := fn(t, nil); err != nil {
 			return err
 		}
-		err := s.c.Query(ctx, t, sel.Filter, func(e *core.Entity) error { return fn(t, e) })
+		err := s.c.Query(ctx, t, sel.filterFor(t), func(e *core.Entity) error { return fn(t, e) })
 		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// Seeks marks the endpoint as read in key order, resumable after a key.
+func (s *endpointEnd) Seeks() {}
 
 // BeginTable creates the table unless it exists.
 func (s *endpointEnd) BeginTable(ctx context.Context, table string, _ bool) error {
@@ -45,6 +52,14 @@ func (s *endpointEnd) Write(ctx context.Context, table string, es []*core.Entity
 	return s.c.Upsert(ctx, table, es)
 }
 
+// Sync has nothing to do: the service acknowledged each batch.
 func (s *endpointEnd) Sync() (int64, error) { return 0, nil }
-func (s *endpointEnd) Parallel() int        { return s.parallel }
-func (s *endpointEnd) Close() error         { return nil }
+
+// Parallel is how many batches are sent at once.
+func (s *endpointEnd) Parallel() int { return s.parallel }
+
+// Ordered is false: an endpoint takes batches of one partition, in parallel.
+func (s *endpointEnd) Ordered() bool { return false }
+
+// Close has nothing to release.
+func (s *endpointEnd) Close() error { return nil }

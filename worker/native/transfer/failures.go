@@ -5,10 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"sync"
-	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/tabletopdb/tabletop/core"
@@ -41,9 +39,14 @@ type Failures struct {
 	n  int
 }
 
-// CreateFailures creates (or empties) the failures file at path.
-func CreateFailures(path string) (*Failures, error) {
-	f, err := os.Create(path)
+// CreateFailures creates (or empties) the failures file at path; with resume, it keeps the
+// failures an interrupted run recorded and appends to them.
+func CreateFailures(path string, resume bool) (*Failures, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if resume {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +77,11 @@ func (fs *Failures) Close() error {
 	return errors.Join(fs.w.Flush(), fs.f.Close())
 }
 
-// writeBatch writes b, retrying transient failures. When one entity is refused it names it;
-// with Failures set, it records it and writes the others again.
+// writeBatch writes b (an endpoint retries transient failures itself). When one entity is
+// refused it names it; with Failures set, it records it and writes the others again.
 func (j *Job) writeBatch(ctx context.Context, table string, b []*core.Entity) error {
 	for len(b) > 0 {
-		err := retry(ctx, func() error { return j.Sink.Write(ctx, table, b) })
+		err := j.Sink.Write(ctx, table, b)
 		if err == nil {
 			j.Progress.add(len(b))
 			return nil
@@ -113,35 +116,4 @@ func blame(table string, b []*core.Entity, err error) (*EntityError, []*core.Ent
 	// entity is blamed and the others are written again, so each failure is reported.
 	rest := append(append([]*core.Entity(nil), b[:i]...), b[i+1:]...)
 	return ee, rest
-}
-
-// retry calls fn up to 5 times while it fails transiently: a network error, or the service
-// answering 408, 429, 500, 502, 503 or 504.
-func retry(ctx context.Context, fn func() error) error {
-	delay := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := fn()
-		if err == nil || attempt == 5 || !transient(err) {
-			return err
-		}
-		select {
-		case <-time.After(delay):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		delay *= 2
-	}
-}
-
-func transient(err error) bool {
-	var se *endpoint.Error
-	if errors.As(err, &se) {
-		switch se.Status {
-		case 408, 429, 500, 502, 503, 504:
-			return true
-		}
-		return false
-	}
-	var ne net.Error
-	return errors.As(err, &ne)
 }

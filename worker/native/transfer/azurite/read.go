@@ -93,10 +93,13 @@ func (r *reader) database() error {
 
 // collection reads one collection: the tables list, a table of the account, or another.
 func (r *reader) collection() error {
-	kind := ""
+	kind, named := "", false
 	return r.object(func(name string) error {
 		switch {
+		case name == "data" && !named:
+			return fmt.Errorf("%w: a collection's data before its name", ErrLayout)
 		case name == "name":
+			named = true
 			tok, err := r.dec.ReadToken()
 			if err != nil {
 				return err

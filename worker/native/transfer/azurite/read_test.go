@@ -94,10 +94,12 @@ func TestRead_documents(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
-	t.Run("ErrLayout", func(t *testing.T) {
-		_, _, err := readAll(t, `{"filename":"x"}`, "a")
-		if !errors.Is(err, azurite.ErrLayout) {
-			t.Fatalf("err = %v", err)
-		}
-	})
+	for _, data := range []string{`{"filename":"x"}`, `{"collections":[{"data":[],"name":"a$T1"}]}`, `{"collections":{}}`} {
+		t.Run("ErrLayout", func(t *testing.T) {
+			_, _, err := readAll(t, data, "a")
+			if !errors.Is(err, azurite.ErrLayout) {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
 }

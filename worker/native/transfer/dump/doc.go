@@ -7,7 +7,8 @@
 // line in Azure's wire form with full type annotations (see package typedjson). A dump of
 // many tables is the concatenation of their sections; an empty table is its header alone.
 //
-// Readers ignore header members they do not know and refuse a version above 1; every
-// error names the line. Reading and writing stream through goccy/go-json/jsontext, so
-// memory stays constant on a dump of any size.
+// The reader takes the dump line by line (blank lines skipped, "\r\n" accepted, one JSON
+// value per line), so every error names its line; it ignores header members it does not
+// know and refuses a version above 1. Reading and writing stream through
+// goccy/go-json/jsontext, so memory stays constant on a dump of any size.
 package dump

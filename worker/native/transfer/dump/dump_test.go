@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -107,6 +108,8 @@ func TestReader_Next(t *testing.T) {
 		{"ErrHeader/Format", header + `{"format":"other","version":1}` + "\n", "line 2", dump.ErrHeader},
 		{"ErrValueInvalid", header + `{"PartitionKey":"p","RowKey":"r"}` + "\n" + `{"PartitionKey":"p","RowKey":"s","G@odata.type":"Edm.Guid","G":"nope"}` + "\n", "line 3: G", core.ErrValueInvalid},
 		{"ErrUnexpectedEOF", header + `{"PartitionKey":"p","RowKey":`, "line 2", io.ErrUnexpectedEOF},
+		{"ErrValueInvalid/AfterBlankLines", header + "\n  \n" + `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":"x"}` + "\n", "line 4: X", core.ErrValueInvalid},
+		{"ErrLine", header + `{"PartitionKey":"p","RowKey":"r"} {"PartitionKey":"p","RowKey":"s"}` + "\n", "line 2", dump.ErrLine},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := readAll(t, strings.NewReader(tc.text))
@@ -114,6 +117,22 @@ func TestReader_Next(t *testing.T) {
 				t.Fatalf("err = %v, want %v mentioning %q", err, tc.want, tc.mention)
 			}
 		})
+	}
+}
+
+func TestReader_Next_longLine(t *testing.T) {
+	long := strings.Repeat("é", 30_000) // 60 KB; ten of them make a line longer than the reader's buffer
+	line := `{"PartitionKey":"p","RowKey":"r"`
+	for i := range 10 {
+		line += fmt.Sprintf(`,"S%d":"%s"`, i, long)
+	}
+	text := `{"format":"tabletop-dump","version":1,"table":"ttt"}` + "\r\n" + line + "}\r\n" + `{"PartitionKey":"p","RowKey":"s"}`
+	recs, err := readAll(t, strings.NewReader(text))
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	if v, _ := recs[1].Entity.Get("S9"); v.Str() != long || recs[2].Entity.RowKey != "s" {
+		t.Fatal("long line misread")
 	}
 }
 

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -34,8 +35,15 @@ type Record struct {
 	Entity *core.Entity
 }
 
-// Reader reads the records of a dump in order.
+// ErrLine is returned for a line that holds more than one JSON value.
+var ErrLine = errors.New("more than one JSON value on the line")
+
+// Reader reads the records of a dump in order, line by line, so that every error names
+// the line it is on. Blank lines are skipped.
 type Reader struct {
+	br    *bufio.Reader
+	buf   []byte // a line longer than br's buffer
+	lr    bytes.Reader
 	dec   *jsontext.Decoder
 	line  int
 	table string
@@ -50,9 +58,11 @@ func NewReader(r io.Reader) (*Reader, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open gzip: %w", err)
 		}
-		return &Reader{dec: jsontext.NewDecoder(gz)}, nil
+		br = bufio.NewReaderSize(gz, 1<<16)
 	}
-	return &Reader{dec: jsontext.NewDecoder(br)}, nil
+	rd := &Reader{br: br}
+	rd.dec = jsontext.NewDecoder(&rd.lr)
+	return rd, nil
 }
 
 // Line returns the number of the line Next read last, counting from 1.
@@ -60,14 +70,16 @@ func (r *Reader) Line() int { return r.line }
 
 // Next returns the next record, or io.EOF after the last one.
 func (r *Reader) Next() (Record, error) {
-	if r.dec.PeekKind() == 0 {
-		if _, err := r.dec.ReadToken(); err != io.EOF {
-			return Record{}, r.fail(err)
-		}
-		return Record{}, io.EOF
+	line, err := r.nextLine()
+	if err != nil {
+		return Record{}, err
 	}
-	r.line++
+	r.lr.Reset(line)
+	r.dec.Reset(&r.lr)
 	o, err := typedjson.ReadObject(r.dec)
+	if err == nil && r.dec.PeekKind() != 0 {
+		err = ErrLine
+	}
 	if err != nil {
 		return Record{}, r.fail(err)
 	}
@@ -82,6 +94,32 @@ func (r *Reader) Next() (Record, error) {
 		return Record{}, r.fail(err)
 	}
 	return Record{Table: r.table, Entity: e}, nil
+}
+
+// nextLine returns the next line that is not blank, without its line end; it stays valid
+// until the next call.
+func (r *Reader) nextLine() ([]byte, error) {
+	for {
+		line, err := r.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			r.buf = append(r.buf[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = r.br.ReadSlice('\n')
+				r.buf = append(r.buf, line...)
+			}
+			line = r.buf
+		}
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("dump line %d: %w", r.line+1, err)
+		}
+		if len(line) == 0 && err == io.EOF {
+			return nil, io.EOF
+		}
+		r.line++
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			return trimmed, nil
+		}
+	}
 }
 
 // header checks a header line and starts its table's section.
@@ -106,8 +144,8 @@ func (r *Reader) header(o *typedjson.Object) (Record, error) {
 }
 
 func (r *Reader) fail(err error) error {
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
+	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
-	return fmt.Errorf("dump line %d: %w", max(r.line, 1), err)
+	return fmt.Errorf("dump line %d: %w", r.line, err)
 }

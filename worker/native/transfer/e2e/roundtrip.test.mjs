@@ -130,4 +130,8 @@ test("every EDM type survives native → dump → Azurite → edge → browser e
   await az.stop(); // Azurite saves its database when it stops
   tabletop("export", join(azDir, "__azurite_db_table__.json"), join(dir, "azurite-file.ndjson"));
   assert.deepEqual(lines(join(dir, "azurite-file.ndjson"), false), lines(join(dir, "azurite-served.ndjson"), false));
+  const c = await startNative();
+  tabletop("import", join(azDir, "__azurite_db_table__.json"), c.conn);
+  tabletop("export", c.conn, join(dir, "from-azurite-file.ndjson"));
+  assert.deepEqual(lines(join(dir, "from-azurite-file.ndjson"), true), lines(fixture, false));
 });

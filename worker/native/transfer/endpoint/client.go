@@ -1,12 +1,15 @@
 package endpoint
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -28,7 +31,7 @@ type Client struct {
 }
 
 func (c *Client) init() *Client {
-	c.http = &http.Client{Transport: &http.Transport{
+	c.http = &http.Client{Timeout: requestTimeout, Transport: &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
 		MaxIdleConnsPerHost: 64,
 		IdleConnTimeout:     30 * time.Second,
@@ -60,8 +63,50 @@ type request struct {
 	body         []byte
 }
 
-// do sends r and returns the response, or an *Error for a status of 300 or more.
+// requestTimeout bounds one request, its answer included; attempts bounds the tries of one
+// request that fails transiently.
+const (
+	requestTimeout = 2 * time.Minute
+	attempts       = 5
+)
+
+// do sends r and returns the response, or an *Error for a status of 300 or more. Every
+// request this client makes is idempotent (reads, creating a table that may exist,
+// InsertOrReplace batches), so one that fails transiently (a network error, or 408, 429,
+// 500, 502, 503, 504) is sent again, up to 5 times, waiting 100 ms, then twice as long
+// each time.
 func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
+	delay := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		resp, err := c.once(ctx, r)
+		if err == nil || attempt == attempts || !transient(err) {
+			return resp, err
+		}
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		delay *= 2
+	}
+}
+
+// transient reports whether err may pass if the request is sent again.
+func transient(err error) bool {
+	var se *Error
+	if errors.As(err, &se) {
+		switch se.Status {
+		case 408, 429, 500, 502, 503, 504:
+			return true
+		}
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// once sends r once.
+func (c *Client) once(ctx context.Context, r request) (*http.Response, error) {
 	u := c.base + r.path
 	q := r.query.Encode()
 	if c.sas != "" {
@@ -72,7 +117,7 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 	}
 	var body io.Reader
 	if r.body != nil {
-		body = strings.NewReader(string(r.body))
+		body = bytes.NewReader(r.body)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
 	if err != nil {

@@ -9,4 +9,8 @@
 // a shared access signature in its query string. Entities travel as JSON with full type
 // annotations (package typedjson), so every EDM type arrives exactly; Azure sets each
 // written entity's Timestamp itself, so the source's Timestamps are not kept.
+//
+// Reading has one limit that comes from Azure's JSON: it writes a whole-number Double as
+// an unannotated integer ("5"), which reads as an Int32 when in Int32 range (see
+// Azure/azure-sdk-for-js#19899). Tabletop and Azurite write "5.0", which reads as a Double.
 package endpoint

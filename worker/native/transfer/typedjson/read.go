@@ -29,13 +29,13 @@ type member struct {
 // JSON kinds and raw text, and the type annotations seen.
 type Object struct {
 	members []member
-	types   map[string]string
+	types   []member // name: the annotated property's name; text: its type's name
 }
 
 // ReadEntity reads the next value of dec, which must be an object, as an entity.
 func ReadEntity(dec *jsontext.Decoder) (*core.Entity, error) {
-	o, err := ReadObject(dec)
-	if err != nil {
+	var o Object
+	if err := o.read(dec, false); err != nil {
 		return nil, err
 	}
 	return o.Entity()
@@ -46,31 +46,50 @@ func ReadEntity(dec *jsontext.Decoder) (*core.Entity, error) {
 func ReadObject(dec *jsontext.Decoder) (*Object, error) { return readObject(dec, false) }
 
 func readObject(dec *jsontext.Decoder, skipNested bool) (*Object, error) {
-	if dec.PeekKind() != '{' {
-		if err := dec.SkipValue(); err != nil {
-			return nil, err
-		}
-		return nil, ErrNotObject
-	}
-	if _, err := dec.ReadToken(); err != nil {
+	o := &Object{}
+	if err := o.read(dec, skipNested); err != nil {
 		return nil, err
 	}
-	o := &Object{types: map[string]string{}}
+	return o, nil
+}
+
+// read fills o with the next value of dec.
+func (o *Object) read(dec *jsontext.Decoder, skipNested bool) error {
+	if dec.PeekKind() != '{' {
+		if err := dec.SkipValue(); err != nil {
+			return err
+		}
+		return ErrNotObject
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	o.members = make([]member, 0, 8)
 	for dec.PeekKind() != '}' {
 		name, m, err := readMember(dec, skipNested)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch {
 		case m == nil:
 		case strings.HasSuffix(name, annotation):
-			o.types[strings.TrimSuffix(name, annotation)] = m.text
+			o.types = append(o.types, member{name: strings.TrimSuffix(name, annotation), text: m.text})
 		default:
 			o.members = append(o.members, *m)
 		}
 	}
 	_, err := dec.ReadToken()
-	return o, err
+	return err
+}
+
+// typeOf returns the type annotation of the named property, "" when it has none.
+func (o *Object) typeOf(name string) string {
+	for _, t := range o.types {
+		if t.name == name {
+			return t.text
+		}
+	}
+	return ""
 }
 
 // Text returns the raw text of the named member (a string unquoted) and whether it is there.
@@ -87,7 +106,7 @@ func (o *Object) Text(name string) (string, bool) {
 func (o *Object) Entity() (*core.Entity, error) {
 	e := &core.Entity{Properties: make([]core.Property, 0, len(o.members))}
 	for _, m := range o.members {
-		v, err := typed(m, o.types[m.name])
+		v, err := typed(m, o.typeOf(m.name))
 		if err != nil {
 			return nil, &core.FieldError{Field: m.name, Value: core.Shorten(m.text), Err: err}
 		}
@@ -192,7 +211,7 @@ func ReadObjectSkipping(dec *jsontext.Decoder) (*Object, error) {
 // that keep a type in another form.
 func (o *Object) Decode(typeName string, fn func(string) (string, error)) error {
 	for i, m := range o.members {
-		if o.types[m.name] != typeName {
+		if o.typeOf(m.name) != typeName {
 			continue
 		}
 		text, err := fn(m.text)

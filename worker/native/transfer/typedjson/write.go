@@ -1,6 +1,8 @@
 package typedjson
 
 import (
+	"strconv"
+
 	"github.com/goccy/go-json/jsontext"
 	"github.com/tabletopdb/tabletop/core"
 )
@@ -35,9 +37,9 @@ func (w *writer) token(t jsontext.Token) {
 	}
 }
 
-func (w *writer) value(v jsontext.Value) {
+func (w *writer) value(v []byte) {
 	if w.err == nil {
-		w.err = w.enc.WriteValue(v)
+		w.err = w.enc.WriteValue(jsontext.Value(v))
 	}
 }
 
@@ -45,7 +47,7 @@ func (w *writer) value(v jsontext.Value) {
 func (w *writer) member(name string, v core.Value) {
 	t := v.Type()
 	if t != core.TypeString && t != core.TypeBoolean {
-		w.token(jsontext.String(name + annotation))
+		w.annotation(name)
 		w.token(jsontext.String(t.String()))
 	}
 	w.token(jsontext.String(name))
@@ -55,12 +57,36 @@ func (w *writer) member(name string, v core.Value) {
 	case core.TypeBoolean:
 		w.token(jsontext.Bool(v.Bool()))
 	case core.TypeInt32:
-		w.value(jsontext.Value(v.Text()))
+		w.value(strconv.AppendInt(w.scratch[:0], int64(v.Int32()), 10))
+	case core.TypeInt64:
+		w.quoted(strconv.AppendInt(append(w.scratch[:0], '"'), v.Int64(), 10))
+	case core.TypeDateTime:
+		w.quoted(v.DateTime().AppendText(append(w.scratch[:0], '"')))
+	case core.TypeGuid:
+		w.quoted(v.Guid().AppendText(append(w.scratch[:0], '"')))
 	case core.TypeDouble:
 		w.double(v.Double())
-	default: // Int64, DateTime, Guid and Binary travel as strings
+	default: // Binary travels as a base64 string
 		w.token(jsontext.String(v.Text()))
 	}
+}
+
+// annotation writes the member name "name@odata.type".
+func (w *writer) annotation(name string) {
+	b, err := jsontext.AppendQuote(w.scratch[:0], name)
+	if err != nil {
+		w.token(jsontext.String(name + annotation)) // invalid UTF-8: let the encoder say so
+		return
+	}
+	w.scratch = append(append(b[:len(b)-1], annotation...), '"')
+	w.value(w.scratch)
+}
+
+// quoted closes the string b (its opening quote and text, which need no escaping) and
+// writes it.
+func (w *writer) quoted(b []byte) {
+	w.scratch = append(b, '"')
+	w.value(w.scratch)
 }
 
 // double writes a finite Double as a JSON number in core.FormatDouble's form ("5.0"),
@@ -71,5 +97,5 @@ func (w *writer) double(f float64) {
 		w.token(jsontext.String(string(w.scratch)))
 		return
 	}
-	w.value(jsontext.Value(w.scratch))
+	w.value(w.scratch)
 }
