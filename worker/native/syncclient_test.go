@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/rest"
 )
 
 // replica is a miniature sync client, the reference for the browser's: a local store
@@ -208,8 +207,8 @@ func (r *replica) pullSeeing(seen map[string]bool) {
 				r.applyDeletion(pk, rk)
 			}
 		}
-		r.checkpoint = resp.header.Get(rest.CheckpointHeader)
-		if resp.header.Get(rest.MoreHeader) != "true" {
+		r.checkpoint = page.Checkpoint
+		if !page.More {
 			return
 		}
 	}
@@ -312,8 +311,10 @@ func (r *replica) applyDeletion(pk, rk string) {
 }
 
 type feedPage struct {
-	Value   []map[string]any `json:"value"`
-	Deleted []map[string]any `json:"tabletop.deleted"`
+	Checkpoint string           `json:"tabletop.checkpoint"`
+	More       bool             `json:"tabletop.more"`
+	Value      []map[string]any `json:"value"`
+	Deleted    []map[string]any `json:"tabletop.deleted"`
 }
 
 func (r *replica) decodePage(b []byte) *feedPage {
