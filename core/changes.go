@@ -14,15 +14,17 @@ const changeIndex = "changes"
 const changeChunk = 128
 
 // Checkpoint is a position in a table's change feed: the Timestamp and keys of the last
-// change a reader has seen. The zero Checkpoint is the start of the feed.
+// change a reader has seen, and the identity of the store that issued it. The Checkpoint
+// whose Timestamp and keys are zero is the start of the feed, in any store.
 type Checkpoint struct {
+	Store        Guid // the store's identity (see Tx.StoreID)
 	Timestamp    DateTime
 	PartitionKey string
 	RowKey       string
 }
 
 // IsZero reports whether c is the start of the feed.
-func (c Checkpoint) IsZero() bool { return c == Checkpoint{} }
+func (c Checkpoint) IsZero() bool { return c.Timestamp == 0 && c.PartitionKey == "" && c.RowKey == "" }
 
 // Before reports whether c comes before o in feed order.
 func (c Checkpoint) Before(o Checkpoint) bool {
@@ -55,11 +57,16 @@ func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) er
 		return err
 	}
 	id := tableID(table)
+	store, err := tx.StoreID()
+	if err != nil {
+		return err
+	}
 	if !since.IsZero() {
-		if err := tx.checkCheckpoint(id, since); err != nil {
+		if err := tx.checkCheckpoint(id, store, since); err != nil {
 			return err
 		}
 	}
+	since.Store = store
 	es := &feedCursor{tx: tx, index: changeIndex, prefix: tableEntities(id), decode: true, pos: since}
 	ds := &feedCursor{tx: tx, index: deletionIndex, prefix: tableDeletions(id), pos: since}
 	for {
@@ -135,7 +142,7 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 			return true
 		}
 		pk, rk := splitEntityKey(k, len(prefix))
-		c := Change{Checkpoint: Checkpoint{Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk}}
+		c := Change{Checkpoint: Checkpoint{Store: pos.Store, Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk}}
 		if !pos.Before(c.Checkpoint) {
 			return true
 		}

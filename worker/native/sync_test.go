@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -82,6 +83,29 @@ func TestSync_TwoReplicas(t *testing.T) {
 	}
 	if a.reconciled != 1 || b.reconciled != 1 {
 		t.Fatalf("reconciliations: A %d, B %d; want 1 each", a.reconciled, b.reconciled)
+	}
+
+	// A server started afresh, its data removed, is another store: both reconcile again.
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, auth.DevAccountName)); err != nil {
+		t.Fatal(err)
+	}
+	s = start(t, cfg)
+	a.api, b.api = s.url+"/"+auth.DevAccountName, s.url+"/"+auth.DevAccountName
+	if _, err := client(t, s, "notes").CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	a.put("p", "new", "a3")
+	a.push()
+	a.pull()
+	b.pull()
+	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/new": "a3"}) {
+		t.Fatalf("after the server started afresh: %v", got)
+	}
+	if a.reconciled != 2 || b.reconciled != 2 {
+		t.Fatalf("reconciliations: A %d, B %d; want 2 each", a.reconciled, b.reconciled)
 	}
 }
 
