@@ -1,5 +1,7 @@
 package core
 
+import "github.com/tidwall/buntdb"
+
 // The change feed of a table lists its entities and the deletion records of its entities
 // (see recordDeletion) in the order (Timestamp, PartitionKey, RowKey). Every write
 // transaction takes a Timestamp later than every one before it, so a write committed while
@@ -155,4 +157,12 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 		return len(out) < changeChunk
 	})
 	return out, orErr(err, derr)
+}
+
+// createIndexes creates the in-memory indexes of the change feed, before the store loads.
+func createIndexes(db *buntdb.DB) error {
+	if err := db.CreateIndex(changeIndex, entityPrefix+"*", lessStamp); err != nil {
+		return err
+	}
+	return db.CreateIndex(deletionIndex, deletionPrefix+"*", lessStamp)
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"strconv"
-
-	"github.com/tidwall/buntdb"
 )
 
 // ErrCheckpointExpired means a change feed cannot resume from a checkpoint: deletions
@@ -186,12 +184,4 @@ func (s *Store) PurgeDeletions() (n int, err error) {
 		return err
 	})
 	return n, err
-}
-
-// createIndexes creates the in-memory indexes of the change feed, before the store loads.
-func createIndexes(db *buntdb.DB) error {
-	if err := db.CreateIndex(changeIndex, entityPrefix+"*", lessStamp); err != nil {
-		return err
-	}
-	return db.CreateIndex(deletionIndex, deletionPrefix+"*", lessStamp)
 }
