@@ -6,6 +6,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,5 +208,45 @@ func TestSync_WithoutExtension(t *testing.T) {
 	}
 	if _, ok := got["p/x2"]; ok || got["p/x1"] != "a1" || got["bulk/0601"] != "b1" || len(got) != 1200 {
 		t.Fatalf("converged to %d entities: x1 %q, x2 present %v, bulk/0601 %q", len(got), got["p/x1"], ok, got["bulk/0601"])
+	}
+}
+
+// TestSync_DetectsTheExtension: a replica uses the change feed where the endpoint answers
+// it, and falls back by itself where the endpoint does not: here a proxy that drops
+// comp=changes, as an endpoint ignorant of it would (its answer lacks the checkpoint).
+func TestSync_DetectsTheExtension(t *testing.T) {
+	s := start(t, config{data: memoryData, quiet: true, retention: time.Hour})
+	if _, err := client(t, s, "notes").CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	target, _ := url.Parse(s.url)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	director := proxy.Director
+	proxy.Director = func(r *http.Request) {
+		director(r)
+		q := r.URL.Query()
+		q.Del("comp")
+		q.Del("since")
+		r.URL.RawQuery = q.Encode()
+	}
+	without := httptest.NewServer(proxy)
+	defer without.Close()
+
+	a := newReplica(t, s.url+"/"+auth.DevAccountName, "notes")
+	b := newReplica(t, without.URL+"/"+auth.DevAccountName, "notes")
+	a.put("p", "x", "a0")
+	a.put("p", "y", "a0")
+	a.push()
+	a.pull()
+	b.pull()
+	if a.compat || !b.compat {
+		t.Fatalf("compat: direct %v, through the proxy %v", a.compat, b.compat)
+	}
+	b.remove("p", "x")
+	b.push()
+	a.pull()
+	b.pull()
+	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/y": "a0"}) {
+		t.Fatalf("converged to %v", got)
 	}
 }
