@@ -250,3 +250,32 @@ func TestSync_DetectsTheExtension(t *testing.T) {
 		t.Fatalf("converged to %v", got)
 	}
 }
+
+// TestRun_PurgesExpiredDeletions: a running server drops deletion records once they are
+// older than -retention, with no further deletion or restart to trigger it.
+func TestRun_PurgesExpiredDeletions(t *testing.T) {
+	s := start(t, config{data: memoryData, quiet: true, retention: 500 * time.Millisecond, purgeEvery: 20 * time.Millisecond})
+	c := client(t, s, "notes")
+	if _, err := c.CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AddEntity(context.Background(), []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeleteEntity(context.Background(), "p", "r", nil); err != nil {
+		t.Fatal(err)
+	}
+	r := newReplica(t, s.url+"/"+auth.DevAccountName, "notes")
+	deletions := func() int {
+		resp := r.do("GET", "/notes()", url.Values{"comp": {"changes"}}, "", "")
+		return len(r.decodePage(resp.body).Deleted)
+	}
+	if n := deletions(); n != 1 {
+		t.Fatalf("%d deletion records right after the deletion, want 1", n)
+	}
+	for deadline := time.Now().Add(5 * time.Second); deletions() != 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the expired deletion record was never purged")
+		}
+	}
+}
