@@ -9,8 +9,9 @@ import (
 // ErrCheckpointExpired means a change feed cannot resume from a checkpoint: deletions
 // after it may have been purged (it is older than the deletion retention), the table was
 // deleted since (and perhaps created again), or the checkpoint comes from another store
-// (another identity, or later than anything this store has issued, as after a restore). A sync client then reconciles: it reads
-// the whole table again and deletes what it holds that the table no longer has.
+// (another identity, or later than anything this store has issued, as after a restore).
+// A sync client then reconciles: it reads the whole table again and deletes what it holds
+// that the table no longer has.
 var ErrCheckpointExpired = errors.New("checkpoint is older than the deletion records kept")
 
 // Deletion records. While Options.DeletionRetention is positive, deleting an entity leaves
