@@ -1,5 +1,7 @@
 package core
 
+import "github.com/tidwall/buntdb"
+
 // The change feed of a table lists its entities and the deletion records of its entities
 // (see recordDeletion) in the order (Timestamp, PartitionKey, RowKey). Every write
 // transaction takes a Timestamp later than every one before it, so a write committed while
@@ -14,15 +16,17 @@ const changeIndex = "changes"
 const changeChunk = 128
 
 // Checkpoint is a position in a table's change feed: the Timestamp and keys of the last
-// change a reader has seen. The zero Checkpoint is the start of the feed.
+// change a reader has seen, and the identity of the store that issued it. The Checkpoint
+// whose Timestamp and keys are zero is the start of the feed, in any store.
 type Checkpoint struct {
+	Store        Guid // the store's identity (see Tx.StoreID)
 	Timestamp    DateTime
 	PartitionKey string
 	RowKey       string
 }
 
 // IsZero reports whether c is the start of the feed.
-func (c Checkpoint) IsZero() bool { return c == Checkpoint{} }
+func (c Checkpoint) IsZero() bool { return c.Timestamp == 0 && c.PartitionKey == "" && c.RowKey == "" }
 
 // Before reports whether c comes before o in feed order.
 func (c Checkpoint) Before(o Checkpoint) bool {
@@ -55,11 +59,16 @@ func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) er
 		return err
 	}
 	id := tableID(table)
+	store, err := tx.StoreID()
+	if err != nil {
+		return err
+	}
 	if !since.IsZero() {
-		if err := tx.checkCheckpoint(id, since); err != nil {
+		if err := tx.checkCheckpoint(id, store, since); err != nil {
 			return err
 		}
 	}
+	since.Store = store
 	es := &feedCursor{tx: tx, index: changeIndex, prefix: tableEntities(id), decode: true, pos: since}
 	ds := &feedCursor{tx: tx, index: deletionIndex, prefix: tableDeletions(id), pos: since}
 	for {
@@ -135,7 +144,7 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 			return true
 		}
 		pk, rk := splitEntityKey(k, len(prefix))
-		c := Change{Checkpoint: Checkpoint{Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk}}
+		c := Change{Checkpoint: Checkpoint{Store: pos.Store, Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk}}
 		if !pos.Before(c.Checkpoint) {
 			return true
 		}
@@ -148,4 +157,12 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 		return len(out) < changeChunk
 	})
 	return out, orErr(err, derr)
+}
+
+// createIndexes creates the in-memory indexes of the change feed, before the store loads.
+func createIndexes(db *buntdb.DB) error {
+	if err := db.CreateIndex(changeIndex, entityPrefix+"*", lessStamp); err != nil {
+		return err
+	}
+	return db.CreateIndex(deletionIndex, deletionPrefix+"*", lessStamp)
 }

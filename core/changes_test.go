@@ -77,6 +77,20 @@ func del(t testing.TB, s *core.Store, table, pk, rk string) {
 
 func ent(pk, rk string) *core.Entity { return &core.Entity{PartitionKey: pk, RowKey: rk} }
 
+// checkpointAt is the checkpoint of entity e, as written to store s.
+func checkpointAt(t testing.TB, s *core.Store, e *core.Entity) core.Checkpoint {
+	t.Helper()
+	var id core.Guid
+	err := s.View(func(tx *core.Tx) (err error) {
+		id, err = tx.StoreID()
+		return err
+	})
+	if err != nil || id == (core.Guid{}) {
+		t.Fatalf("store id %v, %v", id, err)
+	}
+	return core.Checkpoint{Store: id, Timestamp: e.Timestamp, PartitionKey: e.PartitionKey, RowKey: e.RowKey}
+}
+
 func TestTx_Changes(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		clk := newClock()
@@ -200,6 +214,7 @@ func TestTx_Changes(t *testing.T) {
 				s.CreateTable("Feed")
 			}, nil},
 			{"FromAnotherStore", nil, nil},
+			{"FromAStoreStartedAfresh", nil, nil},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				clk := newClock()
@@ -209,9 +224,14 @@ func TestTx_Changes(t *testing.T) {
 				}
 				s := newRuleStore(t, opts, "feed")
 				e := insert(t, s, "feed", ent("p", "1"))
-				cp := core.Checkpoint{Timestamp: e.Timestamp, PartitionKey: "p", RowKey: "1"}
-				if tc.name == "FromAnotherStore" {
+				cp := checkpointAt(t, s, e)
+				switch tc.name {
+				case "FromAnotherStore":
 					cp.Timestamp += 1e7
+				case "FromAStoreStartedAfresh":
+					clk.Advance(time.Minute)
+					s = newRuleStore(t, opts, "feed")
+					insert(t, s, "feed", ent("p", "1"))
 				}
 				if tc.after != nil {
 					tc.after(s, clk)
@@ -271,8 +291,9 @@ func TestStore_PurgeDeletions(t *testing.T) {
 		del(t, s, "feed", "p", "1")
 		cp := feed(t, s, "feed", core.Checkpoint{})[0].Checkpoint
 		e2 := insert(t, s, "feed", ent("p", "2"))
-		after := core.Checkpoint{Timestamp: e2.Timestamp, PartitionKey: "p", RowKey: "2"}
-		before := core.Checkpoint{Timestamp: cp.Timestamp - 1}
+		after := checkpointAt(t, s, e2)
+		before := cp
+		before.Timestamp--
 		clk.Advance(2 * time.Hour)
 		if n, err := s.PurgeDeletions(); n != 1 || err != nil {
 			t.Fatalf("PurgeDeletions = %d, %v", n, err)

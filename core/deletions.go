@@ -4,15 +4,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"strconv"
-
-	"github.com/tidwall/buntdb"
 )
 
 // ErrCheckpointExpired means a change feed cannot resume from a checkpoint: deletions
 // after it may have been purged (it is older than the deletion retention), the table was
-// deleted since (and perhaps created again), or the checkpoint is later than anything this
-// store has issued (it comes from another store). A sync client then reconciles: it reads
-// the whole table again and deletes what it holds that the table no longer has.
+// deleted since (and perhaps created again), or the checkpoint comes from another store
+// (another identity, or later than anything this store has issued, as after a restore).
+// A sync client then reconciles: it reads the whole table again and deletes what it holds
+// that the table no longer has.
 var ErrCheckpointExpired = errors.New("checkpoint is older than the deletion records kept")
 
 // Deletion records. While Options.DeletionRetention is positive, deleting an entity leaves
@@ -148,9 +147,9 @@ func (s *Store) retentionCutoff() DateTime {
 
 // checkCheckpoint returns ErrCheckpointExpired if a change feed of table id cannot resume
 // exactly from since, which is not the zero Checkpoint.
-func (tx *Tx) checkCheckpoint(id string, since Checkpoint) error {
+func (tx *Tx) checkCheckpoint(id string, store Guid, since Checkpoint) error {
 	s := tx.store
-	if s.opts.DeletionRetention <= 0 || since.Timestamp < s.retentionCutoff() {
+	if since.Store != store || s.opts.DeletionRetention <= 0 || since.Timestamp < s.retentionCutoff() {
 		return ErrCheckpointExpired
 	}
 	clock, _, err := tx.get(clockKey)
@@ -186,12 +185,4 @@ func (s *Store) PurgeDeletions() (n int, err error) {
 		return err
 	})
 	return n, err
-}
-
-// createIndexes creates the in-memory indexes of the change feed, before the store loads.
-func createIndexes(db *buntdb.DB) error {
-	if err := db.CreateIndex(changeIndex, entityPrefix+"*", lessStamp); err != nil {
-		return err
-	}
-	return db.CreateIndex(deletionIndex, deletionPrefix+"*", lessStamp)
 }

@@ -31,6 +31,7 @@ func (tx *Tx) timestamp() DateTime {
 	if tx.ts == 0 {
 		tx.ts = tx.store.nextTimestamp()
 		tx.set(clockKey, strconv.FormatInt(int64(tx.ts), 10))
+		tx.ensureStoreID()
 	}
 	return tx.ts
 }

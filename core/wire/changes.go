@@ -1,22 +1,36 @@
 package wire
 
-import "github.com/tabletopdb/tabletop/core"
+import (
+	"strconv"
 
-// DeletedMember is the member of a change feed page that lists the deleted entities. Its
-// name holds a dot, which no property name may, so it never collides with an entity's.
-const DeletedMember = "tabletop.deleted"
+	"github.com/tabletopdb/tabletop/core"
+)
 
-// AppendChanges appends a change feed page: the entities of cs under "value", written as
-// Query Entities writes them, then the deletions under DeletedMember, each as its keys and
-// the deletion's Timestamp, both in feed order:
-// {"odata.metadata":…,"value":[…],"tabletop.deleted":[{"PartitionKey":…,"RowKey":…,"Timestamp":…}]}.
+// The members of a change feed page beside "value". Their names hold a dot, which no
+// property name may, so they never collide with an entity's.
+const (
+	// CheckpointMember holds the checkpoint the next page resumes after.
+	CheckpointMember = "tabletop.checkpoint"
+	// MoreMember is true when more changes may follow, false at the end of the feed.
+	MoreMember = "tabletop.more"
+	// DeletedMember lists the deleted entities.
+	DeletedMember = "tabletop.deleted"
+)
+
+// AppendChanges appends a change feed page: the checkpoint to resume after and whether
+// more may follow, the entities of cs under "value", written as Query Entities writes
+// them, then the deletions under DeletedMember, each as its keys and the deletion's
+// Timestamp, both in feed order:
+// {"odata.metadata":…,"tabletop.checkpoint":…,"tabletop.more":…,"value":[…],"tabletop.deleted":[{"PartitionKey":…,"RowKey":…,"Timestamp":…}]}.
 // A page holds each entity at most once, so the two lists may be applied in either order.
-func AppendChanges(b []byte, cs []core.Change, c *Context) []byte {
+func AppendChanges(b []byte, cs []core.Change, checkpoint string, more bool, c *Context) []byte {
 	b = append(b, '{')
 	if c.Metadata != NoMetadata {
 		b = appendMetadataURL(b, c, c.Table, false)
 	}
-	b = appendChangeList(append(b, `"value":[`...), cs, false, c)
+	b = AppendString(append(b, `"`+CheckpointMember+`":`...), checkpoint)
+	b = strconv.AppendBool(append(b, `,"`+MoreMember+`":`...), more)
+	b = appendChangeList(append(b, `,"value":[`...), cs, false, c)
 	b = append(b, `],"`+DeletedMember+`":[`...)
 	keys := &Context{Metadata: NoMetadata}
 	b = appendChangeList(b, cs, true, keys)

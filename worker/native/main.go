@@ -19,6 +19,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -41,6 +42,8 @@ type config struct {
 	quiet    bool
 	// retention is how long deletion records are kept for sync clients (core.Options.DeletionRetention).
 	retention time.Duration
+	// purgeEvery is how often expired deletion records are dropped; zero means purgeInterval.
+	purgeEvery time.Duration
 }
 
 func main() {
@@ -79,6 +82,10 @@ func run(ctx context.Context, cfg config, out, logw io.Writer) error {
 		return err
 	}
 	defer stores.close()
+	stopPurging := stores.purgeEvery(ctx, cmp.Or(cfg.purgeEvery, purgeInterval), func(err error) {
+		fmt.Fprintln(logw, "tabletop: purge deletion records:", err)
+	})
+	defer stopPurging()
 	var logger *log.Logger
 	if !cfg.quiet {
 		logger = log.New(logw, "", log.LstdFlags|log.Lmicroseconds)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -20,6 +21,10 @@ const memoryData = ":memory:"
 
 // defaultRetention is how long deletion records are kept unless -retention says otherwise.
 const defaultRetention = 7 * 24 * time.Hour
+
+// purgeInterval is how often a running server drops expired deletion records, besides
+// when a store opens and a few with each new deletion.
+const purgeInterval = time.Hour
 
 // stores are the open stores of the accounts served.
 type stores struct {
@@ -74,4 +79,30 @@ func (s *stores) close() error {
 		errs = append(errs, a.Store.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// purgeEvery drops the expired deletion records of every store each interval, reporting
+// failures to fail, until ctx is done or the returned stop is called; stop waits for a
+// purge under way, so the stores may be closed after it.
+func (s *stores) purgeEvery(ctx context.Context, interval time.Duration, fail func(error)) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			for _, a := range s.accounts {
+				if _, err := a.Store.PurgeDeletions(); err != nil {
+					fail(fmt.Errorf("account %s: %w", a.Name, err))
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }

@@ -6,6 +6,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -82,6 +87,29 @@ func TestSync_TwoReplicas(t *testing.T) {
 	}
 	if a.reconciled != 1 || b.reconciled != 1 {
 		t.Fatalf("reconciliations: A %d, B %d; want 1 each", a.reconciled, b.reconciled)
+	}
+
+	// A server started afresh, its data removed, is another store: both reconcile again.
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, auth.DevAccountName)); err != nil {
+		t.Fatal(err)
+	}
+	s = start(t, cfg)
+	a.api, b.api = s.url+"/"+auth.DevAccountName, s.url+"/"+auth.DevAccountName
+	if _, err := client(t, s, "notes").CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	a.put("p", "new", "a3")
+	a.push()
+	a.pull()
+	b.pull()
+	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/new": "a3"}) {
+		t.Fatalf("after the server started afresh: %v", got)
+	}
+	if a.reconciled != 2 || b.reconciled != 2 {
+		t.Fatalf("reconciliations: A %d, B %d; want 2 each", a.reconciled, b.reconciled)
 	}
 }
 
@@ -180,5 +208,74 @@ func TestSync_WithoutExtension(t *testing.T) {
 	}
 	if _, ok := got["p/x2"]; ok || got["p/x1"] != "a1" || got["bulk/0601"] != "b1" || len(got) != 1200 {
 		t.Fatalf("converged to %d entities: x1 %q, x2 present %v, bulk/0601 %q", len(got), got["p/x1"], ok, got["bulk/0601"])
+	}
+}
+
+// TestSync_DetectsTheExtension: a replica uses the change feed where the endpoint answers
+// it, and falls back by itself where the endpoint does not: here a proxy that drops
+// comp=changes, as an endpoint ignorant of it would (its answer lacks the checkpoint).
+func TestSync_DetectsTheExtension(t *testing.T) {
+	s := start(t, config{data: memoryData, quiet: true, retention: time.Hour})
+	if _, err := client(t, s, "notes").CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	target, _ := url.Parse(s.url)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	director := proxy.Director
+	proxy.Director = func(r *http.Request) {
+		director(r)
+		q := r.URL.Query()
+		q.Del("comp")
+		q.Del("since")
+		r.URL.RawQuery = q.Encode()
+	}
+	without := httptest.NewServer(proxy)
+	defer without.Close()
+
+	a := newReplica(t, s.url+"/"+auth.DevAccountName, "notes")
+	b := newReplica(t, without.URL+"/"+auth.DevAccountName, "notes")
+	a.put("p", "x", "a0")
+	a.put("p", "y", "a0")
+	a.push()
+	a.pull()
+	b.pull()
+	if a.compat || !b.compat {
+		t.Fatalf("compat: direct %v, through the proxy %v", a.compat, b.compat)
+	}
+	b.remove("p", "x")
+	b.push()
+	a.pull()
+	b.pull()
+	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/y": "a0"}) {
+		t.Fatalf("converged to %v", got)
+	}
+}
+
+// TestRun_PurgesExpiredDeletions: a running server drops deletion records once they are
+// older than -retention, with no further deletion or restart to trigger it.
+func TestRun_PurgesExpiredDeletions(t *testing.T) {
+	s := start(t, config{data: memoryData, quiet: true, retention: 500 * time.Millisecond, purgeEvery: 20 * time.Millisecond})
+	c := client(t, s, "notes")
+	if _, err := c.CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AddEntity(context.Background(), []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeleteEntity(context.Background(), "p", "r", nil); err != nil {
+		t.Fatal(err)
+	}
+	r := newReplica(t, s.url+"/"+auth.DevAccountName, "notes")
+	deletions := func() int {
+		resp := r.do("GET", "/notes()", url.Values{"comp": {"changes"}}, "", "")
+		return len(r.decodePage(resp.body).Deleted)
+	}
+	if n := deletions(); n != 1 {
+		t.Fatalf("%d deletion records right after the deletion, want 1", n)
+	}
+	for deadline := time.Now().Add(5 * time.Second); deletions() != 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the expired deletion record was never purged")
+		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
-	"github.com/tabletopdb/tabletop/worker/rest"
 )
 
 // replica is a miniature sync client, the reference for the browser's: a local store
@@ -34,9 +33,11 @@ type replica struct {
 	reconciled int               // how many pulls fell back to reconciliation
 
 	// compat pulls as against an endpoint without the change feed (Azure, Azurite): a
-	// Timestamp filter from mark, less overlap, then a key reconciliation.
-	compat bool
-	mark   time.Time // the largest Timestamp a complete pass has seen
+	// Timestamp filter from mark, less overlap, then a key reconciliation. The first pull
+	// sets it when the endpoint's answer shows no change feed.
+	compat   bool
+	detected bool
+	mark     time.Time // the largest Timestamp a complete pass has seen
 }
 
 // overlap is how far before its mark a compat pull starts, for Timestamps issued by
@@ -190,10 +191,17 @@ func (r *replica) pullSeeing(seen map[string]bool) {
 			r.reconcile()
 			return
 		}
+		page := r.decodePage(resp.body)
+		if !r.detected {
+			r.detected, r.compat = true, resp.status != http.StatusOK || page.Checkpoint == nil
+			if r.compat {
+				r.pullCompat()
+				return
+			}
+		}
 		if resp.status != http.StatusOK {
 			r.t.Fatalf("pull: %d %s", resp.status, resp.code)
 		}
-		page := r.decodePage(resp.body)
 		for _, e := range page.Value {
 			k := key(e["PartitionKey"].(string), e["RowKey"].(string))
 			if seen != nil {
@@ -208,8 +216,8 @@ func (r *replica) pullSeeing(seen map[string]bool) {
 				r.applyDeletion(pk, rk)
 			}
 		}
-		r.checkpoint = resp.header.Get(rest.CheckpointHeader)
-		if resp.header.Get(rest.MoreHeader) != "true" {
+		r.checkpoint = *page.Checkpoint
+		if !page.More {
 			return
 		}
 	}
@@ -312,15 +320,17 @@ func (r *replica) applyDeletion(pk, rk string) {
 }
 
 type feedPage struct {
-	Value   []map[string]any `json:"value"`
-	Deleted []map[string]any `json:"tabletop.deleted"`
+	Checkpoint *string          `json:"tabletop.checkpoint"`
+	More       bool             `json:"tabletop.more"`
+	Value      []map[string]any `json:"value"`
+	Deleted    []map[string]any `json:"tabletop.deleted"`
 }
 
+// decodePage decodes a page of the feed or of a query; a body that is not one (an error's)
+// gives an empty page.
 func (r *replica) decodePage(b []byte) *feedPage {
 	var p feedPage
-	if err := json.Unmarshal(b, &p); err != nil {
-		r.t.Fatalf("decode page: %v", err)
-	}
+	json.Unmarshal(b, &p)
 	return &p
 }
 

@@ -20,7 +20,8 @@ const (
 	// empty starts the feed.
 	sinceParam = "since"
 	// CheckpointHeader is the response header holding the checkpoint to send as since
-	// for the next page.
+	// for the next page; the body's tabletop.checkpoint holds it too, for browsers whose
+	// CORS rule does not expose the header.
 	CheckpointHeader = "x-tabletop-checkpoint"
 	// MoreHeader is the response header saying whether more changes may follow ("true")
 	// or the feed was read to its end ("false").
@@ -58,9 +59,10 @@ func (c *call) queryChanges() {
 		c.fail(err)
 		return
 	}
-	c.w.Header().Set(CheckpointHeader, encodeCheckpoint(req.next))
+	next := encodeCheckpoint(req.next)
+	c.w.Header().Set(CheckpointHeader, next)
 	c.w.Header().Set(MoreHeader, strconv.FormatBool(req.more))
-	c.writeJSON(http.StatusOK, wire.AppendChanges(make([]byte, 0, 4096), req.out, c.wireContext(c.res.table)))
+	c.writeJSON(http.StatusOK, wire.AppendChanges(make([]byte, 0, 4096), req.out, next, req.more, c.wireContext(c.res.table)))
 }
 
 // changesRequest parses the change feed's query parameters.

@@ -31,6 +31,9 @@ type changePage struct {
 	more       bool
 	Value      []map[string]any `json:"value"`
 	Deleted    []map[string]any `json:"tabletop.deleted"`
+	// BodyCheckpoint and BodyMore repeat the headers in the body.
+	BodyCheckpoint *string `json:"tabletop.checkpoint"`
+	BodyMore       *bool   `json:"tabletop.more"`
 }
 
 // keys lists the page as "pk/rk" for entities, then "-pk/rk" for deletions.
@@ -66,8 +69,8 @@ func changes(t *testing.T, e *env, table string, q url.Values) *changePage {
 		if err := json.Unmarshal([]byte(body(resp)), p); err != nil {
 			t.Fatalf("decode %s: %v", body(resp), err)
 		}
-		if resp.Header.Get(rest.MoreHeader) == "" {
-			t.Fatalf("no %s header", rest.MoreHeader)
+		if resp.Header.Get(rest.MoreHeader) == "" || p.BodyCheckpoint == nil || *p.BodyCheckpoint != p.checkpoint || p.BodyMore == nil || *p.BodyMore != p.more {
+			t.Fatalf("checkpoint and more: headers %v, body %s", resp.Header, body(resp))
 		}
 	}
 	return p
@@ -263,6 +266,23 @@ func TestChanges_Authorization(t *testing.T) {
 			t.Fatalf("%d %s: %v, want %v", p.status, p.code, got, want)
 		}
 	})
+	accountSAS := func(srt aztables.AccountSASResourceTypes, sp aztables.AccountSASPermissions) url.Values {
+		qps, err := aztables.AccountSASSignatureValues{
+			Protocol: aztables.SASProtocolHTTPSandHTTP, Permissions: sp.String(), Services: "t",
+			ResourceTypes: srt.String(), ExpiryTime: time.Now().Add(time.Hour).UTC(),
+		}.Sign(e.cred)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := url.ParseQuery(qps.Encode())
+		return q
+	}
+	t.Run("OK/AccountSAS", func(t *testing.T) {
+		q := accountSAS(aztables.AccountSASResourceTypes{Object: true}, aztables.AccountSASPermissions{Read: true})
+		if p := changes(t, e, "guarded", q); p.status != http.StatusOK || len(p.keys()) != 6 {
+			t.Fatalf("%d %s: %v", p.status, p.code, p.keys())
+		}
+	})
 	t.Run("OK/SharedKey", func(t *testing.T) {
 		if p := changes(t, e, "guarded", url.Values{}); len(p.keys()) != 6 {
 			t.Fatalf("%d %s: %v", p.status, p.code, p.keys())
@@ -277,6 +297,8 @@ func TestChanges_Authorization(t *testing.T) {
 		{"ErrPermissionMismatch", sas("guarded", aztables.SASSignatureValues{Permissions: "au"}), http.StatusForbidden, "AuthorizationPermissionMismatch"},
 		{"ErrOtherTable", sas("other", aztables.SASSignatureValues{Permissions: "r"}), http.StatusForbidden, "AuthorizationFailure"},
 		{"ErrUnsigned", url.Values{"sig": {"bad"}}, http.StatusForbidden, "AuthenticationFailed"},
+		{"ErrAccountSASPermission", accountSAS(aztables.AccountSASResourceTypes{Object: true}, aztables.AccountSASPermissions{Write: true, Add: true}), http.StatusForbidden, "AuthorizationPermissionMismatch"},
+		{"ErrAccountSASResourceType", accountSAS(aztables.AccountSASResourceTypes{Container: true}, aztables.AccountSASPermissions{Read: true}), http.StatusForbidden, "AuthorizationResourceTypeMismatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := changes(t, e, "guarded", tc.q)

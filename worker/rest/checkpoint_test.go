@@ -12,7 +12,7 @@ func TestDecodeCheckpoint(t *testing.T) {
 		for _, c := range []core.Checkpoint{
 			{},
 			{Timestamp: core.MinDateTime, PartitionKey: "", RowKey: ""},
-			{Timestamp: core.MaxDateTime, PartitionKey: "p\U0001F600", RowKey: "r 'x'"},
+			{Store: core.Guid{1, 2, 3, 15: 0xff}, Timestamp: core.MaxDateTime, PartitionKey: "p\U0001F600", RowKey: "r 'x'"},
 		} {
 			got, err := decodeCheckpoint(encodeCheckpoint(c))
 			if err != nil || got != c {
@@ -22,10 +22,13 @@ func TestDecodeCheckpoint(t *testing.T) {
 	})
 	t.Run("ErrCheckpointInvalid", func(t *testing.T) {
 		for _, s := range []string{
-			"!!",   // not base64url
-			"AA==", // padded
-			"gA",   // a truncated uvarint
-			"AQ",   // no key length
+			"!!",                           // not base64url
+			"AA==",                         // padded
+			"AQAAAAAA",                     // no store identity
+			"AgAAAAAAAAAAAAAAAAAAAAABAA",   // an unknown version
+			"AQAAAAAAAAAAAAAAAAAAAACA",     // a truncated Timestamp
+			"AQAAAAAAAAAAAAAAAAAAAAAB",     // no key length
+			"AQAAAAAAAAAAAAAAAAAAAAABBWFi", // a key length beyond the end
 			encodeCheckpoint(core.Checkpoint{Timestamp: 1, PartitionKey: "p"}),            // before 1601
 			encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime, RowKey: "a/b"}), // a key no entity has
 			encodeCheckpoint(core.Checkpoint{Timestamp: core.MaxDateTime + 1}),

@@ -16,8 +16,11 @@ func testDeletionRecords(t *testing.T, open func() core.Backend, compact bool) {
 	opts := core.Options{DeletionRetention: time.Hour}
 	s := mustOpenWith(t, open(), opts)
 	s.CreateTable("gone")
-	e, _ := s.Apply("gone", core.Op{Kind: core.OpInsert, Entity: AllTypes("p", "x")})
-	old := core.Checkpoint{Timestamp: e.Timestamp, PartitionKey: "p", RowKey: "x"}
+	s.Apply("gone", core.Op{Kind: core.OpInsert, Entity: AllTypes("p", "x")})
+	var old core.Checkpoint
+	s.View(func(tx *core.Tx) error {
+		return tx.Changes("gone", core.Checkpoint{}, func(c core.Change) bool { old = c.Checkpoint; return false })
+	})
 	s.DeleteTable("gone")
 	s.CreateTable("gone")
 	s.CreateTable("feed")
@@ -26,6 +29,10 @@ func testDeletionRecords(t *testing.T, open func() core.Backend, compact bool) {
 	}
 	s.ApplyBatch("feed", []core.Op{{Kind: core.OpDelete, Entity: AllTypes("p", "a")}, {Kind: core.OpDelete, Entity: AllTypes("p", "c")}})
 	want := feedOf(t, s, "feed")
+	var last core.Checkpoint
+	s.View(func(tx *core.Tx) error {
+		return tx.Changes("feed", core.Checkpoint{}, func(c core.Change) bool { last = c.Checkpoint; return true })
+	})
 	if compact {
 		if err := s.Compact(); err != nil {
 			t.Fatal(err)
@@ -37,7 +44,11 @@ func testDeletionRecords(t *testing.T, open func() core.Backend, compact bool) {
 	if got := feedOf(t, s, "feed"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("change feed after reopen:\n got %v\nwant %v", got, want)
 	}
-	err := s.View(func(tx *core.Tx) error { return tx.Changes("gone", old, func(core.Change) bool { return true }) })
+	err := s.View(func(tx *core.Tx) error { return tx.Changes("feed", last, func(core.Change) bool { return true }) })
+	if err != nil {
+		t.Fatalf("the last checkpoint before the reopen: %v", err)
+	}
+	err = s.View(func(tx *core.Tx) error { return tx.Changes("gone", old, func(core.Change) bool { return true }) })
 	if !errors.Is(err, core.ErrCheckpointExpired) {
 		t.Fatalf("checkpoint before the table was deleted: err = %v, want ErrCheckpointExpired", err)
 	}

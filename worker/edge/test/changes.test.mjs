@@ -18,6 +18,7 @@ async function changes(url, table, since = "") {
     headers: { Accept: "application/json;odata=minimalmetadata", "x-ms-version": "2019-02-02" },
   });
   const body = await res.json();
+  if (res.ok) assert.equal(body["tabletop.checkpoint"], res.headers.get("x-tabletop-checkpoint"), "the body repeats the checkpoint");
   return {
     status: res.status,
     code: res.headers.get("x-ms-error-code"),

@@ -1,0 +1,29 @@
+package core
+
+import "crypto/rand"
+
+// storeIDKey holds the store's identity, made by its first write transaction.
+const storeIDKey = metaPrefix + "store-id"
+
+// StoreID returns the store's identity: 16 random bytes made by the store's first write
+// and kept with its data, so that a store started afresh (its data removed) is told apart
+// from the one before it. It is the zero Guid until the first write.
+func (tx *Tx) StoreID() (Guid, error) {
+	var g Guid
+	v, ok, err := tx.get(storeIDKey)
+	if err != nil || !ok || len(v) != len(g) {
+		return g, err
+	}
+	copy(g[:], v)
+	return g, nil
+}
+
+// ensureStoreID gives the store its identity if it has none yet.
+func (tx *Tx) ensureStoreID() error {
+	if _, ok, err := tx.get(storeIDKey); err != nil || ok {
+		return err
+	}
+	var g Guid
+	rand.Read(g[:])
+	return tx.set(storeIDKey, string(g[:]))
+}
