@@ -162,3 +162,24 @@ func TestRaw_BodyText(t *testing.T) {
 		t.Fatalf("something was stored: %s", body(resp))
 	}
 }
+
+// TestRaw_BodyDeadlineEnds checks that the body deadline ends with the body: a keep-alive
+// connection idle past it still serves the next request.
+func TestRaw_BodyDeadlineEnds(t *testing.T) {
+	e := newEnvOpts(t, rest.Options{BodyTimeout: 200 * time.Millisecond})
+	entity := `{"PartitionKey":"p","RowKey":"1"}`
+	req := signedRequest(t, e, http.MethodPost, "/Hostile", "")
+	conn, br := rawConn(t, e, req, fmt.Sprintf("Content-Type: application/json\r\nContent-Length: %d\r\n", len(entity)), entity)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("insert: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	time.Sleep(400 * time.Millisecond)
+	next := signedRequest(t, e, http.MethodGet, "/Tables", "")
+	next.Write(conn)
+	resp, err = http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("next request on the connection: %v %v", resp, err)
+	}
+}
