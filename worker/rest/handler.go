@@ -121,6 +121,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.fail(err)
 		return
 	}
+	if c.r.ContentLength != 0 && (rt.method == http.MethodGet || rt.method == http.MethodDelete) {
+		c.bodyFailed(nil) // a body the operation ignores: answer without waiting for it
+	}
 	rt.serve(c)
 }
 
