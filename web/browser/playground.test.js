@@ -151,6 +151,7 @@ test("playground: wide results scroll in their panel, phone size works, errors s
   await page.fill("#batch textarea", "[not json");
   await page.click("#batch button");
   await page.waitForSelector("#batch-error:not([hidden])");
+  assert.equal(await page.textContent("#batch-result"), "", "no stale success beside the error");
   assert.equal(await page.isHidden("#error"), false, "the query error is still the query's");
   assert.match(await page.textContent("#batch-error"), /JSON|Unexpected|SyntaxError/);
 

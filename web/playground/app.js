@@ -217,8 +217,8 @@ async function saveEntity(op) {
 }
 
 async function submitBatch() {
-  const actions = JSON.parse($("#batch").actions.value);
   $("#batch-result").textContent = "";
+  const actions = JSON.parse($("#batch").actions.value);
   const res = await new T.TableClient(store, table).submitTransaction(actions);
   $("#batch-result").textContent = `transaction applied to ${table}: ${res.subResponses.length} actions`;
   await act(null, () => runQuery(0)); // a failing query reports as the query's
