@@ -46,6 +46,7 @@ var (
 	InvalidQueryParameterValue = Code{"InvalidQueryParameterValue", 400, "Value for one of the query parameters specified in the request URI is invalid."}
 	InvalidUri                 = Code{"InvalidUri", 400, "The requested URI does not represent any resource on the server."}
 	InvalidHeaderValue         = Code{"InvalidHeaderValue", 400, "The value for one of the HTTP headers is not in the correct format."}
+	UnsupportedHeader          = Code{"UnsupportedHeader", 400, "One of the HTTP headers specified in the request is not supported."}
 	InvalidXmlDocument         = Code{"InvalidXmlDocument", 400, "XML specified is not syntactically valid."}
 	MissingRequiredHeader      = Code{"MissingRequiredHeader", 400, "An HTTP header that's mandatory for this request is not specified."}
 	XMethodNotUsingPost        = Code{"XMethodNotUsingPost", 400, "The request uses X-HTTP-Method with an HTTP verb different than POST."}
@@ -92,6 +93,9 @@ var (
 	TableNameReserved = InvalidResourceName.withMessage("The specifed resource name is reserved.")
 	// OutOfRangeInputUnnamed is OutOfRangeInput when the error names no field.
 	OutOfRangeInputUnnamed = OutOfRangeInput.withMessage("One of the request inputs is out of range.")
+	// HeadersTooLarge is InvalidInput for a request whose headers are larger than the
+	// server reads.
+	HeadersTooLarge = InvalidInput.withMessage("The request headers are too large.")
 	// TooManyOperations is InvalidInput for a changeset of more than 100 operations.
 	TooManyOperations = InvalidInput.withMessage("The batch request operation exceeds the maximum 100 changes per change set.")
 )

@@ -93,3 +93,76 @@ test("a write that resolved survives the browser being killed", async (t) => {
   });
   assert.deepEqual(got, [42, etag]);
 });
+
+/** watch records the page's console errors and failed responses. */
+function watch(page) {
+  const problems = [];
+  page.on("console", (m) => m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && problems.push(`console: ${m.text()} (${m.location().url})`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`${r.request().method()} ${r.url()} ${r.status()}`));
+  return problems;
+}
+
+/** overflow is how far the page is wider than the window, in CSS pixels. */
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+test("playground: wide results scroll in their panel, phone size works, errors stay where they belong", async (t) => {
+  const server = await serve(web);
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-")));
+  t.after(async () => (await b.close(), server.close()));
+  const page = await b.ctx.newPage();
+  const problems = watch(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
+
+  // A table wide enough to overflow any window: the page must not widen.
+  const wide = { partitionKey: "w", rowKey: "1" };
+  for (let i = 0; i < 40; i++) wide[`Column${i}`] = "a fairly long value " + i;
+  await page.setInputFiles("#import", { name: "Wide.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ table: "Wide", entities: [wide] })) });
+  await page.waitForSelector('#tables li.active[data-name="Wide"]');
+  await page.click('#tables li[data-name="Wide"] span');
+  await page.waitForSelector('#results td:text-is("a fairly long value 39")');
+  assert.ok((await overflow(page)) <= 0, `page wider than the window by ${await overflow(page)} px`);
+  for (const sel of ["#query button", "#next"]) {
+    const box = await page.locator(sel).boundingBox();
+    assert.ok(box.x + box.width <= 1280, `${sel} leaves the screen at x=${box.x + box.width}`);
+  }
+  const results = await page.evaluate(() => { const r = document.querySelector(".results"); return r.scrollWidth > r.clientWidth; });
+  assert.ok(results, "the results panel scrolls");
+
+  // Examples belong to the table shown.
+  const examples = await page.textContent("#examples");
+  assert.match(examples, /PartitionKey eq 'w'/);
+  assert.doesNotMatch(examples, /Age|City|Salary/);
+  await page.click('#tables li[data-name="People"] span');
+  await page.waitForFunction(() => /Age|City|Name/.test(document.querySelector("#examples").textContent));
+  await page.click("#examples a >> nth=0");
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 0);
+
+  // A failed query leaves no old results under its error.
+  await page.fill("#query [name=filter]", "Age gt");
+  await page.click("#query button");
+  await page.waitForSelector("#error:not([hidden])");
+  assert.equal(await page.locator("#results tbody tr").count(), 0);
+
+  // The batch panel reports in its own panel, success and failure.
+  await page.click("#batch button");
+  await page.waitForSelector("#batch-result:text-matches('transaction applied')");
+  await page.fill("#batch textarea", "[not json");
+  await page.click("#batch button");
+  await page.waitForSelector("#batch-error:not([hidden])");
+  assert.equal(await page.textContent("#batch-result"), "", "no stale success beside the error");
+  assert.equal(await page.isHidden("#error"), false, "the query error is still the query's");
+  assert.match(await page.textContent("#batch-error"), /JSON|Unexpected|SyntaxError/);
+
+  // Phone size: nothing wider than the window.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#tables li[data-name="Wide"] span');
+  await page.waitForSelector('#results td:text-is("a fairly long value 39")');
+  assert.ok((await overflow(page)) <= 0, `page wider than a phone by ${await overflow(page)} px`);
+  const run = await page.locator("#query button").boundingBox();
+  assert.ok(run.x + run.width <= 390, "Run is on screen");
+  await page.screenshot({ path: join(web, "test-results", "playground-phone.png"), fullPage: true });
+
+  assert.deepEqual(problems.filter((p) => !/Age gt|InvalidInput|status of 400/.test(p)), []);
+});

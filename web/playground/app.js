@@ -4,7 +4,7 @@ const $ = (sel) => document.querySelector(sel);
 const TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
 const STORE = "playground";
 let T; // the module
-let store, service, table, pageTokens, pageIndex;
+let store, service, table, pageTokens, pageIndex, examplesTable;
 
 /** start loads the module and the sample data, then wires the page. */
 export async function start(base) {
@@ -39,8 +39,8 @@ function wire() {
   $("#next").onclick = () => act(null, () => runQuery(pageIndex + 1));
   $("#prev").onclick = () => act(null, () => runQuery(pageIndex - 1));
   $("#add-prop").onclick = () => addProp();
-  $("#editor").onsubmit = (ev) => act(ev, () => saveEntity(ev.submitter.value));
-  $("#batch").onsubmit = (ev) => act(ev, submitBatch);
+  $("#editor").onsubmit = (ev) => act(ev, () => saveEntity(ev.submitter.value), "#editor-error");
+  $("#batch").onsubmit = (ev) => act(ev, submitBatch, "#batch-error");
   $("#export").onclick = () => act(null, exportTable);
   $("#import").onchange = (ev) => act(null, () => importTable(ev.target.files[0]));
   $("#reset").onclick = () => act(null, async () => {
@@ -49,20 +49,18 @@ function wire() {
     await loadSample();
     await refreshTables();
   });
-  const examples = ["Age gt 30", "City eq 'Oslo' and Active eq true", "PartitionKey eq 'engineering'", "Joined ge datetime'2021-01-01T00:00:00Z'", "Salary gt 100000L", "Name ge 'M'"];
   if (!$("#batch").actions.value) $("#batch").actions.value = sampleBatch();
-  $("#examples").innerHTML = "Try: " + examples.map((f) => `<a>${escapeHTML(f)}</a>`).join("");
   $("#examples").onclick = (ev) => ev.target.tagName === "A" && (($("#query").filter.value = ev.target.textContent), act(null, () => runQuery(0)));
 }
 
-/** act runs fn, showing a RestError with its code instead of throwing. */
-async function act(ev, fn) {
+/** act runs fn, showing a RestError with its code in the element where instead of throwing. */
+async function act(ev, fn, where = "#error") {
   ev?.preventDefault();
-  $("#error").hidden = true;
+  $(where).hidden = true;
   try {
     await fn();
   } catch (e) {
-    showError(e);
+    showError(e, where);
   }
 }
 
@@ -85,14 +83,27 @@ async function refreshTables(select) {
       await service.deleteTable(li.dataset.name);
       return refreshTables();
     }
+    if (li.dataset.name !== table) $("#query").reset(); // a filter written for another table
     await refreshTables(li.dataset.name);
   });
   if (table) await runQuery(0);
   else $("#results").innerHTML = "", ($("#count").textContent = "no tables");
 }
 
-/** runQuery shows page i of the current query; pageTokens remembers how to get back. */
+/** runQuery shows page i of the current query; pageTokens remembers how to get back. A
+ * query that fails leaves no results from the previous one under its error. */
 async function runQuery(i) {
+  try {
+    await showPage(i);
+  } catch (e) {
+    $("#results").innerHTML = "";
+    $("#count").textContent = `${table} · the query failed`;
+    $("#prev").disabled = $("#next").disabled = true;
+    throw e;
+  }
+}
+
+async function showPage(i) {
   if (i === 0) pageTokens = [undefined];
   const q = $("#query");
   const select = q.select.value.split(",").map((s) => s.trim()).filter(Boolean);
@@ -105,6 +116,45 @@ async function runQuery(i) {
   $("#prev").disabled = i === 0;
   $("#next").disabled = !page.continuationToken;
   renderResults(page);
+  if (examplesTable !== table && !q.filter.value.trim()) renderExamples(page);
+}
+
+/** renderExamples offers filters for the table shown, from the properties of its first
+ * entities: each example matches something in this table. */
+function renderExamples(rows) {
+  examplesTable = table;
+  const examples = [];
+  const first = rows[0];
+  if (first) examples.push(`PartitionKey eq ${literal(first.partitionKey, "String")}`);
+  const seen = new Set();
+  for (const r of rows.slice(0, 20)) {
+    for (const [k, v] of Object.entries(r)) {
+      if (["etag", "partitionKey", "rowKey", "timestamp"].includes(k) || seen.has(k) || v == null) continue;
+      const type = v.type ?? "String";
+      const lit = literal(v.value ?? v, type);
+      if (!lit) continue;
+      seen.add(k);
+      const op = ["Int32", "Int64", "Double", "DateTime"].includes(type) ? "ge" : "eq";
+      examples.push(`${k} ${op} ${lit}`);
+    }
+  }
+  if (first) examples.push(`RowKey ge ${literal(first.rowKey, "String")}`);
+  examples.splice(6);
+  $("#examples").innerHTML = examples.length ? "Try: " + examples.map((f) => `<a>${escapeHTML(f)}</a>`).join("") : "";
+}
+
+/** literal writes value of an EDM type as a $filter literal, or "" for Binary. */
+function literal(value, type) {
+  const s = String(value);
+  switch (type) {
+    case "String": return `'${s.replaceAll("'", "''")}'`;
+    case "Int64": return `${s}L`;
+    case "Int32": case "Boolean": return s;
+    case "Double": return /^-?\d+$/.test(s) ? `${s}.0` : /^-?[\d.eE+-]+$/.test(s) ? s : "";
+    case "DateTime": return `datetime'${s}'`;
+    case "Guid": return `guid'${s}'`;
+  }
+  return "";
 }
 
 function renderResults(rows) {
@@ -163,14 +213,15 @@ async function saveEntity(op) {
   if (op === "delete") await c.deleteEntity(e.partitionKey, e.rowKey, { etag: f.dataset.etag || "*" });
   f.dataset.etag = res?.etag ?? "";
   $("#etag").textContent = res ? `saved · etag ${res.etag}` : "deleted";
-  await runQuery(pageIndex);
+  await act(null, () => runQuery(pageIndex)); // a failing query reports as the query's
 }
 
 async function submitBatch() {
+  $("#batch-result").textContent = "";
   const actions = JSON.parse($("#batch").actions.value);
   const res = await new T.TableClient(store, table).submitTransaction(actions);
-  $("#etag").textContent = `transaction applied: ${res.subResponses.length} actions`;
-  await runQuery(0);
+  $("#batch-result").textContent = `transaction applied to ${table}: ${res.subResponses.length} actions`;
+  await act(null, () => runQuery(0)); // a failing query reports as the query's
 }
 
 async function exportTable() {

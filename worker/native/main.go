@@ -11,6 +11,12 @@
 // (unless -quiet) and stops gracefully on SIGINT or SIGTERM: requests in flight finish and
 // the store is closed, so every acknowledged write is on disk.
 //
+// Requests that net/http refuses before the REST handler sees them (malformed framing or
+// headers, an unknown Transfer-Encoding, headers over 1 MiB) are answered 400 with an
+// Azure error body (InvalidInput, UnsupportedHeader) rather than net/http's plain text
+// (proto.go). Request bodies are bounded by the REST handler (worker/rest): buffered as
+// they arrive, 64 MiB of bodies in memory at most, 60 s to arrive.
+//
 // With a subcommand it moves data instead (see package transfer):
 //
 //	tabletop copy SRC DST        # between endpoints, dump files and Azurite's database file

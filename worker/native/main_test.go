@@ -167,8 +167,22 @@ func TestRun_Web(t *testing.T) {
 			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
 		}
 	}
+	// The page is at /web/ ("/" redirects there), so its files are beside it and it never
+	// probes a path the API would answer 400, such as HEAD /playground/app.js.
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Get(s.url + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/web/" {
+		t.Fatalf("GET /: %d to %q, want 302 to /web/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if page, _ := os.ReadFile("../../web/index.html"); strings.Contains(string(page), `method: "HEAD"`) {
+		t.Fatal("web/index.html probes for its files with HEAD")
+	}
 	os.WriteFile(filepath.Join(dir, "sw.js"), []byte("self"), 0o644)
-	resp, err := http.Get(s.url + "/web/sw.js")
+	resp, err = http.Get(s.url + "/web/sw.js")
 	if err != nil {
 		t.Fatal(err)
 	}

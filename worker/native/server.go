@@ -47,7 +47,7 @@ func (s *server) serve(ctx context.Context, out io.Writer) error {
 	}
 	s.announce(out, ln.Addr().String())
 	errc := make(chan error, 1)
-	go func() { errc <- s.http.Serve(ln) }()
+	go func() { errc <- s.http.Serve(protoListener{ln}) }()
 	select {
 	case err := <-errc:
 		return err

@@ -9,9 +9,11 @@ import (
 	"strings"
 )
 
-// withWeb serves the playground from dir, when dir holds an index.html: GET / is its
-// index.html and GET /web/{file} its files. Every other request goes to api, so the web
-// paths never shadow an Azure request (those name an account first, or carry a query).
+// withWeb serves the playground from dir, when dir holds an index.html: GET /web/ is its
+// index.html, GET /web/{file} its files, and GET / redirects to /web/, so the page finds
+// its files beside it, as it does when served as plain static files. Every other request
+// goes to api, so the web paths never shadow an Azure request (those name an account
+// first, or carry a query).
 func withWeb(dir string, api http.Handler) http.Handler {
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
 		return api
@@ -22,7 +24,7 @@ func withWeb(dir string, api http.Handler) http.Handler {
 		case r.Method != http.MethodGet && r.Method != http.MethodHead:
 			api.ServeHTTP(w, r)
 		case r.URL.Path == "/" && r.URL.RawQuery == "":
-			http.ServeFile(w, r, filepath.Join(dir, "index.html"))
+			http.Redirect(w, r, "/web/", http.StatusFound)
 		case r.URL.Path == "/web/sw.js":
 			// The playground's service worker keeps the page at "/" working offline.
 			w.Header().Set("Service-Worker-Allowed", "/")

@@ -82,7 +82,11 @@ func (c *call) parseSub(s batch.SubRequest) (*write, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.parseWrite(writeKinds[method], s.URL.Query().Get("$format"), res, s.Header, s.Body)
+	q, err := parseQuery(s.URL.RawQuery)
+	if err != nil {
+		return nil, err
+	}
+	return c.parseWrite(writeKinds[method], q.Get("$format"), res, s.Header, s.Body)
 }
 
 // subResource parses the URL of a batch operation, relative to this call's account.

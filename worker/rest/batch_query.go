@@ -23,9 +23,13 @@ func (c *call) batchQuery(s batch.SubRequest) {
 
 // batchGet runs the Get Entity of a query batch and returns its answer.
 func (c *call) batchGet(s batch.SubRequest) (int, http.Header, []byte) {
-	meta, ok := wire.ParseFormat(formatOf(s.Header, s.URL.Query().Get("$format")))
+	q, err := parseQuery(s.URL.RawQuery)
+	meta, ok := wire.ParseFormat(formatOf(s.Header, q.Get("$format")))
 	c.meta = meta
-	res, err := c.subResource(s)
+	var res resource
+	if err == nil {
+		res, err = c.subResource(s)
+	}
 	if err == nil && res.kind != kindEntity {
 		err = errBatchQuery
 	}

@@ -49,7 +49,8 @@ func (c *call) readBody(limit int64) ([]byte, error) {
 	if c.r.ContentLength > limit {
 		return nil, ErrBodyTooLarge
 	}
-	http.NewResponseController(c.w).SetReadDeadline(c.now.Add(c.h.bodyTimeout)) // unsupported hosts have their own
+	rc := http.NewResponseController(c.w)
+	rc.SetReadDeadline(c.now.Add(c.h.bodyTimeout)) // hosts without read deadlines have their own
 	r := http.MaxBytesReader(c.w, c.r.Body, limit)
 	var buf []byte
 	for {
@@ -65,6 +66,7 @@ func (c *call) readBody(limit int64) ([]byte, error) {
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			c.bodyRead = true
+			rc.SetReadDeadline(time.Time{}) // net/http reads on in the background: the deadline ends with the body
 			return buf, nil
 		}
 		if err != nil {

@@ -36,7 +36,8 @@
 //
 // A body is read only after the request is routed and authenticated (Shared Key does not
 // sign the body), so a request refused before its body, such as one that fails
-// authentication, is answered at once and its connection closed, whatever its body does.
+// authentication, is answered at once and its connection closed, whatever its body does;
+// so is an operation that takes no body (GET, DELETE) sent with one.
 // A body is read into a buffer that grows with the bytes received, never with the
 // Content-Length announced: a single entity up to Options.MaxEntityBytes (4 MiB by
 // default: an entity of 1 MiB by Azure's formula, which the store enforces, can take
@@ -63,7 +64,9 @@
 // group transactions" allows (a query must be alone in its batch): a Get Entity,
 // answered 202 with one part outside any changeset holding 200 and the entity, or the
 // error. A query beside anything else is 400 InvalidInput; so is a query that is not a
-// Get Entity (a $filter query in a batch is not supported).
+// Get Entity (a $filter query in a batch is not supported). A batch of more than one changeset
+// is 400 InvalidInput with nothing applied, where Azure applies the first changeset and
+// answers 400 for the others: clients send one.
 //
 // # Decisions where Azure's behaviour is unverified or unspecified
 //

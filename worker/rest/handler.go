@@ -97,31 +97,39 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.applyCORS()
-	if err = c.checkVersion(); err == nil {
-		c.query, err = parseQuery(c.r.URL.RawQuery)
+	rt, err := c.routeRequest(path)
+	if err == nil {
+		err = c.authenticate()
 	}
 	if err != nil {
 		c.fail(err)
 		return
 	}
-	if c.res, err = parseResource(path); err != nil {
-		c.fail(err)
-		return
+	if c.r.ContentLength != 0 && (rt.method == http.MethodGet || rt.method == http.MethodDelete) {
+		c.bodyFailed(nil) // a body the operation ignores: answer without waiting for it
+	}
+	rt.serve(c)
+}
+
+// routeRequest parses the query string and the resource path below the account, finds
+// the operation and checks x-ms-version; errors of the XML operations are XML.
+func (c *call) routeRequest(path string) (route, error) {
+	var err error
+	if c.query, err = parseQuery(c.r.URL.RawQuery); err == nil {
+		c.res, err = parseResource(path)
+	}
+	if err != nil {
+		return route{}, err
 	}
 	rt, err := c.route()
 	c.xmlErrors = rt.xml
-	if err == nil && c.secondary && rt.method != http.MethodGet {
-		err = ErrSecondaryReadOnly
+	switch {
+	case err != nil:
+		return rt, err
+	case c.secondary && rt.method != http.MethodGet:
+		return rt, ErrSecondaryReadOnly
 	}
-	if err != nil {
-		c.fail(err)
-		return
-	}
-	if err := c.authenticate(); err != nil {
-		c.fail(err)
-		return
-	}
-	rt.serve(c)
+	return rt, c.checkVersion()
 }
 
 // resolveAccount finds the account, host style first, then path style, and returns the

@@ -205,3 +205,14 @@ func TestSecondary(t *testing.T) {
 		wantRaw(t, do(t, req), 400, "InvalidUri")
 	})
 }
+
+func TestRaw_BatchTrailingSlashAndQuery(t *testing.T) {
+	e := seedAzure(t)
+	b := "--batch_B\r\nContent-Type: application/http\r\n\r\nGET " + e.url + "/Azr(PartitionKey='p',RowKey='1')?$format=%ZZ HTTP/1.1\r\n\r\n\r\n--batch_B--\r\n"
+	req := signedRequest(t, e, http.MethodPost, "/$batch/", b)
+	req.Header.Set("Content-Type", "multipart/mixed; boundary=batch_B")
+	resp := do(t, req)
+	if resp.StatusCode != http.StatusAccepted || !strings.Contains(body(resp), "HTTP/1.1 400 Bad Request") || !strings.Contains(body(resp), "InvalidQueryParameterValue") {
+		t.Fatalf("POST /$batch/ with a malformed sub-request query: %d\n%s", resp.StatusCode, body(resp))
+	}
+}

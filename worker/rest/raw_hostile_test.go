@@ -88,6 +88,16 @@ func TestRaw_StalledBody(t *testing.T) {
 		conn, br := rawConn(t, e, req, "Content-Type: application/json\r\nContent-Length: 100000\r\n", `{"Partit`)
 		readAnswer(t, conn, br, 300*time.Millisecond, 403, "AuthenticationFailed")
 	})
+	t.Run("IgnoredBody", func(t *testing.T) {
+		// An operation that takes no body answers at once, whatever its body does.
+		req := signedRequest(t, e, http.MethodGet, "/Tables", "")
+		conn, br := rawConn(t, e, req, "Content-Length: 100000\r\n", "{")
+		conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET with a stalled body: %v %v", resp, err)
+		}
+	})
 	t.Run("ErrBodyTimeout", func(t *testing.T) {
 		req := signedRequest(t, e, http.MethodPost, "/Hostile", "")
 		conn, br := rawConn(t, e, req, "Content-Type: application/json\r\nContent-Length: 100000\r\n", `{"Partit`)
@@ -160,5 +170,26 @@ func TestRaw_BodyText(t *testing.T) {
 	resp := do(t, signedRequest(t, e, http.MethodGet, "/Hostile()", ""))
 	if resp.StatusCode != http.StatusOK || strings.Contains(body(resp), `"RowKey"`) {
 		t.Fatalf("something was stored: %s", body(resp))
+	}
+}
+
+// TestRaw_BodyDeadlineEnds checks that the body deadline ends with the body: a keep-alive
+// connection idle past it still serves the next request.
+func TestRaw_BodyDeadlineEnds(t *testing.T) {
+	e := newEnvOpts(t, rest.Options{BodyTimeout: 200 * time.Millisecond})
+	entity := `{"PartitionKey":"p","RowKey":"1"}`
+	req := signedRequest(t, e, http.MethodPost, "/Hostile", "")
+	conn, br := rawConn(t, e, req, fmt.Sprintf("Content-Type: application/json\r\nContent-Length: %d\r\n", len(entity)), entity)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("insert: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	time.Sleep(400 * time.Millisecond)
+	next := signedRequest(t, e, http.MethodGet, "/Tables", "")
+	next.Write(conn)
+	resp, err = http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("next request on the connection: %v %v", resp, err)
 	}
 }

@@ -32,7 +32,7 @@ export function route(method, url, accounts) {
   if (method === "OPTIONS") return { account, table: "" };
   let p;
   try {
-    p = decodeURIComponent(path).replace(/^\//, "");
+    p = decodeURIComponent(path).replace(/^\//, "").replace(/\/$/, ""); // one trailing slash is ignored
   } catch {
     return { account, table: "" };
   }
@@ -49,14 +49,24 @@ export function servedAccount(url, accounts) {
   return splitAccount(url, accounts).account;
 }
 
-/** splitAccount finds the account: host style (account.table.host) first, then path style. */
+/**
+ * splitAccount finds the account: host style (account.table.host) first, then path style.
+ * A name of an account's secondary location (name-secondary) stands for the account: its
+ * objects hold the data, and their handler serves the secondary's reads.
+ */
 function splitAccount(u, accounts) {
   const host = u.hostname;
-  const label = host.split(".")[0];
+  const label = primary(host.split(".")[0], accounts);
   const isIP = /^[\d.]+$/.test(host) || host.startsWith("[");
   if (!isIP && host.includes(".") && accounts.includes(label)) return { account: label, path: u.pathname };
   const [, account = "", ...rest] = u.pathname.split("/");
-  return { account, path: "/" + rest.join("/") };
+  return { account: primary(account, accounts), path: "/" + rest.join("/") };
+}
+
+/** primary is the account name stands for: itself, or the account whose secondary it names. */
+function primary(name, accounts) {
+  const base = name.endsWith("-secondary") ? name.slice(0, -"-secondary".length) : "";
+  return !accounts.includes(name) && accounts.includes(base) ? base : name;
 }
 
 /**
@@ -88,7 +98,7 @@ export function tableLifecycle(method, url) {
 function decodedPath(url) {
   const path = new URL(url).pathname;
   try {
-    return decodeURIComponent(path);
+    return decodeURIComponent(path).replace(/\/$/, "");
   } catch {
     return path;
   }

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { edgeDir, freePort } from "../runtime.mjs";
 import { tempDir } from "./helpers.mjs";
 
@@ -50,6 +51,28 @@ test("make dev prints the connection strings of TABLETOP_ACCOUNTS", async () => 
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
+    cleanup();
+  }
+});
+
+test("make dev exits, and says so, when its workerd dies", { skip: process.platform !== "linux" }, async () => {
+  const { dir, cleanup } = tempDir();
+  const port = await freePort();
+  const { child, out } = await runDev({ PORT: String(port), TABLETOP_EDGE_DATA: dir }, (o) => o.includes("TableEndpoint="));
+  try {
+    assert.match(out, /AccountName=devstoreaccount1;/, "the development account, explicitly");
+    const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/).map(Number);
+    assert.equal(kids.length, 1, "dev.mjs runs one workerd");
+    let rest = "";
+    child.stderr.on("data", (d) => (rest += d));
+    const code = await new Promise((resolve) => {
+      child.once("exit", resolve);
+      process.kill(kids[0], "SIGKILL");
+    });
+    assert.equal(code, 1);
+    assert.match(rest, /workerd exited/);
+  } finally {
+    if (child.exitCode === null) child.kill("SIGKILL");
     cleanup();
   }
 });

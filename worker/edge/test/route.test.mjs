@@ -63,3 +63,21 @@ test("accountNames reads names from TABLETOP_ACCOUNTS", () => {
   assert.deepEqual(accountNames(undefined), []);
   assert.deepEqual(accountNames("alpha:a2V5;beta:a2V5:a2V5Mg==; "), ["alpha", "beta"]);
 });
+
+test("route ignores one trailing slash, as the handler does", () => {
+  const accounts = ["devstoreaccount1"];
+  const base = "http://127.0.0.1:8787/devstoreaccount1";
+  assert.deepEqual(route("POST", base + "/$batch/", accounts), { account: "devstoreaccount1", batch: true });
+  assert.deepEqual(route("GET", base + "/People/", accounts), { account: "devstoreaccount1", table: "People" });
+  assert.deepEqual(route("GET", base + "/People()/", accounts), { account: "devstoreaccount1", table: "People" });
+  assert.deepEqual(route("GET", base + "/Tables/", accounts), { account: "devstoreaccount1", table: "" });
+  assert.deepEqual(tableLifecycle("POST", base + "/Tables/"), { op: "create" });
+  assert.deepEqual(tableLifecycle("DELETE", base + "/Tables('People')/"), { op: "delete", table: "People" });
+});
+
+test("route sends the secondary location to the account's objects", () => {
+  const accounts = ["devstoreaccount1"];
+  assert.deepEqual(route("GET", "http://127.0.0.1:8787/devstoreaccount1-secondary/People()", accounts), { account: "devstoreaccount1", table: "People" });
+  assert.deepEqual(route("GET", "https://devstoreaccount1-secondary.table.example.com/People()", accounts), { account: "devstoreaccount1", table: "People" });
+  assert.deepEqual(route("GET", "http://127.0.0.1:8787/nobody-secondary/People()", accounts), { account: "devstoreaccount1", table: "" });
+});
