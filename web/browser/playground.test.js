@@ -166,3 +166,32 @@ test("playground: wide results scroll in their panel, phone size works, errors s
 
   assert.deepEqual(problems.filter((p) => !/Age gt|InvalidInput|status of 400/.test(p)), []);
 });
+
+/** runServer starts the native server (make run's program) serving web/ and resolves with { url, stop }. */
+async function runServer() {
+  const repo = join(web, "..");
+  // Its own process group, so that stop ends go run and the server it started.
+  const proc = spawn("go", ["run", "./worker/native", "-addr", "127.0.0.1:0", "-data", ":memory:", "-quiet", "-web", web], { cwd: repo, detached: true });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    proc.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/Tabletop listening on (http:\S+)/);
+      if (m) resolve(m[1] + "/");
+    });
+    proc.on("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  return { url, stop: () => process.kill(-proc.pid) };
+}
+
+test("playground under make run: no failed request, no console error", async (t) => {
+  const server = await runServer();
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-")));
+  t.after(async () => (await b.close(), server.stop()));
+  const page = await b.ctx.newPage();
+  const problems = watch(page);
+  await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 0);
+  assert.deepEqual(problems, []);
+});

@@ -6,33 +6,51 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
-// withWeb serves the playground from dir, when dir holds an index.html: GET /web/ is its
-// index.html, GET /web/{file} its files, and GET / redirects to /web/, so the page finds
-// its files beside it, as it does when served as plain static files. Every other request
-// goes to api, so the web paths never shadow an Azure request (those name an account
-// first, or carry a query).
+// withWeb serves the playground from dir, when dir holds an index.html: GET / is its
+// index.html, and its files are served beside it (GET /playground/app.js, /tabletop.js,
+// /src/…, /dist/…, /sw.js) and under /web/. Every other request goes to api, so the web
+// paths never shadow an Azure request: those name an account first, or carry a query,
+// and no table name holds the "." every page file has.
 func withWeb(dir string, api http.Handler) http.Handler {
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
 		return api
 	}
-	files := http.StripPrefix("/web/", http.FileServer(http.Dir(dir)))
+	files := http.FileServer(http.Dir(dir))
+	web := http.StripPrefix("/web", files)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.Method != http.MethodGet && r.Method != http.MethodHead:
 			api.ServeHTTP(w, r)
 		case r.URL.Path == "/" && r.URL.RawQuery == "":
-			http.Redirect(w, r, "/web/", http.StatusFound)
+			http.ServeFile(w, r, filepath.Join(dir, "index.html"))
 		case r.URL.Path == "/web/sw.js":
 			// The playground's service worker keeps the page at "/" working offline.
 			w.Header().Set("Service-Worker-Allowed", "/")
-			files.ServeHTTP(w, r)
+			web.ServeHTTP(w, r)
 		case strings.HasPrefix(r.URL.Path, "/web/"):
+			web.ServeHTTP(w, r)
+		case r.URL.RawQuery == "" && pageFile(dir, r.URL.Path):
 			files.ServeHTTP(w, r)
 		default:
 			api.ServeHTTP(w, r)
 		}
 	})
+}
+
+// pageRoots are where the page's files live, relative to it.
+var pageRoots = []string{"/playground/", "/src/", "/dist/", "/tabletop.js", "/sw.js"}
+
+// pageFile reports whether path names a file of the page, beside index.html in dir.
+func pageFile(dir, path string) bool {
+	if !slices.ContainsFunc(pageRoots, func(root string) bool {
+		return path == root || strings.HasSuffix(root, "/") && strings.HasPrefix(path, root)
+	}) {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(filepath.Clean(path))))
+	return err == nil && fi.Mode().IsRegular()
 }
