@@ -67,7 +67,9 @@ test-fuzz:
 bench: worker
 	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)
 	scripts/bench-side-by-side.sh ./core/query/ $(BENCHTIME)
+	$(GO) test -run '^$$' -bench GroupCommit ./core/backend/file/
 	$(GO) test -run '^$$' -bench Loopback -benchtime 2s ./worker/rest/
+	bench/run.sh
 	node $(EDGE)/bench.mjs
 	$(MAKE) bench-web
 
