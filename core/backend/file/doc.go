@@ -12,10 +12,11 @@
 //
 //   - SyncAlways (the default): a write is on disk before the store acknowledges it. A
 //     process or machine crash loses nothing acknowledged. Commits are grouped (the
-//     Backend is a core.GroupCommitter): a commit's change set is written to the log
-//     under the store's write lock, and the fsync is awaited after releasing it, so
-//     readers never wait for the disk and commits waiting at the same time share one
-//     fsync. When the last fsync served several commits, the next one waits a quarter of
+//     Backend is a core.GroupCommitter): a commit's change set is taken under the store's
+//     write lock and kept in memory; the fsync is awaited after the lock is released, by
+//     one commit that writes every change set kept so far to the log and fsyncs it for
+//     all of them. Readers never wait for the disk, commits waiting at the same time
+//     share one write and one fsync, and the log is never written while it is synced. When the last fsync served several commits, the next one waits a quarter of
 //     its duration (at most 2 ms) for the writers it released to commit again; a lone
 //     writer never waits. A failed write or fsync is final: the backend refuses every
 //     later one, and the store every later write.

@@ -41,6 +41,8 @@ type Backend struct {
 	log      *os.File
 	written  uint64     // change sets written to the log
 	dirty    bool       // written since the last sync
+	pending  []byte     // under SyncAlways: framed change sets written by the next fsync
+	spare    []byte     // the buffer pending had before the last fsync took it, for reuse
 	writeErr error      // a failed write: the log's tail is unknown, so nothing more is written
 	synced   uint64     // change sets known durable
 	syncing  bool       // an fsync for Sync is under way (without mu held)
@@ -144,18 +146,23 @@ func (b *Backend) Append(cs []byte) error {
 	return b.Sync(seq)
 }
 
-// Write appends one framed change set to the log, without waiting for the disk.
+// Write appends one framed change set to the log, without waiting for the disk. Under
+// SyncAlways it is kept in memory until the next fsync writes it with the others of its
+// group, so that the log is never written to while it is being synced: on Linux, a write
+// to a page under writeback waits for it, which would hold the store's write lock for the
+// length of an fsync.
 func (b *Backend) Write(cs []byte) (uint64, error) {
-	rec := make([]byte, 8, 8+len(cs))
-	binary.LittleEndian.PutUint32(rec[:4], uint32(len(cs)))
-	binary.LittleEndian.PutUint32(rec[4:], crc32.Checksum(cs, crcTable))
-	rec = append(rec, cs...)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.writeErr != nil {
 		return 0, b.writeErr
 	}
-	if _, err := b.log.Write(rec); err != nil {
+	if b.opts.Sync == SyncAlways {
+		b.pending = appendFrame(b.pending, cs)
+		b.written++
+		return b.written, nil
+	}
+	if _, err := b.log.Write(appendFrame(nil, cs)); err != nil {
 		// A partial record may be in the log; records after it would not be replayed.
 		b.writeErr = fmt.Errorf("write log: %w", err)
 		return 0, b.writeErr
@@ -163,6 +170,13 @@ func (b *Backend) Write(cs []byte) (uint64, error) {
 	b.written++
 	b.dirty = true
 	return b.written, nil
+}
+
+// appendFrame appends a change set framed as a log record: length, CRC-32C, payload.
+func appendFrame(b, cs []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(cs)))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(cs, crcTable))
+	return append(b, cs...)
 }
 
 // Sync returns once change set seq is on disk under SyncAlways (at once under the other
@@ -189,12 +203,12 @@ func (b *Backend) Sync(seq uint64) error {
 	}
 }
 
-// fsyncUnlocked fsyncs the log for everything written so far, releasing mu meanwhile so
-// that writers go on appending, then wakes the waiters; mu is held on entry and exit.
+// fsyncUnlocked writes the change sets kept for the group and fsyncs the log, releasing
+// mu meanwhile so that commits go on, then wakes the waiters; mu is held on entry and exit.
 //
 // When the last fsync served several commits, writers are committing concurrently, and
-// those it just released are about to write again: the fsync first waits a quarter of the
-// last one's duration (at most groupDelay) so that it takes them along, instead of
+// those it just released are about to commit again: the fsync first waits a quarter of
+// the last one's duration (at most groupDelay) so that it takes them along, instead of
 // leaving them for the next one. A lone writer never waits.
 func (b *Backend) fsyncUnlocked() {
 	b.syncing = true
@@ -205,22 +219,36 @@ func (b *Backend) fsyncUnlocked() {
 	b.mu.Unlock()
 	time.Sleep(delay)
 	b.mu.Lock()
-	b.dirty = false
-	target := b.written
+	buf, target := b.pending, b.written
+	b.pending = b.spare[:0]
 	b.syncs++
 	b.mu.Unlock()
 	start := time.Now()
-	err := b.log.Sync()
+	err := b.flush(buf)
 	took := time.Since(start)
 	b.mu.Lock()
+	b.spare = buf[:0]
 	b.syncing, b.lastSync = false, took
 	b.grouped = target-b.synced > 1
 	if err != nil {
-		b.syncErr = fmt.Errorf("sync log: %w", err)
+		b.writeErr, b.syncErr = err, err
 	} else {
 		b.synced = max(b.synced, target)
 	}
 	b.syncDone.Broadcast()
+}
+
+// flush writes buf to the log, if not empty, and fsyncs it.
+func (b *Backend) flush(buf []byte) error {
+	if len(buf) > 0 {
+		if _, err := b.log.Write(buf); err != nil {
+			return fmt.Errorf("write log: %w", err)
+		}
+	}
+	if err := b.log.Sync(); err != nil {
+		return fmt.Errorf("sync log: %w", err)
+	}
+	return nil
 }
 
 // groupDelay caps how long an fsync waits for concurrent commits to join it.
@@ -233,13 +261,21 @@ func (b *Backend) Compact(save func(w io.Writer) error) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	for b.syncing {
+		b.syncDone.Wait()
+	}
 	if err := b.log.Truncate(0); err != nil {
 		return fmt.Errorf("truncate log: %w", err)
 	}
 	if _, err := b.log.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	return b.log.Sync()
+	if err := b.log.Sync(); err != nil {
+		return err
+	}
+	// The snapshot holds every change set written so far, kept ones included.
+	b.pending, b.synced = b.pending[:0], b.written
+	return nil
 }
 
 func (b *Backend) writeSnapshot(save func(w io.Writer) error) error {
@@ -288,5 +324,12 @@ func (b *Backend) Close() error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return errors.Join(b.log.Sync(), b.log.Close(), b.lock.Close())
+	for b.syncing {
+		b.syncDone.Wait()
+	}
+	var err error
+	if b.writeErr == nil {
+		err = b.flush(b.pending)
+	}
+	return errors.Join(err, b.log.Close(), b.lock.Close())
 }
