@@ -78,8 +78,10 @@ test-fuzz:
 bench: worker
 	scripts/bench-side-by-side.sh ./core/ $(BENCHTIME)
 	scripts/bench-side-by-side.sh ./core/query/ $(BENCHTIME)
+	$(GO) test -run '^$$' -bench GroupCommit ./core/backend/file/
 	$(GO) test -run '^$$' -bench 'Loopback|Sync' -benchtime 2s ./worker/rest/
 	$(GO) test -run '^$$' -bench Copy -benchtime 1x ./worker/native/transfer/
+	bench/run.sh
 	node $(EDGE)/bench.mjs
 	$(MAKE) bench-web
 

@@ -25,3 +25,20 @@ type Backend interface {
 	// Close releases the backend. Append and Compact must not be called after it.
 	Close() error
 }
+
+// GroupCommitter is a Backend that splits Append in two, so that a commit holds the
+// store's write lock only while its change set is written, and waits for durability after
+// releasing it: readers never wait for the disk, and commits that wait together share one
+// sync. The store uses it in place of Append when a Backend implements it.
+type GroupCommitter interface {
+	Backend
+	// Write records one committed change set, after every one written before it, without
+	// waiting for it to be durable, and returns its sequence number, which increases with
+	// every change set. The store calls Write under its write lock, never concurrently. A
+	// failed Write must leave nothing of the change set to be replayed.
+	Write(cs []byte) (seq uint64, err error)
+	// Sync returns nil once every change set written up to seq is durable under the
+	// backend's policy. Concurrent callers share syncs: one sync covers every change set
+	// written before it starts. Once a sync fails, Sync fails from then on.
+	Sync(seq uint64) error
+}

@@ -36,5 +36,6 @@
 // buntdb holds the working set in memory. Each committed write transaction becomes a
 // change set (a stream of buntdb "set"/"del" commands) that is handed to the store's
 // Backend before the transaction is acknowledged; a snapshot (buntdb's own Save format)
-// replaces the log from time to time. See Backend.
+// replaces the log from time to time. See Backend, and GroupCommitter for a backend whose
+// commits share syncs without holding the write lock while they wait.
 package core

@@ -172,7 +172,13 @@ func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) e
 	}
 	prefix := tableEntities(tableID(table))
 	rec := new(Record)
-	return tx.btx.AscendRange("", prefix+string(r.From), prefix+string(r.To), func(k, v string) bool {
+	// The upper bound is checked here, by one string comparison, rather than by
+	// AscendRange, whose item comparisons cost a quarter of a scan.
+	to := prefix + string(r.To)
+	return tx.btx.AscendGreaterOrEqual("", prefix+string(r.From), func(k, v string) bool {
+		if k >= to {
+			return false
+		}
 		rec.PartitionKey, rec.RowKey = splitEntityKey(k, len(prefix))
 		rec.data = v
 		return fn(rec)

@@ -34,12 +34,15 @@ type Store struct {
 	db      *buntdb.DB
 	opts    Options
 	backend Backend
+	group   GroupCommitter // backend, if it commits in groups
 
-	commitMu   sync.Mutex // serializes commits with compaction
-	clock      DateTime   // the last Timestamp issued; guarded by buntdb's write lock
-	logBytes   int64      // change-set bytes in the backend since the last snapshot
-	snapBytes  int64      // size of the last snapshot
-	compactErr error      // the last automatic compaction's failure, if any
+	commitMu   sync.Mutex     // serializes commits with compaction and Close
+	clock      DateTime       // the last Timestamp issued; guarded by buntdb's write lock
+	logBytes   int64          // change-set bytes in the backend since the last snapshot
+	snapBytes  int64          // size of the last snapshot
+	compactErr error          // the last automatic compaction's failure, if any
+	syncErr    error          // a failed group sync: no write is accepted after it
+	syncing    sync.WaitGroup // commits written and waiting for their sync
 }
 
 // Open opens a store, restoring its state from opts.Backend if one is given.
@@ -59,6 +62,7 @@ func Open(opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{db: db, opts: opts, backend: opts.Backend}
+	s.group, _ = opts.Backend.(GroupCommitter)
 	if s.backend != nil {
 		if err := s.load(); err != nil {
 			db.Close()
@@ -93,10 +97,11 @@ func (s *Store) load() error {
 	})
 }
 
-// Close closes the store and its backend.
+// Close closes the store and its backend, once every commit waiting for its sync has it.
 func (s *Store) Close() error {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
+	s.syncing.Wait()
 	err := s.db.Close()
 	if errors.Is(err, buntdb.ErrDatabaseClosed) {
 		return ErrStoreClosed
@@ -116,11 +121,53 @@ func (s *Store) View(fn func(tx *Tx) error) error {
 
 // Update runs fn in a read-write transaction. If fn returns nil the transaction's changes
 // are committed, handed to the backend and made durable before Update returns; if fn
-// returns an error, or the backend fails, nothing of it is applied.
+// returns an error, or the backend fails to take the change set, nothing of it is applied.
+//
+// With a GroupCommitter backend the write lock is held only while the change set is
+// written; Update then waits for the sync outside it, sharing it with the commits that
+// wait at the same time, and readers go on meanwhile. Readers may so see a write whose
+// Update has not returned yet: it is committed and in the log, but until its sync is done
+// it is not acknowledged, and a machine crash before then loses it. If that sync fails,
+// Update reports the failure and the store accepts no more writes (reopen it to recover
+// what is durable).
 func (s *Store) Update(fn func(tx *Tx) error) error {
+	seq, compact, err := s.commit(fn)
+	if err != nil {
+		return mapClosed(err)
+	}
+	if seq != 0 {
+		err = s.group.Sync(seq)
+		s.syncing.Done()
+		if err != nil {
+			s.commitMu.Lock()
+			s.syncErr = err
+			s.commitMu.Unlock()
+			return fmt.Errorf("sync change set: %w", err)
+		}
+	}
+	if compact {
+		s.commitMu.Lock()
+		defer s.commitMu.Unlock()
+		s.syncing.Wait() // the backend compacts with no commit in flight
+		if s.logBytes > s.snapBytes+s.opts.CompactAfter && s.syncErr == nil {
+			// The write is committed and durable in the log whatever happens here; a failed
+			// compaction leaves the log as it was and is tried again after the next commit.
+			s.compactErr = s.compact()
+		}
+	}
+	return nil
+}
+
+// commit applies fn's transaction and hands its change set to the backend under the write
+// lock. It returns the change set's sequence number when a group sync is still to wait
+// for, and whether the log has outgrown the snapshot.
+func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err error) {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
-	err := s.db.Update(func(btx *buntdb.Tx) error {
+	if s.syncErr != nil {
+		return 0, false, fmt.Errorf("write after a failed sync: %w", s.syncErr)
+	}
+	err = s.db.Update(func(btx *buntdb.Tx) error {
 		tx := &Tx{store: s, btx: btx, writable: true, logging: s.backend != nil}
 		if err := fn(tx); err != nil {
 			return err
@@ -128,21 +175,24 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 		if len(tx.log) == 0 {
 			return nil
 		}
-		if err := s.backend.Append(tx.log); err != nil {
+		if s.group != nil {
+			seq, err = s.group.Write(tx.log)
+		} else {
+			err = s.backend.Append(tx.log)
+		}
+		if err != nil {
 			return fmt.Errorf("append change set: %w", err)
 		}
 		s.logBytes += int64(len(tx.log))
 		return nil
 	})
 	if err != nil {
-		return mapClosed(err)
+		return 0, false, err
 	}
-	if s.backend != nil && s.logBytes > s.snapBytes+s.opts.CompactAfter {
-		// The write is committed and durable in the log whatever happens here; a failed
-		// compaction leaves the log as it was and is tried again after the next commit.
-		s.compactErr = s.compact()
+	if seq != 0 {
+		s.syncing.Add(1)
 	}
-	return nil
+	return seq, s.backend != nil && s.logBytes > s.snapBytes+s.opts.CompactAfter, nil
 }
 
 // CompactError returns the error of the last automatic compaction, nil once one succeeds.
@@ -176,6 +226,7 @@ func (s *Store) Compact() error {
 	}
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
+	s.syncing.Wait()
 	return s.compact()
 }
 

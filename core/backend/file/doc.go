@@ -10,9 +10,16 @@
 //
 // The Sync option chooses when appended change sets reach the disk:
 //
-//   - SyncAlways (the default): every Append ends with fsync, so a write is on disk
-//     before the store acknowledges it. A process or machine crash loses nothing
-//     acknowledged.
+//   - SyncAlways (the default): a write is on disk before the store acknowledges it. A
+//     process or machine crash loses nothing acknowledged. Commits are grouped (the
+//     Backend is a core.GroupCommitter): a commit's change set is taken under the store's
+//     write lock and kept in memory; the fsync is awaited after the lock is released, by
+//     one commit that writes every change set kept so far to the log and fsyncs it for
+//     all of them. Readers never wait for the disk, commits waiting at the same time
+//     share one write and one fsync, and the log is never written while it is synced. When the last fsync served several commits, the next one waits a quarter of
+//     its duration (at most 2 ms) for the writers it released to commit again; a lone
+//     writer never waits. A failed write or fsync is final: the backend refuses every
+//     later one, and the store every later write.
 //   - SyncEverySecond: a background goroutine fsyncs once a second; a process crash loses
 //     nothing (the data is in the OS page cache), a machine crash may lose the last second.
 //   - SyncNever: the OS decides; for tests and benchmarks.

@@ -30,20 +30,33 @@ type Options struct {
 	Sync SyncPolicy
 }
 
-// Backend is a core.Backend in a directory.
+// Backend is a core.Backend in a directory. It commits in groups (core.GroupCommitter):
+// under SyncAlways, commits that wait for their sync at the same time share one fsync.
 type Backend struct {
 	dir  string
 	opts Options
 	lock io.Closer
 
-	mu    sync.Mutex // guards log against the background syncer
-	log   *os.File
-	dirty bool
-	stop  chan struct{}
-	done  chan struct{}
+	mu       sync.Mutex // guards the log's offset and every field below
+	log      *os.File
+	written  uint64     // change sets written to the log
+	dirty    bool       // written since the last sync
+	pending  []byte     // under SyncAlways: framed change sets written by the next fsync
+	spare    []byte     // the buffer pending had before the last fsync took it, for reuse
+	writeErr error      // a failed write: the log's tail is unknown, so nothing more is written
+	synced   uint64     // change sets known durable
+	syncing  bool       // an fsync for Sync is under way (without mu held)
+	syncDone *sync.Cond // signalled on mu when an fsync ends
+	syncErr  error      // a failed fsync: what the disk holds is unknown from then on
+	syncs    int        // fsyncs of the log done for Sync, for tests
+	grouped  bool       // the last fsync covered more than one change set
+	lastSync time.Duration
+
+	stop chan struct{}
+	done chan struct{}
 }
 
-var _ core.Backend = (*Backend)(nil)
+var _ core.GroupCommitter = (*Backend)(nil)
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -65,6 +78,7 @@ func Open(dir string, opts Options) (*Backend, error) {
 		return nil, fmt.Errorf("open log: %w", err)
 	}
 	b := &Backend{dir: dir, opts: opts, lock: lock, log: log}
+	b.syncDone = sync.NewCond(&b.mu)
 	if opts.Sync == SyncEverySecond {
 		b.stop, b.done = make(chan struct{}), make(chan struct{})
 		go b.syncLoop()
@@ -123,23 +137,122 @@ func readRecords(r io.Reader, fn func([]byte) error) (int64, error) {
 	}
 }
 
-// Append writes one framed change set and syncs it under SyncAlways.
+// Append writes one framed change set and, under SyncAlways, waits until it is on disk.
 func (b *Backend) Append(cs []byte) error {
-	rec := make([]byte, 8, 8+len(cs))
-	binary.LittleEndian.PutUint32(rec[:4], uint32(len(cs)))
-	binary.LittleEndian.PutUint32(rec[4:], crc32.Checksum(cs, crcTable))
-	rec = append(rec, cs...)
+	seq, err := b.Write(cs)
+	if err != nil {
+		return err
+	}
+	return b.Sync(seq)
+}
+
+// Write appends one framed change set to the log, without waiting for the disk. Under
+// SyncAlways it is kept in memory until the next fsync writes it with the others of its
+// group, so that the log is never written to while it is being synced: on Linux, a write
+// to a page under writeback waits for it, which would hold the store's write lock for the
+// length of an fsync.
+func (b *Backend) Write(cs []byte) (uint64, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, err := b.log.Write(rec); err != nil {
-		return fmt.Errorf("write log: %w", err)
+	if b.writeErr != nil {
+		return 0, b.writeErr
 	}
 	if b.opts.Sync == SyncAlways {
-		return b.log.Sync()
+		b.pending = appendFrame(b.pending, cs)
+		b.written++
+		return b.written, nil
 	}
+	if _, err := b.log.Write(appendFrame(nil, cs)); err != nil {
+		// A partial record may be in the log; records after it would not be replayed.
+		b.writeErr = fmt.Errorf("write log: %w", err)
+		return 0, b.writeErr
+	}
+	b.written++
 	b.dirty = true
+	return b.written, nil
+}
+
+// appendFrame appends a change set framed as a log record: length, CRC-32C, payload.
+func appendFrame(b, cs []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(cs)))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(cs, crcTable))
+	return append(b, cs...)
+}
+
+// Sync returns once change set seq is on disk under SyncAlways (at once under the other
+// policies). A caller that finds no fsync under way starts one for everything written so
+// far and wakes every waiter when it ends; a waiter it covered returns, one it did not
+// (written during that fsync) starts the next, for all written by then.
+func (b *Backend) Sync(seq uint64) error {
+	if b.opts.Sync != SyncAlways {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for {
+		switch {
+		case b.syncErr != nil:
+			return b.syncErr
+		case b.synced >= seq:
+			return nil
+		case !b.syncing:
+			b.fsyncUnlocked()
+			continue
+		}
+		b.syncDone.Wait()
+	}
+}
+
+// fsyncUnlocked writes the change sets kept for the group and fsyncs the log, releasing
+// mu meanwhile so that commits go on, then wakes the waiters; mu is held on entry and exit.
+//
+// When the last fsync served several commits, writers are committing concurrently, and
+// those it just released are about to commit again: the fsync first waits a quarter of
+// the last one's duration (at most groupDelay) so that it takes them along, instead of
+// leaving them for the next one. A lone writer never waits.
+func (b *Backend) fsyncUnlocked() {
+	b.syncing = true
+	var delay time.Duration
+	if b.grouped {
+		delay = min(b.lastSync/4, groupDelay)
+	}
+	b.mu.Unlock()
+	time.Sleep(delay)
+	b.mu.Lock()
+	buf, target := b.pending, b.written
+	b.pending = b.spare[:0]
+	b.syncs++
+	b.mu.Unlock()
+	start := time.Now()
+	err := b.flush(buf)
+	took := time.Since(start)
+	b.mu.Lock()
+	b.spare = buf[:0]
+	b.syncing, b.lastSync = false, took
+	b.grouped = target-b.synced > 1
+	if err != nil {
+		b.writeErr, b.syncErr = err, err
+	} else {
+		b.synced = max(b.synced, target)
+	}
+	b.syncDone.Broadcast()
+}
+
+// flush writes buf to the log, if not empty, and fsyncs it.
+func (b *Backend) flush(buf []byte) error {
+	if len(buf) > 0 {
+		if _, err := b.log.Write(buf); err != nil {
+			return fmt.Errorf("write log: %w", err)
+		}
+	}
+	if err := b.log.Sync(); err != nil {
+		return fmt.Errorf("sync log: %w", err)
+	}
 	return nil
 }
+
+// groupDelay caps how long an fsync waits for concurrent commits to join it.
+const groupDelay = 2 * time.Millisecond
 
 // Compact writes a new snapshot and empties the log.
 func (b *Backend) Compact(save func(w io.Writer) error) error {
@@ -148,13 +261,21 @@ func (b *Backend) Compact(save func(w io.Writer) error) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	for b.syncing {
+		b.syncDone.Wait()
+	}
 	if err := b.log.Truncate(0); err != nil {
 		return fmt.Errorf("truncate log: %w", err)
 	}
 	if _, err := b.log.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	return b.log.Sync()
+	if err := b.log.Sync(); err != nil {
+		return err
+	}
+	// The snapshot holds every change set written so far, kept ones included.
+	b.pending, b.synced = b.pending[:0], b.written
+	return nil
 }
 
 func (b *Backend) writeSnapshot(save func(w io.Writer) error) error {
@@ -185,11 +306,12 @@ func (b *Backend) syncLoop() {
 			return
 		case <-t.C:
 			b.mu.Lock()
-			if b.dirty {
-				b.log.Sync()
-				b.dirty = false
-			}
+			dirty := b.dirty
+			b.dirty = false
 			b.mu.Unlock()
+			if dirty {
+				b.log.Sync() // without mu: a commit's write never waits for the disk
+			}
 		}
 	}
 }
@@ -202,5 +324,12 @@ func (b *Backend) Close() error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return errors.Join(b.log.Sync(), b.log.Close(), b.lock.Close())
+	for b.syncing {
+		b.syncDone.Wait()
+	}
+	var err error
+	if b.writeErr == nil {
+		err = b.flush(b.pending)
+	}
+	return errors.Join(err, b.log.Close(), b.lock.Close())
 }

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/rest"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
+)
+
+// TestMeasure runs every workload, briefly, against the REST handler: the requests are
+// signed and answered as the load generator expects (a page holds its whole partition,
+// the scan its 50 matches), so make bench measures what it claims.
+func TestMeasure(t *testing.T) {
+	st, err := core.Open(core.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := rest.New(rest.Options{Accounts: []*rest.Account{{Account: auth.DevAccount(), Store: st}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	cfg := config{account: auth.DevAccountName, key: devKey, clients: 4, entities: 20_000, phase: 50 * time.Millisecond}
+	r, err := measure(cfg, srv.URL+"/"+auth.DevAccountName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.inserts <= 0 || r.gets <= 0 || r.pages <= 0 || r.scans <= 0 {
+		t.Fatalf("rates %+v", r)
+	}
+	if n, err := mustClient(t, cfg, srv.URL).query(table, "Count ge 19950"); err != nil || n != matches {
+		t.Fatalf("scan: %d entities, %v", n, err)
+	}
+}
+
+func mustClient(t *testing.T, cfg config, url string) *client {
+	c, err := newClient(cfg, url+"/"+auth.DevAccountName, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

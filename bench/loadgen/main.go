@@ -1,0 +1,93 @@
+// Command loadgen is the load generator of make bench's side-by-side run (bench/run.sh):
+// it drives Azurite, Tabletop's native server and a trivial net/http handler (the floor,
+// which it also serves, with -serve) through the same client and workloads, one target
+// after the other, and prints the rates and their ratios.
+//
+// Workloads, with -clients keep-alive clients over loopback, every request signed with
+// SharedKeyLite as the Azure SDKs sign it:
+//
+//	inserts/s    Insert Entity of -entities entities (20 partitions), Prefer: return-no-content
+//	gets/s       Get Entity of a random entity
+//	pages/s      Query Entities of a whole 1,000-entity partition (PartitionKey eq)
+//	scans/s      Query Entities "Count ge N" over the whole table, 50 matches
+//
+// The floor answers inserts with 204 and gets with a small entity, after reading the
+// request: what net/http itself costs on this machine.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"time"
+)
+
+func main() {
+	var cfg config
+	serve := flag.String("serve", "", "serve the floor handler on this address and print its URL, instead of running the load")
+	flag.StringVar(&cfg.azurite, "azurite", "", "Azurite's table endpoint, path style: http://127.0.0.1:PORT/devstoreaccount1")
+	flag.StringVar(&cfg.tabletop, "tabletop", "", "Tabletop's table endpoint, path style")
+	flag.StringVar(&cfg.floor, "floor", "", "the floor handler's endpoint")
+	flag.StringVar(&cfg.account, "account", "devstoreaccount1", "account name")
+	flag.StringVar(&cfg.key, "key", devKey, "account key (base64)")
+	flag.IntVar(&cfg.clients, "clients", 8, "concurrent keep-alive clients")
+	flag.IntVar(&cfg.entities, "entities", 20_000, "entities to insert (20 partitions)")
+	flag.DurationVar(&cfg.phase, "phase", 3*time.Second, "how long each read workload runs")
+	flag.Parse()
+	if *serve != "" {
+		if err := serveFloor(*serve); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(1)
+	}
+}
+
+// devKey is the well-known key of devstoreaccount1, Azurite's and Tabletop's default.
+const devKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+type config struct {
+	azurite, tabletop, floor string
+	account, key             string
+	clients, entities        int
+	phase                    time.Duration
+}
+
+// run measures each target and prints the table.
+func run(cfg config) error {
+	if cfg.entities%20 != 0 || cfg.entities/20 < 1000 {
+		return fmt.Errorf("-entities must be a multiple of 20 of at least 20,000")
+	}
+	var az, tt, fl rates
+	var err error
+	fmt.Fprintf(os.Stderr, "azurite %s\n", cfg.azurite)
+	if az, err = measure(cfg, cfg.azurite); err != nil {
+		return fmt.Errorf("azurite: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "tabletop %s\n", cfg.tabletop)
+	if tt, err = measure(cfg, cfg.tabletop); err != nil {
+		return fmt.Errorf("tabletop: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "floor %s\n", cfg.floor)
+	if fl, err = measureFloor(cfg, cfg.floor); err != nil {
+		return fmt.Errorf("floor: %w", err)
+	}
+	fmt.Printf("\n%d keep-alive clients, loopback, %d entities\n\n", cfg.clients, cfg.entities)
+	fmt.Printf("| | Azurite | Tabletop | net/http floor | Tabletop ÷ Azurite | Tabletop ÷ floor |\n|---|---:|---:|---:|---:|---:|\n")
+	row := func(name string, a, t, f float64) {
+		floor, ratio := "", ""
+		if f > 0 {
+			floor, ratio = fmt.Sprintf("%.0f", f), fmt.Sprintf("%.0f%%", 100*t/f)
+		}
+		fmt.Printf("| %s | %.1f | %.1f | %s | %.1f× | %s |\n", name, a, t, floor, t/a, ratio)
+	}
+	row("inserts/s", az.inserts, tt.inserts, fl.inserts)
+	row("point gets/s", az.gets, tt.gets, fl.gets)
+	row("1,000-entity partition pages/s", az.pages, tt.pages, 0)
+	row(fmt.Sprintf("filter scans/s (Count ge N, %d entities, 50 match)", cfg.entities), az.scans, tt.scans, 0)
+	return nil
+}

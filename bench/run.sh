@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The side-by-side benchmark: Azurite (pinned in bench/package.json, installed with npm ci
+# from its lock file), Tabletop's native server (in memory) and a trivial net/http handler
+# (the floor), each started here on a free loopback port, driven one after the other by
+# the same load generator (bench/loadgen), then stopped. Prints a table of rates and
+# ratios. Usage: bench/run.sh [loadgen flags, e.g. -phase 5s -clients 8]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+(cd bench && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+go build -o "$work/tabletop" ./worker/native
+go build -o "$work/loadgen" ./bench/loadgen
+
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+
+# first_line FILE: waits (up to 60 s) for FILE's first line and prints it.
+first_line() {
+  for _ in $(seq 600); do
+    if [ -s "$1" ]; then head -n 1 "$1"; return; fi
+    sleep 0.1
+  done
+  echo "timed out waiting for $1" >&2; return 1
+}
+
+port=$(free_port)
+azurite_table=$PWD/bench/node_modules/.bin/azurite-table
+(cd "$work" && exec "$azurite_table" --inMemoryPersistence --disableTelemetry --silent --skipApiVersionCheck \
+  --tableHost 127.0.0.1 --tablePort "$port") >"$work/azurite.log" 2>&1 &
+pids+=($!)
+for i in $(seq 601); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  if [ "$i" = 601 ] || ! kill -0 "${pids[0]}" 2>/dev/null; then
+    echo "Azurite did not start:" >&2; cat "$work/azurite.log" >&2; exit 1
+  fi
+  sleep 0.1
+done
+azurite="http://127.0.0.1:$port/devstoreaccount1"
+
+"$work/tabletop" -addr 127.0.0.1:0 -data :memory: -web "" -quiet >"$work/tabletop.log" 2>&1 &
+pids+=($!)
+tabletop="$(first_line "$work/tabletop.log" | sed 's/.*listening on //')/devstoreaccount1"
+
+"$work/loadgen" -serve 127.0.0.1:0 >"$work/floor.log" 2>&1 &
+pids+=($!)
+floor=$(first_line "$work/floor.log")
+
+"$work/loadgen" -azurite "$azurite" -tabletop "$tabletop" -floor "$floor" "$@"
