@@ -105,3 +105,47 @@ test("every type round-trips exactly through export and import", async (t) => {
   const strip = (d) => d.replace(/"Timestamp":"[^"]*"/g, "").replace(/"table":"\w+"/, "");
   assert.equal(strip(got.again), strip(got.dump));
 });
+
+test("a full storage quota fails writes with QuotaExceeded and leaves the store readable and recoverable", async (t) => {
+  const server = await serve(web);
+  const { b, page } = await open(await mkdtemp(join(tmpdir(), "tabletop-quota-")), server);
+  t.after(async () => (await b.close(), server.close()));
+  const cdp = await b.ctx.newCDPSession(page);
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin: server.url.replace(/\/$/, ""), quotaSize: 4 << 20 });
+  const got = await page.evaluate(async () => {
+    const T = await import("/tabletop.js");
+    const store = await T.openStore("quota", { persist: true });
+    const c = new T.TableClient(store, "Full");
+    await c.createTable();
+    const blob = "x".repeat(30000);
+    let written = 0, failure;
+    for (let i = 0; i < 400 && !failure; i++) {
+      try {
+        await c.createEntity({ partitionKey: "p", rowKey: String(i).padStart(4, "0"), blob, blob2: blob });
+        written++;
+      } catch (e) {
+        failure = { code: e.code, statusCode: e.statusCode };
+      }
+    }
+    const count = async () => {
+      let n = 0;
+      for await (const _ of c.listEntities({ queryOptions: { select: ["RowKey"] } })) n++;
+      return n;
+    };
+    const afterFailure = await count();
+    // Free space: delete most entities, compact, and write again.
+    for (let i = 10; i < written; i++) await c.deleteEntity("p", String(i).padStart(4, "0"));
+    await store.compact();
+    await c.createEntity({ partitionKey: "p", rowKey: "again", blob });
+    await store.close();
+    const reopened = await T.openStore("quota");
+    let n = 0;
+    for await (const _ of new T.TableClient(reopened, "Full").listEntities()) n++;
+    return { written, failure, afterFailure, afterRecovery: n, persisted: typeof store.persisted };
+  });
+  assert.deepEqual(got.failure, { code: "QuotaExceeded", statusCode: 507 });
+  assert.ok(got.written > 5, `only ${got.written} writes fitted`);
+  assert.equal(got.afterFailure, got.written, "the failed write is not seen, every acknowledged one is");
+  assert.equal(got.afterRecovery, 11);
+  assert.equal(got.persisted, "boolean");
+});

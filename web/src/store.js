@@ -224,20 +224,34 @@ function openEngineStore(engine, snapshot, changeSets) {
  * A database opened by another tab fails with RestError code "StoreLocked" after
  * lockTimeout ms (lock: "fail", the default), waits (lock: "wait"), or is taken over
  * (lock: "steal"). durability "strict" (default) resolves each write only once the
- * browser has flushed it to disk; "relaxed" once the operating system has it.
+ * browser has flushed it to disk; "relaxed" once the operating system has it. persist:
+ * true asks the browser to keep the origin's storage under pressure
+ * (navigator.storage.persist()); store.persisted says whether it agreed.
  * @returns {Promise<Store>}
  */
 export async function openStore(name, options = {}) {
   checkName(name);
   const engine = await loadEngine(options);
   if (options.inMemory) return new Store(name, engine, engineOpenMemory(engine));
+  const persisted = options.persist ? await persist() : undefined;
   const storage = await openIDBStorage(name, options);
   try {
     const { snapshot, changeSets } = await storage.load();
-    return new Store(name, engine, openEngineStore(engine, snapshot, changeSets), storage);
+    const store = new Store(name, engine, openEngineStore(engine, snapshot, changeSets), storage);
+    if (persisted !== undefined) store.persisted = persisted;
+    return store;
   } catch (e) {
     storage.close();
     throw fromEngine(e);
+  }
+}
+
+/** persist asks the browser to keep this origin's storage; false where it cannot ask. */
+async function persist() {
+  try {
+    return (await globalThis.navigator?.storage?.persist?.()) ?? false;
+  } catch {
+    return false;
   }
 }
 
