@@ -85,7 +85,7 @@ bench: worker
 	node $(EDGE)/bench.mjs
 	$(MAKE) bench-web
 
-# The browser benchmark: Tabletop, sql.js and LokiJS in Node and in Chromium, one table.
+# The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one table.
 bench-web: web
 	cd web && npm ci --no-audit --no-fund
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)

@@ -58,6 +58,7 @@ func (a *api) dispatch(req []byte) ([]byte, []outbox.Record, error) {
 			return nil, nil, err
 		}
 		json, err := h(s, args[2:])
+		s.keep(json) // copied into the result frame before the next call
 		return json, s.take(), err
 	}
 }

@@ -8,7 +8,7 @@ import (
 // BenchmarkAPI measures one call through the request and result frames, as JavaScript
 // makes it, natively (the wasm build is a few times slower).
 func BenchmarkAPI(b *testing.B) {
-	s := newSession(&testing.T{})
+	s := newSession(b)
 	s.must("createTable", "bench")
 	const n = 10000
 	for i := range n {

@@ -18,7 +18,7 @@ import (
 // export answers the dump of the tables named by the arguments, of every table if none,
 // in one consistent view.
 func (s *store) export(a [][]byte) ([]byte, error) {
-	var b []byte
+	b := s.scratch[:0]
 	err := s.db.View(func(tx *core.Tx) error {
 		names, err := exportNames(tx, a)
 		if err != nil {

@@ -13,8 +13,19 @@ import (
 // in Azure's wire form, with every type annotated (wire.Context.Exact) so that JavaScript
 // tells a Double 5.0 from an Int32 5.
 type store struct {
-	db  *core.Store
-	box *outbox.Backend // the records a write leaves for JavaScript; nil in memory
+	db      *core.Store
+	box     *outbox.Backend // the records a write leaves for JavaScript; nil in memory
+	scratch []byte          // the last answer's buffer, reused so that answers do not regrow one
+}
+
+// maxScratch is the largest answer buffer a store keeps for the next answer.
+const maxScratch = 4 << 20
+
+// keep keeps json's buffer for the next answer, unless it is too large to hold on to.
+func (s *store) keep(json []byte) {
+	if cap(json) <= maxScratch {
+		s.scratch = json[:0]
+	}
 }
 
 // take returns the records the last operation left, for JavaScript to make durable.
@@ -86,7 +97,7 @@ func (s *store) listTables(filter string, top int, next string) ([]byte, error) 
 	for i, t := range page.Tables {
 		names[i] = t.Name
 	}
-	b := append([]byte(`{"next":"`), page.NextTableName...) // tokens are base64url
+	b := append(append(s.scratch[:0], `{"next":"`...), page.NextTableName...) // tokens are base64url
 	b = wire.AppendTables(append(b, `","page":`...), names, &wire.Context{Metadata: wire.NoMetadata})
 	return append(b, '}'), nil
 }
@@ -108,7 +119,7 @@ func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := append([]byte(`{"next":["`), page.NextPartitionKey...)
+	b := append(append(s.scratch[:0], `{"next":["`...), page.NextPartitionKey...)
 	b = append(append(b, `","`...), page.NextRowKey...)
 	b = append(b, `"],"page":`...)
 	b = wire.AppendEntities(b, page.Entities, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true})
@@ -125,7 +136,7 @@ func (s *store) getEntity(table, pk, rk, sel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wire.AppendEntity(nil, e, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}), nil
+	return wire.AppendEntity(s.scratch[:0], e, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}), nil
 }
 
 // write performs one entity write; its arguments are table, action (see actionKinds), the

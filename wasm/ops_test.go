@@ -25,13 +25,13 @@ func frame(args ...string) []byte {
 
 // session is an api with one open store, called as JavaScript calls it.
 type session struct {
-	t      *testing.T
+	t      testing.TB
 	a      *api
 	handle string
 }
 
 // newSession opens a store: "memory", or "outbox" followed by its snapshot and change sets.
-func newSession(t *testing.T, open ...string) *session {
+func newSession(t testing.TB, open ...string) *session {
 	t.Helper()
 	if len(open) == 0 {
 		open = []string{"memory"}

@@ -179,6 +179,8 @@ export interface StoreOptions {
   /** What to do when another tab holds the store: fail (default, after lockTimeout ms), wait, or take it over. */
   lock?: "fail" | "wait" | "steal";
   lockTimeout?: number;
+  /** Ask the browser to keep this origin's storage under storage pressure (navigator.storage.persist()). */
+  persist?: boolean;
   /** Where to find the engine, if not in dist/ beside the module. */
   wasmUrl?: string | URL;
   wasmExecUrl?: string | URL;
@@ -188,6 +190,8 @@ export interface StoreOptions {
 export declare class Store {
   readonly name: string;
   readonly inMemory: boolean;
+  /** Whether the browser agreed to persist the origin's storage, when opened with persist: true. */
+  readonly persisted?: boolean;
   compact(): Promise<void>;
   close(): Promise<void>;
 }

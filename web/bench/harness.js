@@ -1,8 +1,11 @@
 // The browser benchmark's workloads, identical for every engine and host: N inserts one
 // per call, N point gets by key in random order, and R queries that each return one
 // partition of 1,000 entities. Tabletop runs through its public JS API (in memory, and
-// persistent in IndexedDB); sql.js and LokiJS, keeping their data in memory, do the same
-// work. Every workload checks what it got, so a broken engine fails instead of scoring.
+// persistent in IndexedDB); sql.js and LokiJS, keeping their data in memory, and Dexie 4
+// (IndexedDB, durability "strict" like Tabletop's), do the same work. The durable engines
+// also insert in batches of 100, and reopen a store of `big` entities to its first point
+// read while a 5 ms heartbeat timer measures the longest main-thread stall. Every workload
+// checks what it got, so a broken engine fails instead of scoring.
 //
 // runBench(env) resolves with { engine: { metric: number } }; the hosts (node.js,
 // browser.js) supply the engines in env and add the sizes of what each engine ships.
@@ -11,11 +14,14 @@
 export const PARTITION = 1000;
 
 /** defaults are the workload sizes: per-call durability makes persistent inserts slow. */
-export const defaults = { n: 10000, nPersistent: 2000, queries: 100 };
+export const defaults = { n: 10000, nPersistent: 2000, queries: 100, batches: 50, big: 100000 };
+
+/** BATCH is the number of entities per batched insert. */
+export const BATCH = 100;
 
 /**
  * runBench runs every workload on every engine. env: { tabletopUrl (string for import()),
- * initSqlJs, sqlJsConfig, Loki, n, nPersistent, queries, log }.
+ * initSqlJs, sqlJsConfig, Loki, Dexie, n, nPersistent, queries, batches, big, log }.
  * @returns {Promise<Record<string, Record<string, number>>>}
  */
 export async function runBench(env) {
@@ -27,19 +33,51 @@ export async function runBench(env) {
     ["tabletop-idb", tabletopEngine(opts, {})],
     ["sqljs", sqlJsEngine(opts)],
     ["loki", lokiEngine(opts)],
+    ["dexie", dexieEngine(opts)],
   ]) {
-    const n = name === "tabletop-idb" ? opts.nPersistent : opts.n;
+    const n = engine.durable ? opts.nPersistent : opts.n;
     log(`${name}: n=${n}, ${opts.queries} queries of ${PARTITION}`);
-    out[name] = await workloads(engine, n, opts.queries);
+    out[name] = await workloads(engine, n, opts);
+    if (engine.durable && opts.big > 0) {
+      log(`${name}: reopening ${opts.big} entities`);
+      Object.assign(out[name], await reopen(engine, opts.big));
+    }
   }
   return out;
+}
+
+/**
+ * reopen fills a fresh store with big entities in batches, closes it, and times opening
+ * it again to its first point read, with the longest stall of a 5 ms heartbeat timer
+ * (the main thread blocked) while it does.
+ */
+async function reopen(engine, big) {
+  await engine.open("big");
+  for (let i = 0; i < big; i += 1000) await engine.insertBatch(Array.from({ length: Math.min(1000, big - i) }, (_, k) => entity(i + k)), 1000);
+  await engine.close(false);
+  let last = performance.now(), stall = 0;
+  const beat = setInterval(() => {
+    const now = performance.now();
+    stall = Math.max(stall, now - last);
+    last = now;
+  }, 5);
+  const t = performance.now();
+  await engine.open("big");
+  const i = Math.floor(big / 2) + 7;
+  const e = await engine.get(pk(i), rk(i));
+  const reopenMs = performance.now() - t;
+  await new Promise((r) => setTimeout(r, 10));
+  clearInterval(beat);
+  if (e?.n !== i) throw new Error(`${engine.name}: after reopening, get ${i} returned ${JSON.stringify(e)}`);
+  await engine.close(true);
+  return { reopenMs, reopenStallMs: stall };
 }
 
 /** ROUNDS splits each timed workload; a rate is the median round's, steadier on a busy machine. */
 export const ROUNDS = 5;
 
 /** workloads times open, inserts, point gets and partition queries on one engine. */
-async function workloads(engine, n, queries) {
+async function workloads(engine, n, { queries, batches }) {
   const r = {};
   const t = performance.now();
   await engine.open();
@@ -57,7 +95,12 @@ async function workloads(engine, n, queries) {
     if (rows.length !== PARTITION || rows[PARTITION - 1].n !== (part + 1) * PARTITION - 1) throw new Error(`${engine.name}: partition ${part} returned ${rows.length} rows`);
   });
   r.queryEntitiesPerSec = r.queriesPerSec * PARTITION;
-  await engine.close();
+  if (engine.durable) {
+    const base = (Math.ceil(n / PARTITION) + 1) * PARTITION;
+    const batch = (j) => Array.from({ length: BATCH }, (_, k) => entity(base + j * BATCH + k));
+    r.batchedPerSec = BATCH * (await rate(batches, (j) => engine.insertBatch(batch(j), BATCH)));
+  }
+  await engine.close(true);
   return r;
 }
 
@@ -96,25 +139,61 @@ function random(seed) {
  * tabletop-memory readyMs is import of tabletop.js through a store with a table.
  */
 function tabletopEngine({ tabletopUrl }, storeOptions) {
-  let T, store, client;
-  const name = `bench${Date.now().toString(36)}${storeOptions.inMemory ? "m" : "p"}`;
+  let T, store, client, name;
+  const prefix = `bench${Date.now().toString(36)}${storeOptions.inMemory ? "m" : "p"}`;
   return {
     name: storeOptions.inMemory ? "Tabletop (memory)" : "Tabletop (IndexedDB)",
-    async open() {
+    durable: !storeOptions.inMemory,
+    async open(suffix = "") {
       T = await import(tabletopUrl);
+      name = prefix + suffix;
       store = await T.openStore(name, storeOptions);
       client = new T.TableClient(store, "Bench");
       await client.createTable();
     },
     insert: (e) => client.createEntity(e),
+    async insertBatch(es, size) {
+      const calls = [];
+      for (let i = 0; i < es.length; i += BATCH) calls.push(client.submitTransaction(es.slice(i, i + BATCH).map((e) => ["create", e])));
+      await Promise.all(calls);
+    },
     get: (p, r) => client.getEntity(p, r),
     async partition(p) {
       const pages = client.listEntities({ queryOptions: { filter: T.odata`PartitionKey eq ${p}` } }).byPage({ maxPageSize: PARTITION });
       return (await pages.next()).value;
     },
-    async close() {
+    async close(drop) {
       await store.close();
-      if (!storeOptions.inMemory) await T.deleteStore(name);
+      if (!storeOptions.inMemory && drop) await T.deleteStore(name);
+    },
+  };
+}
+
+/**
+ * dexieEngine is Dexie 4 over IndexedDB, as its documentation shows: a table with the
+ * compound primary key [partitionKey+rowKey], durability "strict" as Tabletop's default.
+ */
+function dexieEngine({ Dexie }) {
+  let db, t, name;
+  const prefix = `dexie${Date.now().toString(36)}`;
+  const range = (p) => [[p, Dexie.minKey], [p, Dexie.maxKey]];
+  return {
+    name: "Dexie",
+    durable: true,
+    async open(suffix = "") {
+      name = prefix + suffix;
+      db = new Dexie(name, { chromeTransactionDurability: "strict" });
+      db.version(1).stores({ t: "[partitionKey+rowKey]" });
+      await db.open();
+      t = db.table("t");
+    },
+    insert: (e) => t.add(e),
+    insertBatch: (es) => t.bulkAdd(es),
+    get: (p, r) => t.get([p, r]),
+    partition: (p) => t.where("[partitionKey+rowKey]").between(...range(p)).limit(PARTITION).toArray(),
+    async close(drop) {
+      db.close();
+      if (drop) await Dexie.delete(name);
     },
   };
 }

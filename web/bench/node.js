@@ -3,6 +3,7 @@
 // so the persistent column measures the API's cost, not a disk.
 import "fake-indexeddb/auto";
 import { createRequire } from "node:module";
+import Dexie from "dexie";
 import { runBench } from "./harness.js";
 import { table } from "./table.js";
 
@@ -14,6 +15,7 @@ export function benchNode(log) {
     tabletopUrl: new URL("../tabletop.js", import.meta.url).href,
     initSqlJs: require("sql.js"),
     Loki: require("lokijs"),
+    Dexie,
     log,
   });
 }

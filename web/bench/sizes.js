@@ -13,6 +13,7 @@ export function shipped() {
     tabletop: { wasm: ["dist/tabletop.wasm"], js: ["tabletop.js", ...src, "dist/wasm_exec.js"] },
     sqljs: { wasm: ["node_modules/sql.js/dist/sql-wasm-browser.wasm"], js: ["node_modules/sql.js/dist/sql-wasm-browser.js"] },
     loki: { wasm: [], js: ["node_modules/lokijs/build/lokijs.min.js"] },
+    dexie: { wasm: [], js: ["node_modules/dexie/dist/dexie.min.js"] },
   };
 }
 

@@ -1,13 +1,14 @@
 // The benchmark's one table: a row per metric, a column per engine and host, and per host
-// the ratios Tabletop (in memory) ÷ sql.js and ÷ LokiJS.
+// the ratios Tabletop in memory ÷ sql.js and ÷ LokiJS, and Tabletop in IndexedDB ÷ Dexie.
 import { sizes as measureSizes } from "./sizes.js";
-import { defaults, ROUNDS } from "./harness.js";
+import { defaults, ROUNDS, BATCH } from "./harness.js";
 
 const engines = [
   ["tabletop-memory", "Tabletop mem", "tabletop"],
   ["tabletop-idb", "Tabletop IDB", "tabletop"],
   ["sqljs", "sql.js", "sqljs"],
   ["loki", "LokiJS", "loki"],
+  ["dexie", "Dexie", "dexie"],
 ];
 
 const MB = (b) => (b / 1e6).toFixed(2) + " MB";
@@ -24,6 +25,9 @@ const rows = [
   ["point gets/s", (s, r) => r.getsPerSec, rate],
   ["1,000-entity queries/s", (s, r) => r.queriesPerSec, (x) => x.toFixed(1)],
   ["entities/s in those queries", (s, r) => r.queryEntitiesPerSec, rate],
+  [`inserts/s, batches of ${BATCH}`, (s, r) => r.batchedPerSec, rate],
+  [`reopen ${(defaults.big / 1000).toFixed(0)}k → first read`, (s, r) => r.reopenMs, ms],
+  ["longest main-thread stall then", (s, r) => r.reopenStallMs, ms],
 ];
 
 /**
@@ -32,13 +36,13 @@ const rows = [
  */
 export function table(hosts, sizes = measureSizes()) {
   const head = ["metric"];
-  for (const host of Object.keys(hosts)) head.push(...engines.map(([, label]) => `${host}: ${label}`), `${host}: TT÷sql.js`, `${host}: TT÷Loki`);
+  for (const host of Object.keys(hosts)) head.push(...engines.map(([, label]) => `${host}: ${label}`), `${host}: TT÷sql.js`, `${host}: TT÷Loki`, `${host}: TT IDB÷Dexie`);
   const lines = [row(head), row(head.map((_, i) => (i ? "---:" : "---")))];
   for (const [label, get, fmt] of rows) {
     const cells = [label];
     for (const results of Object.values(hosts)) {
       const v = engines.map(([key, , kind]) => get(sizes[kind], results[key] ?? {}));
-      cells.push(...v.map((x) => (Number.isFinite(x) ? fmt(x) : "—")), ratio(v[0], v[2]), ratio(v[0], v[3]));
+      cells.push(...v.map((x) => (Number.isFinite(x) ? fmt(x) : "—")), ratio(v[0], v[2]), ratio(v[0], v[3]), ratio(v[1], v[4]));
     }
     lines.push(row(cells));
   }
@@ -49,7 +53,7 @@ const row = (cells) => `| ${cells.join(" | ")} |`;
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${times(a / b)}×` : "—");
 const times = (x) => (x >= 100 ? Math.round(x).toLocaleString("en-US") : x.toPrecision(2));
 
-const notes = `N = ${defaults.n.toLocaleString("en-US")} inserts one per call, then N point gets in random order (N = ${defaults.nPersistent.toLocaleString("en-US")} for Tabletop IDB), then ${defaults.queries} queries each returning a partition of 1,000 entities; each rate is the median of ${ROUNDS} rounds.
-TT÷x is Tabletop in memory divided by x: above 1× Tabletop is faster on rates, larger on sizes, slower on time.
+const notes = `N = ${defaults.n.toLocaleString("en-US")} inserts one per call, then N point gets in random order (N = ${defaults.nPersistent.toLocaleString("en-US")} for Tabletop IDB and Dexie), then ${defaults.queries} queries each returning a partition of 1,000 entities; each rate is the median of ${ROUNDS} rounds. The durable engines then insert ${defaults.batches} batches of ${BATCH} (Tabletop: submitTransaction; Dexie: bulkAdd), and reopen a store of ${defaults.big.toLocaleString("en-US")} entities to one point read, a 5 ms timer measuring the longest stall of the main thread meanwhile.
+TT÷x is Tabletop in memory divided by x, TT IDB÷Dexie Tabletop in IndexedDB divided by Dexie: above 1× Tabletop is faster on rates, larger on sizes, slower on time.
 ¹ Tabletop mem: import of tabletop.js (compiling the wasm) to an open store with a table; Tabletop IDB: opening a persistent store, engine already loaded; sql.js: initSqlJs() to a Database with a table; LokiJS: new Loki() and addCollection.
-Tabletop IDB writes every insert to IndexedDB (durability "strict") before it resolves; under Node that IndexedDB is fake-indexeddb, in memory.`;
+Tabletop IDB and Dexie write every insert to IndexedDB (durability "strict") before it resolves; under Node that IndexedDB is fake-indexeddb, in memory.`;

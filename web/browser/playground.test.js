@@ -6,37 +6,10 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawn } from "node:child_process";
-import { chromium } from "playwright-core";
 import { serve } from "./serve.js";
+import { launch } from "./chromium.js";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
-const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-
-/**
- * launch starts chromium on a profile directory and connects to it over CDP, so that the
- * test holds the browser's process and can kill it. It resolves with { ctx, kill, close }.
- */
-async function launch(profile) {
-  const proc = spawn(process.env.CHROMIUM ?? "/usr/bin/chromium", [...args, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"]);
-  const ws = await new Promise((resolve, reject) => {
-    let err = "";
-    proc.stderr.on("data", (d) => {
-      err += d;
-      const m = err.match(/DevTools listening on (ws:\S+)/);
-      if (m) resolve(m[1]);
-    });
-    proc.on("exit", () => reject(new Error(`chromium exited: ${err}`)));
-  });
-  const browser = await chromium.connectOverCDP(ws);
-  const exited = new Promise((r) => proc.on("exit", r));
-  return {
-    ctx: browser.contexts()[0],
-    kill: async () => (proc.kill("SIGKILL"), await exited),
-    close: async () => (await browser.close().catch(() => {}), proc.kill(), await exited),
-  };
-}
-
 test("playground: create a table, insert, filter, reload, find the data", async (t) => {
   const server = await serve(web);
   const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-")));

@@ -208,12 +208,23 @@ function openDatabase(name) {
   return done(req);
 }
 
+/**
+ * writeLease writes a new lease for this opener and returns it. When the storage quota is
+ * full the lease cannot be written: the opener adopts the current one, so that the store
+ * still opens (to be read, and written once there is room); the Web Lock still keeps a
+ * second tab out where there are Web Locks.
+ */
 async function writeLease(db) {
   const lease = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const tx = db.transaction(META, "readwrite", { durability: "strict" });
   tx.objectStore(META).put(lease, "lease");
-  await complete(tx);
-  return lease;
+  try {
+    await complete(tx);
+    return lease;
+  } catch (e) {
+    if (e?.name !== "QuotaExceededError") throw e;
+    return done(db.transaction(META).objectStore(META).get("lease"));
+  }
 }
 
 /**

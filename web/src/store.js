@@ -3,7 +3,7 @@
 // Durability. The engine applies a write at once, in memory, and hands back the records
 // that make it durable; the Store commits them to IndexedDB (idb.js) and only then
 // resolves the write. Writes that arrive while a commit is in flight are grouped into the
-// next commit. A read runs at once too, but if a write it may see is not durable yet its
+// next commits, of up to GROUP_BYTES each, so that acknowledgements keep flowing. A read runs at once too, but if a write it may see is not durable yet its
 // answer waits until it is; if that commit fails, every write not yet durable fails, the
 // engine's store is reopened from IndexedDB, and the read runs again. So no caller ever
 // sees data that could still be lost.
@@ -26,6 +26,9 @@ import { openIDBStorage, deleteIDBStorage } from "./idb.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
 
+/** GROUP_BYTES bounds the records of one IndexedDB commit (one write may exceed it alone). */
+const GROUP_BYTES = 1 << 20;
+
 /** Store is an open database: its tables and entities. Get one from openStore. */
 export class Store {
   /** @internal */
@@ -36,8 +39,8 @@ export class Store {
     this._handle = String(handle);
     this._storage = storage;
     this._listeners = new Set();
-    this._committing = null; // the group being committed to IndexedDB
-    this._next = null; // the group collecting writes for the next commit
+    this._groups = []; // writes waiting for IndexedDB, in commit order; the first may be committing
+    this._flushing = false;
     this._reopening = null; // a Promise while the engine's store is reopened after a failure
     this._compactError = undefined;
   }
@@ -59,7 +62,7 @@ export class Store {
   _read(op, ...args) {
     if (this._reopening) return this._reopening.then(() => this._read(op, ...args));
     const { json } = this._exec(op, args);
-    const pending = this._next ?? this._committing;
+    const pending = this._groups.at(-1);
     if (!pending) return json;
     return pending.done.then((ok) => (ok ? json : this._read(op, ...args)));
   }
@@ -72,50 +75,55 @@ export class Store {
     if (this._reopening) await this._reopening;
     const { json, records } = this._exec(op, args);
     const commit = { changes: describe(json), records };
-    if (this.inMemory || records.length === 0) {
-      if (records.length === 0 && (this._next ?? this._committing) && !(await (this._next ?? this._committing).done)) throw this._failure;
+    if (this.inMemory) {
       this._emit(commit);
       return json;
     }
-    const group = (this._next ??= newGroup());
-    group.records.push(...records);
+    let group = this._groups.at(-1);
+    if (records.length === 0) {
+      if (group && !(await group.done)) throw group.error;
+      this._emit(commit);
+      return json;
+    }
+    if (!group || group.started || group.bytes >= GROUP_BYTES) this._groups.push((group = newGroup()));
+    for (const r of records) group.records.push(r), (group.bytes += r.data.length);
     group.commits.push(commit);
-    if (!this._committing) this._flush();
+    if (!this._flushing) this._flush();
     if (!(await group.done)) throw group.error;
     return json;
   }
 
-  /** _flush commits the collecting group, then the next, until none is left. */
+  /** _flush commits the waiting groups in order until none is left. */
   async _flush() {
-    while (this._next) {
-      const group = (this._committing = this._next);
-      this._next = null;
+    this._flushing = true;
+    while (this._groups.length > 0) {
+      const group = this._groups[0];
+      group.started = true;
       try {
         const { compactError } = await this._storage.commit(group.records);
-        this._compactError = compactError;
+        this._compactError = group.compactError = compactError;
+        this._groups.shift();
         for (const c of group.commits) this._emit(c);
         group.resolve(true);
       } catch (e) {
-        await this._fail(group, e);
+        await this._fail(e);
       }
-      this._committing = null;
     }
+    this._flushing = false;
   }
 
   /**
-   * _fail fails group and every write after it (the engine has applied them, so none can
-   * be kept), and reopens the engine's store from what IndexedDB holds.
+   * _fail fails every group waiting (the engine has applied their writes after the one
+   * that failed, so none can be kept), and reopens the engine's store from what
+   * IndexedDB holds.
    */
-  async _fail(group, error) {
-    const later = this._next;
-    this._next = null;
+  async _fail(error) {
+    const failed = this._groups;
+    this._groups = [];
     this._failure = error;
     this._reopening = this._reopen().finally(() => (this._reopening = null));
-    group.error = error;
-    if (later) later.error = error;
     await this._reopening.catch(() => {});
-    group.resolve(false);
-    later?.resolve(false);
+    for (const g of failed) (g.error = error), g.resolve(false);
   }
 
   /** _reopen replaces the engine's store by one loaded from IndexedDB. */
@@ -166,16 +174,20 @@ export class Store {
     if (this._reopening) await this._reopening;
     const { records } = this._exec("compact", []);
     if (this.inMemory || records.length === 0) return;
-    await (this._next ?? this._committing)?.done;
-    const { compactError } = await this._storage.commit(records);
-    if (compactError) throw compactError;
+    const group = newGroup();
+    group.records = records;
+    group.bytes = Infinity; // no write joins it: its failure is compact's
+    this._groups.push(group);
+    if (!this._flushing) this._flush();
+    if (!(await group.done)) throw group.error;
+    if (group.compactError) throw group.compactError;
   }
 
   /** close closes the store and, for a persistent one, releases the database for other tabs. */
   async close() {
     this._closed = true;
     for (const [key, entry] of open) if (entry.store === this) open.delete(key);
-    await (this._next ?? this._committing)?.done;
+    await this._groups.at(-1)?.done;
     if (this._reopening) await this._reopening.catch(() => {});
     this._exec("close", []);
     this._storage?.close();
@@ -193,7 +205,7 @@ function defaultProperties() {
 }
 
 function newGroup() {
-  const g = { records: [], commits: [], error: undefined };
+  const g = { records: [], commits: [], bytes: 0, started: false, error: undefined };
   g.done = new Promise((resolve) => (g.resolve = resolve));
   return g;
 }
@@ -212,20 +224,34 @@ function openEngineStore(engine, snapshot, changeSets) {
  * A database opened by another tab fails with RestError code "StoreLocked" after
  * lockTimeout ms (lock: "fail", the default), waits (lock: "wait"), or is taken over
  * (lock: "steal"). durability "strict" (default) resolves each write only once the
- * browser has flushed it to disk; "relaxed" once the operating system has it.
+ * browser has flushed it to disk; "relaxed" once the operating system has it. persist:
+ * true asks the browser to keep the origin's storage under pressure
+ * (navigator.storage.persist()); store.persisted says whether it agreed.
  * @returns {Promise<Store>}
  */
 export async function openStore(name, options = {}) {
   checkName(name);
   const engine = await loadEngine(options);
   if (options.inMemory) return new Store(name, engine, engineOpenMemory(engine));
+  const persisted = options.persist ? await persist() : undefined;
   const storage = await openIDBStorage(name, options);
   try {
     const { snapshot, changeSets } = await storage.load();
-    return new Store(name, engine, openEngineStore(engine, snapshot, changeSets), storage);
+    const store = new Store(name, engine, openEngineStore(engine, snapshot, changeSets), storage);
+    if (persisted !== undefined) store.persisted = persisted;
+    return store;
   } catch (e) {
     storage.close();
     throw fromEngine(e);
+  }
+}
+
+/** persist asks the browser to keep this origin's storage; false where it cannot ask. */
+async function persist() {
+  try {
+    return (await globalThis.navigator?.storage?.persist?.()) ?? false;
+  } catch {
+    return false;
   }
 }
 
