@@ -81,7 +81,7 @@ bench: worker
 	$(GO) test -run '^$$' -bench GroupCommit ./core/backend/file/
 	$(GO) test -run '^$$' -bench 'Loopback|Sync' -benchtime 2s ./worker/rest/
 	$(GO) test -run '^$$' -bench Copy -benchtime 1x ./worker/native/transfer/
-	bench/run.sh
+	worker/native/bench/run.sh
 	node $(EDGE)/bench.mjs
 	$(MAKE) bench-web
 

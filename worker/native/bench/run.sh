@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The side-by-side benchmark: Azurite (pinned in bench/package.json, installed with npm ci
-# from its lock file), Tabletop's native server (in memory) and a trivial net/http handler
-# (the floor), each started here on a free loopback port, driven one after the other by
-# the same load generator (bench/loadgen), then stopped. Prints a table of rates and
-# ratios. Usage: bench/run.sh [loadgen flags, e.g. -phase 5s -clients 8]
+# The side-by-side benchmark: Azurite (pinned in package.json beside this script,
+# installed with npm ci from its lock file), Tabletop's native server (in memory) and a
+# trivial net/http handler (the floor), each started here on a free loopback port, driven
+# one after the other by the same load generator (loadgen beside this script), then
+# stopped. Prints a table of rates and ratios. Usage: worker/native/bench/run.sh [loadgen flags, e.g. -phase 5s -clients 8]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -15,9 +15,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-(cd bench && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+(cd worker/native/bench && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 go build -o "$work/tabletop" ./worker/native
-go build -o "$work/loadgen" ./bench/loadgen
+go build -o "$work/loadgen" ./worker/native/bench/loadgen
 
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
@@ -31,7 +31,7 @@ first_line() {
 }
 
 port=$(free_port)
-azurite_table=$PWD/bench/node_modules/.bin/azurite-table
+azurite_table=$PWD/worker/native/bench/node_modules/.bin/azurite-table
 (cd "$work" && exec "$azurite_table" --inMemoryPersistence --disableTelemetry --silent --skipApiVersionCheck \
   --tableHost 127.0.0.1 --tablePort "$port") >"$work/azurite.log" 2>&1 &
 pids+=($!)

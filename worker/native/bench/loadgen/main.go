@@ -1,4 +1,4 @@
-// Command loadgen is the load generator of make bench's side-by-side run (bench/run.sh):
+// Command loadgen is the load generator of make bench's side-by-side run (worker/native/bench/run.sh):
 // it drives Azurite, Tabletop's native server and a trivial net/http handler (the floor,
 // which it also serves, with -serve) through the same client and workloads, one target
 // after the other, and prints the rates and their ratios.
