@@ -62,34 +62,7 @@ func (d DateTime) Valid() bool { return d >= MinDateTime && d <= MaxDateTime }
 func (d DateTime) String() string { return string(d.AppendText(nil)) }
 
 // AppendText appends d's wire form to b.
-// Within years 1 to 9999 it writes the digits itself: time.AppendFormat reads its layout
-// on every call, which costs most of formatting an entity's Timestamp and ETag.
-func (d DateTime) AppendText(b []byte) []byte {
-	if d < 0 || d > MaxDateTime {
-		return d.Time().AppendFormat(b, dateTimeLayout)
-	}
-	t := d.Time()
-	year, month, day := t.Date()
-	hour, minute, sec := t.Clock()
-	b = appendDigits(b, year, 4)
-	b = appendDigits(append(b, '-'), int(month), 2)
-	b = appendDigits(append(b, '-'), day, 2)
-	b = appendDigits(append(b, 'T'), hour, 2)
-	b = appendDigits(append(b, ':'), minute, 2)
-	b = appendDigits(append(b, ':'), sec, 2)
-	b = appendDigits(append(b, '.'), int(int64(d)%ticksPerSecond), 7)
-	return append(b, 'Z')
-}
-
-// appendDigits appends n, non-negative, as exactly width decimal digits.
-func appendDigits(b []byte, n, width int) []byte {
-	var tmp [8]byte
-	for i := width - 1; i >= 0; i-- {
-		tmp[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return append(b, tmp[:width]...)
-}
+func (d DateTime) AppendText(b []byte) []byte { return d.Time().AppendFormat(b, dateTimeLayout) }
 
 // ParseDateTime parses an ISO 8601 date and time, YYYY-MM-DDThh:mm[:ss[.fffffff]] then
 // "Z", a ±hh:mm offset, or no zone at all (read as UTC). Seven fractional digits are kept

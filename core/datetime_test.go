@@ -162,28 +162,3 @@ func FuzzParseDateTime(f *testing.F) {
 		}
 	})
 }
-
-func TestDateTime_AppendText(t *testing.T) {
-	layout := "2006-01-02T15:04:05.0000000Z"
-	want := func(d core.DateTime) string { return string(d.Time().AppendFormat(nil, layout)) }
-	t.Run("OK", func(t *testing.T) {
-		const epoch = 621_355_968_000_000_000
-		cases := []core.DateTime{0, 1, core.MinDateTime, core.MaxDateTime, core.MinDateTime - 1, epoch, epoch + 6724407, 637660548496724407}
-		r := rand.New(rand.NewPCG(1, 2))
-		for range 10000 {
-			cases = append(cases, core.DateTime(r.Int64N(int64(core.MaxDateTime)+1)))
-		}
-		for _, d := range cases {
-			if got := string(d.AppendText(nil)); got != string(want(d)) {
-				t.Fatalf("AppendText(%d) = %s, want %s", d, got, want(d))
-			}
-		}
-	})
-	t.Run("OutOfRange", func(t *testing.T) {
-		for _, d := range []core.DateTime{-1, core.MaxDateTime + 1, math.MinInt64, math.MaxInt64} {
-			if got := string(d.AppendText(nil)); got != string(want(d)) {
-				t.Fatalf("AppendText(%d) = %s, want %s", d, got, want(d))
-			}
-		}
-	})
-}
