@@ -45,6 +45,7 @@ export async function openIDBStorage(name, options = {}) {
   try {
     db = await openDatabase(name);
     const lease = await writeLease(db);
+    await keepBallast(db);
     return storage(name, db, lease, durability, release);
   } catch (e) {
     db?.close();
@@ -89,8 +90,21 @@ function storage(name, db, lease, durability, release) {
   let head;
   db.onversionchange = () => db.close(); // another tab deletes the database
 
-  /** write runs fill(kv) in a read-write transaction after the lease check. */
-  function write(fill) {
+  /**
+   * write runs fill(kv, meta) in a read-write transaction after the lease check. A write
+   * that frees space (shrinking: deletes, compaction) and fails for the quota releases the
+   * ballast and is tried once more: a full quota can always be relieved.
+   */
+  async function write(fill, shrinking = false) {
+    try {
+      return await writeOnce(fill);
+    } catch (e) {
+      if (!shrinking || e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
+      return writeOnce(fill);
+    }
+  }
+
+  function writeOnce(fill) {
     if (lost) return Promise.reject(storeLocked(name));
     const tx = db.transaction([KV, META], "readwrite", txOptions);
     const kv = tx.objectStore(KV);
@@ -107,12 +121,12 @@ function storage(name, db, lease, durability, release) {
   }
 
   /** append writes change sets after the current head. */
-  async function append(sets) {
+  async function append(sets, shrinking) {
     const next = { ...head, nextSeq: head.nextSeq + sets.length };
     await write((kv) => {
       sets.forEach((cs, i) => kv.put(cs, logKey(head.nextSeq + i)));
       kv.put(encodeHead(next), "head");
-    });
+    }, shrinking);
     head = next;
   }
 
@@ -124,7 +138,7 @@ function storage(name, db, lease, durability, release) {
       if (firstSeq > 0) kv.delete(IDBKeyRange.bound(logKey(0), logKey(firstSeq - 1)));
       if (next.chunks) kv.put(data, `${snapPrefix(next.gen)}${hex(0, 8)}`);
       kv.put(encodeHead(next), "head");
-    });
+    }, true);
     head = next;
   }
 
@@ -159,15 +173,16 @@ function storage(name, db, lease, durability, release) {
      * last snapshot, if any, in another (it covers every change set before it). It resolves
      * { compactError } once the change sets are durable, compactError being the
      * snapshot's failure (the log is intact without it); it rejects if the change sets fail.
+     * shrinking says that the records only delete: they may use the ballast.
      */
-    async commit(records) {
+    async commit(records, shrinking = false) {
       const sets = [];
       let snap, firstSeq;
       for (const r of records) {
         if (r.kind === CHANGE_SET) sets.push(r.data);
         else if (r.kind === SNAPSHOT) (snap = r.data), (firstSeq = head.nextSeq + sets.length);
       }
-      if (sets.length > 0) await append(sets);
+      if (sets.length > 0) await append(sets, shrinking);
       if (snap === undefined) return {};
       try {
         await snapshot(snap, firstSeq);
@@ -206,6 +221,33 @@ function openDatabase(name) {
     req.result.createObjectStore(META);
   };
   return done(req);
+}
+
+/**
+ * BALLAST is the size of a value kept in the database only to be deleted when the storage
+ * quota is full: a browser refuses every write, even a delete's small log record, once
+ * usage exceeds the quota, and deleting the ballast brings it back under. It is random,
+ * so that the browser's compression cannot shrink it.
+ */
+const BALLAST = 512 << 10;
+
+/** keepBallast writes the ballast if it is missing and there is room for it. */
+async function keepBallast(db) {
+  if ((await done(db.transaction(META).objectStore(META).getKey("ballast"))) !== undefined) return;
+  const bytes = new Uint8Array(BALLAST);
+  for (let i = 0; i < BALLAST; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
+  const tx = db.transaction(META, "readwrite");
+  tx.objectStore(META).put(bytes, "ballast");
+  await complete(tx).catch(() => {}); // no room: the store opens all the same
+}
+
+/** releaseBallast deletes the ballast; it reports whether there was one. */
+async function releaseBallast(db) {
+  if ((await done(db.transaction(META).objectStore(META).getKey("ballast"))) === undefined) return false;
+  const tx = db.transaction(META, "readwrite", { durability: "strict" });
+  tx.objectStore(META).delete("ballast");
+  await complete(tx);
+  return true;
 }
 
 /**

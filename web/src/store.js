@@ -100,7 +100,8 @@ export class Store {
       const group = this._groups[0];
       group.started = true;
       try {
-        const { compactError } = await this._storage.commit(group.records);
+        const shrinking = group.commits.every((c) => c.changes.every((ch) => ch.kind === "delete" || ch.kind === "deleteTable"));
+        const { compactError } = await this._storage.commit(group.records, shrinking);
         this._compactError = group.compactError = compactError;
         this._groups.shift();
         for (const c of group.commits) this._emit(c);
