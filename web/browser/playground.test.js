@@ -1,6 +1,7 @@
 // Browser tests in Debian's chromium, driven by playwright-core: the playground persists
 // across a reload, and a write survives the browser being killed right after it resolved.
 import { test } from "node:test";
+import { spawn } from "node:child_process";
 import assert from "node:assert/strict";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
