@@ -103,7 +103,8 @@ func (s *store) listTables(filter string, top int, next string) ([]byte, error) 
 }
 
 // queryEntities returns one page of a query; its arguments are table, filter, select,
-// top, next partition key and next row key. The answer is
+// top, next partition key and next row key. The page is written straight from the stored
+// records, as the REST layer writes it, with no entity decoded. The answer is
 // {"next":["pkToken","rkToken"],"page":{"odata.metadata":…,"value":[…]}}.
 func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	table := arg(a, 0)
@@ -111,9 +112,9 @@ func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var page *query.Page
+	var page *query.RecordPage
 	err = s.db.View(func(tx *core.Tx) (err error) {
-		page, err = query.Entities(tx, table, query.Request{Filter: arg(a, 1), Top: num(a, 3), NextPartitionKey: arg(a, 4), NextRowKey: arg(a, 5)})
+		page, err = query.Records(tx, table, query.Request{Filter: arg(a, 1), Top: num(a, 3), NextPartitionKey: arg(a, 4), NextRowKey: arg(a, 5)})
 		return err
 	})
 	if err != nil {
@@ -122,7 +123,7 @@ func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	b := append(append(s.scratch[:0], `{"next":["`...), page.NextPartitionKey...)
 	b = append(append(b, `","`...), page.NextRowKey...)
 	b = append(b, `"],"page":`...)
-	b = wire.AppendEntities(b, page.Entities, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true})
+	b = wire.AppendRecords(b, page.Records, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true})
 	return append(b, '}'), nil
 }
 

@@ -108,7 +108,9 @@ func checkRecords(t *testing.T, e *core.Entity) {
 	for _, m := range []wire.Metadata{wire.NoMetadata, wire.MinimalMetadata, wire.FullMetadata} {
 		sel := ctx(m)
 		sel.Select = query.Selection(names[:min(len(names), 5)]) // as given: DecodeEntity accepts any name
-		for _, c := range []*wire.Context{ctx(m), sel} {
+		exact := ctx(m)
+		exact.Exact = true // every type annotated, as the browser module asks
+		for _, c := range []*wire.Context{ctx(m), sel, exact} {
 			c.Table = "t"
 			if a, b := wire.AppendRecords(nil, rs, c), wire.AppendEntities(nil, es, c); !bytes.Equal(a, b) {
 				t.Fatalf("from records:\n%s\nfrom entities:\n%s", a, b)
