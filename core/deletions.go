@@ -79,19 +79,8 @@ func (tx *Tx) supersedeDeletion(id, pk, rk string) error {
 // recordTableDeletion replaces the deletion records of table id's entities by one of the
 // table, which voids every checkpoint before it.
 func (tx *Tx) recordTableDeletion(id string) error {
-	prefix := tableDeletions(id)
-	var keys []string
-	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
-		keys = append(keys, k)
-		return true
-	})
-	if err != nil {
+	if err := tx.deletePrefix(tableDeletions(id)); err != nil {
 		return err
-	}
-	for _, k := range keys {
-		if err := tx.del(k); err != nil {
-			return err
-		}
 	}
 	if tx.store.opts.DeletionRetention <= 0 {
 		return nil
@@ -99,7 +88,7 @@ func (tx *Tx) recordTableDeletion(id string) error {
 	if err := tx.set(tableDeletionKey(id), encodeStamp(tx.timestamp())); err != nil {
 		return err
 	}
-	_, err = tx.purgeDeletions(purgePerDeletion)
+	_, err := tx.purgeDeletions(purgePerDeletion)
 	return err
 }
 

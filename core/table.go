@@ -55,19 +55,8 @@ func (tx *Tx) DeleteTable(name string) error {
 		return err
 	}
 	id := tableID(name)
-	prefix := tableEntities(id)
-	var keys []string
-	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
-		keys = append(keys, k)
-		return true
-	})
-	if err != nil {
+	if err := tx.deletePrefix(tableEntities(id)); err != nil {
 		return err
-	}
-	for _, k := range keys {
-		if err := tx.del(k); err != nil {
-			return err
-		}
 	}
 	if err := tx.recordTableDeletion(id); err != nil {
 		return err

@@ -87,3 +87,22 @@ func appendCommand(b []byte, args ...string) []byte {
 	}
 	return b
 }
+
+// deletePrefix deletes every record whose key starts with prefix, each logged as a
+// deletion like any other.
+func (tx *Tx) deletePrefix(prefix string) error {
+	var keys []string
+	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
+		keys = append(keys, k)
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := tx.del(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
