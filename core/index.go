@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/tidwall/buntdb"
 )
 
 // ErrIndexNotFound means a table has no index on the property named.
@@ -14,6 +16,19 @@ type IndexSpec struct {
 	Table    string
 	Property string
 }
+
+// An index is a buntdb index over the entity keys of one table, ordered by the
+// property's value (index_codec.go): it holds the entities themselves, so a read needs
+// no second lookup, and buntdb keeps it in the same transaction as every write. Only
+// its declaration (layout.go) is stored; the index is built from the entities when it
+// is declared and again when the store opens, so there is nothing of it to log, replay
+// or get out of step after a crash.
+
+// indexName is the buntdb index of the index on prop of table id.
+func indexName(id, prop string) string { return indexDeclPrefix + id + sep + prop }
+
+// indexPattern matches the keys of table id's entities.
+func indexPattern(id string) string { return tableEntities(id) + "*" }
 
 // CreateIndex declares a secondary index on a custom property of a table and builds it
 // from the table's entities, in this transaction. Declaring an index that exists does
@@ -33,38 +48,43 @@ func (tx *Tx) CreateIndex(table, prop string) error {
 	if err := tx.set(indexDeclKey(id, prop), ""); err != nil {
 		return err
 	}
-	var entries []string // buntdb takes no write while a read iterates
-	err := tx.ScanRecords(table, WholeTable, func(rec *Record) bool {
-		if v, ok := rec.Lookup(prop); ok {
-			entries = append(entries, indexEntryKey(id, prop, v, rec.PartitionKey, rec.RowKey))
-		}
-		return true
-	})
-	if err != nil {
-		return err
-	}
-	for _, k := range entries {
-		if err := tx.set(k, ""); err != nil {
-			return err
-		}
-	}
-	return nil
+	return tx.btx.CreateIndex(indexName(id, prop), indexPattern(id), indexLess(prop))
 }
 
-// DropIndex removes a table's index on prop and every entry of it, or reports
-// ErrIndexNotFound.
+// DropIndex removes a table's index on prop, or reports ErrIndexNotFound.
 func (tx *Tx) DropIndex(table, prop string) error {
 	if _, err := tx.Table(table); err != nil {
 		return err
 	}
-	id := tableID(table)
+	return tx.dropIndex(tableID(table), prop)
+}
+
+func (tx *Tx) dropIndex(id, prop string) error {
 	if _, ok, err := tx.get(indexDeclKey(id, prop)); err != nil || !ok {
 		return orErr(err, ErrIndexNotFound)
 	}
-	if err := tx.deletePrefix(indexEntries(id, prop)); err != nil {
+	if err := tx.del(indexDeclKey(id, prop)); err != nil {
 		return err
 	}
-	return tx.del(indexDeclKey(id, prop))
+	err := tx.btx.DropIndex(indexName(id, prop))
+	if errors.Is(err, buntdb.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// dropIndexes removes every index of table id, as the table is deleted.
+func (tx *Tx) dropIndexes(id string) error {
+	props, err := tx.indexed(id)
+	if err != nil {
+		return err
+	}
+	for _, prop := range props {
+		if err := tx.dropIndex(id, prop); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Indexes returns the properties a table has indexes on, in ordinal order.
@@ -92,39 +112,6 @@ func (tx *Tx) indexed(id string) ([]string, error) {
 	return props, err
 }
 
-// reindex updates the index entries of entity (pk, rk) of table id from its old
-// version to its next one (either nil when there is none), writing only the entries
-// that change.
-func (tx *Tx) reindex(id, pk, rk string, old, next *Entity) error {
-	props, err := tx.indexed(id)
-	if err != nil || len(props) == 0 {
-		return err
-	}
-	for _, prop := range props {
-		var from, to string
-		if v, ok := indexedValue(old, prop); ok {
-			from = indexEntryKey(id, prop, v, pk, rk)
-		}
-		if v, ok := indexedValue(next, prop); ok {
-			to = indexEntryKey(id, prop, v, pk, rk)
-		}
-		if from == to {
-			continue
-		}
-		if from != "" {
-			if err := tx.del(from); err != nil {
-				return err
-			}
-		}
-		if to != "" {
-			if err := tx.set(to, ""); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // createDeclaredIndexes declares the store's configured indexes (Options.Indexes) on
 // table, as it is created.
 func (tx *Tx) createDeclaredIndexes(table string) error {
@@ -133,6 +120,30 @@ func (tx *Tx) createDeclaredIndexes(table string) error {
 			if err := tx.CreateIndex(table, spec.Property); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// restoreIndexes builds the declared indexes as the store opens, from the entities
+// loaded.
+func (s *Store) restoreIndexes() error {
+	var names, patterns, props []string
+	err := s.db.View(func(btx *buntdb.Tx) error {
+		return btx.AscendRange("", indexDeclPrefix, "i\x01", func(k, _ string) bool {
+			id, prop, ok := strings.Cut(strings.TrimPrefix(k, indexDeclPrefix), sep)
+			if ok {
+				names, patterns, props = append(names, indexName(id, prop)), append(patterns, indexPattern(id)), append(props, prop)
+			}
+			return true
+		})
+	})
+	if err != nil {
+		return err
+	}
+	for i := range names {
+		if err := s.db.CreateIndex(names[i], patterns[i], indexLess(props[i])); err != nil {
+			return fmt.Errorf("build index %q: %w", names[i], err)
 		}
 	}
 	return nil
@@ -158,12 +169,4 @@ func (s *Store) ensureIndexes() error {
 		}
 		return nil
 	})
-}
-
-// indexedValue returns e's value of prop, if e is not nil and has it.
-func indexedValue(e *Entity, prop string) (Value, bool) {
-	if e == nil {
-		return Value{}, false
-	}
-	return e.Get(prop)
 }

@@ -1,27 +1,27 @@
 package core
 
 import (
-	"encoding/binary"
+	"cmp"
 	"math"
 	"strings"
 )
 
-// An index entry's value part is a class byte, then the value in an order-preserving
-// encoding, then the separator \0: binary order of entries is the filter's order of the
-// values they hold (see query's comparison rules), within one class.
+// An index orders a table's entities by the value of one property, then by key (buntdb
+// breaks ties by key). Values are ordered by class first, so a comparison's entities are
+// one contiguous run, then within the class as filters compare them:
 //
-//	String, Binary   the bytes, each \0 written \0\xff (no other byte needs escaping:
-//	                 every value's entries are then [V\0, V\0\xff), after every shorter
-//	                 value it extends and before every longer one)
-//	Boolean          one byte, 0 or 1
-//	DateTime         the 100 ns ticks, 8 bytes big-endian with the sign bit flipped
-//	Guid             the 16 bytes as stored
-//	Int32, Int64,    one numeric class: the value as the nearest float64, 8 bytes ordered
-//	Double           like numbers (-0 as +0). Large Int64 values round, so one encoded
-//	                 number may stand for several values: an index read is a superset,
-//	                 and every candidate is tested with the whole filter
+//	String, Binary   by bytes (ordinal)
+//	Boolean          false before true
+//	DateTime         by 100 ns ticks
+//	Guid             by its 16 bytes as stored
+//	Int32, Int64,    one numeric class, by the value as the nearest float64 (-0 as +0).
+//	Double           Large Int64 values round, so one position may hold several values:
+//	                 an index read is a superset, and every candidate is tested with the
+//	                 whole filter
 //	NaN              a class of its own, which no eq or range read visits (a NaN is
 //	                 unordered: only ne holds for it)
+//
+// Entities without the property come first, before every class.
 const (
 	classString   byte = 's'
 	classBinary   byte = 'b'
@@ -32,15 +32,7 @@ const (
 	classNaN      byte = 'z'
 )
 
-// IndexRange is a half-open interval [From, To) of an index's value order, as returned
-// by IndexEq, IndexAbove and IndexBelow and read by Tx.ScanIndex. It holds every entry
-// whose value satisfies the comparison it was made for, and for numbers possibly a few
-// more (see the numeric class above).
-type IndexRange struct {
-	From, To string
-}
-
-// indexClass returns the class byte of a value's type.
+// indexClass returns the class of a value's type.
 func indexClass(v Value) byte {
 	switch v.Type() {
 	case TypeString:
@@ -61,39 +53,49 @@ func indexClass(v Value) byte {
 	return classNumber
 }
 
-// appendIndexValue appends the class and encoded value of v, without the separator.
-func appendIndexValue(b []byte, v Value) []byte {
-	cls := indexClass(v)
-	b = append(b, cls)
-	switch cls {
-	case classString, classBinary:
-		return appendEscaped(b, v.Raw())
-	case classBoolean:
-		if v.Bool() {
-			return append(b, 1)
-		}
-		return append(b, 0)
-	case classDateTime:
-		return binary.BigEndian.AppendUint64(b, uint64(v.DateTime())^(1<<63))
-	case classGuid:
-		return append(b, v.Raw()...)
-	case classNaN:
-		return b
+// compareIndexed compares two values three-way in index order.
+func compareIndexed(a, b Value) int {
+	ca, cb := indexClass(a), indexClass(b)
+	if ca != cb {
+		return cmp.Compare(ca, cb)
 	}
-	return binary.BigEndian.AppendUint64(b, orderedFloat(numberOf(v)))
+	switch ca {
+	case classString, classBinary, classGuid:
+		return strings.Compare(a.Raw(), b.Raw())
+	case classBoolean:
+		return cmp.Compare(boolRank(a.Bool()), boolRank(b.Bool()))
+	case classDateTime:
+		return cmp.Compare(a.DateTime(), b.DateTime())
+	case classNumber:
+		return cmp.Compare(orderedFloat(numberOf(a)), orderedFloat(numberOf(b)))
+	}
+	return 0
 }
 
-// appendEscaped appends s with each \0 written \0\xff.
-func appendEscaped(b []byte, s string) []byte {
-	for {
-		i := strings.IndexByte(s, 0)
-		if i < 0 {
-			return append(b, s...)
-		}
-		b = append(b, s[:i+1]...)
-		b = append(b, 0xff)
-		s = s[i+1:]
+func boolRank(b bool) int {
+	if b {
+		return 1
 	}
+	return 0
+}
+
+// classMin returns the least value of a class.
+func classMin(class byte) Value {
+	switch class {
+	case classString:
+		return StringValue("")
+	case classBinary:
+		return BinaryValue(nil)
+	case classBoolean:
+		return BoolValue(false)
+	case classDateTime:
+		return DateTimeValue(math.MinInt64)
+	case classGuid:
+		return GuidValue(Guid{})
+	case classNaN:
+		return DoubleValue(math.NaN())
+	}
+	return DoubleValue(math.Inf(-1))
 }
 
 // numberOf returns a numeric value as the nearest float64. The conversion never
@@ -120,34 +122,80 @@ func orderedFloat(f float64) uint64 {
 	return bits | 1<<63
 }
 
+// indexLess is the order of the index on prop over stored entities (see above).
+func indexLess(prop string) func(a, b string) bool {
+	return func(a, b string) bool {
+		ra, rb := Record{data: a}, Record{data: b}
+		va, aok := ra.Lookup(prop)
+		vb, bok := rb.Lookup(prop)
+		if !aok || !bok {
+			return !aok && bok
+		}
+		return compareIndexed(va, vb) < 0
+	}
+}
+
+// IndexRange is a run of an index's values, as returned by IndexEq, IndexAbove and
+// IndexBelow and read by Tx.ScanIndex. It holds every entity whose value satisfies the
+// comparison it was made for, and for numbers possibly a few more (see the numeric class
+// above).
+type IndexRange struct {
+	class  byte
+	lo, hi indexBound
+}
+
+// indexBound is one end of an IndexRange; an unset end is the end of the class.
+type indexBound struct {
+	v         Value
+	set, incl bool
+}
+
 // Indexable reports whether a literal of v's type can be looked up in an index: every
 // type but a NaN Double.
 func Indexable(v Value) bool { return indexClass(v) != classNaN }
 
-// IndexEq returns the range of entries whose value equals v.
+// IndexEq returns the range of entities whose value equals v.
 func IndexEq(v Value) IndexRange {
-	at := string(appendIndexValue(nil, v))
-	return IndexRange{From: at + sep, To: at + sep + "\xff"}
+	b := indexBound{v: v, set: true, incl: true}
+	return IndexRange{class: indexClass(v), lo: b, hi: b}
 }
 
-// IndexAbove returns the range of entries whose value is greater than v, or equal to it
+// IndexAbove returns the range of entities whose value is greater than v, or equal to it
 // too when orEqual is set, within v's class.
 func IndexAbove(v Value, orEqual bool) IndexRange {
-	eq := IndexEq(v)
-	from := eq.To
-	if orEqual || indexClass(v) == classNumber { // a number's equal bucket may hold greater values
-		from = eq.From
-	}
-	return IndexRange{From: from, To: string([]byte{indexClass(v) + 1})}
+	// a number's position may hold greater values than v: keep it
+	incl := orEqual || indexClass(v) == classNumber
+	return IndexRange{class: indexClass(v), lo: indexBound{v: v, set: true, incl: incl}}
 }
 
-// IndexBelow returns the range of entries whose value is less than v, or equal to it
+// IndexBelow returns the range of entities whose value is less than v, or equal to it
 // too when orEqual is set, within v's class.
 func IndexBelow(v Value, orEqual bool) IndexRange {
-	eq := IndexEq(v)
-	to := eq.From
-	if orEqual || indexClass(v) == classNumber { // a number's equal bucket may hold lesser values
-		to = eq.To
+	incl := orEqual || indexClass(v) == classNumber
+	return IndexRange{class: indexClass(v), hi: indexBound{v: v, set: true, incl: incl}}
+}
+
+// pivot returns the least value the range may hold.
+func (r IndexRange) pivot() Value {
+	if r.lo.set {
+		return r.lo.v
 	}
-	return IndexRange{From: string([]byte{indexClass(v)}), To: to}
+	return classMin(r.class)
+}
+
+// admits reports whether v lies in the range (in), and whether a value after v may
+// (more), given that v lies at or after the range's pivot in index order.
+func (r IndexRange) admits(v Value) (in, more bool) {
+	if indexClass(v) != r.class {
+		return false, false
+	}
+	if r.hi.set {
+		if c := compareIndexed(v, r.hi.v); c > 0 || c == 0 && !r.hi.incl {
+			return false, false
+		}
+	}
+	if r.lo.set && !r.lo.incl && compareIndexed(v, r.lo.v) == 0 {
+		return false, true
+	}
+	return true, true
 }

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -28,8 +29,8 @@ func indexKeys(t testing.TB, s *core.Store, table, prop string, r core.IndexRang
 	t.Helper()
 	var out []string
 	err := s.View(func(tx *core.Tx) error {
-		return tx.ScanIndex(table, prop, r, func(pk, rk string) bool {
-			out = append(out, pk+"/"+rk)
+		return tx.ScanIndex(table, prop, r, func(rec *core.Record) bool {
+			out = append(out, rec.PartitionKey+"/"+rec.RowKey)
 			return true
 		})
 	})
@@ -66,6 +67,25 @@ func TestTx_CreateIndex(t *testing.T) {
 			t.Fatalf("Indexes = %v", props)
 		}
 	})
+	t.Run("OK/RolledBack", func(t *testing.T) {
+		s := newRuleStore(t, core.Options{}, "Items")
+		insert(t, s, "Items", priced("a", "1", core.Int32Value(5)))
+		errStop := errors.New("stop")
+		wantErr(t, s.Update(func(tx *core.Tx) error {
+			if err := tx.CreateIndex("Items", "Price"); err != nil {
+				return err
+			}
+			return errStop
+		}), errStop)
+		s.View(func(tx *core.Tx) error {
+			if tx.HasIndex("Items", "Price") {
+				t.Fatal("the index of a failed transaction is declared")
+			}
+			return nil
+		})
+		createIndex(t, s, "Items", "Price")
+		checkIndexes(t, s, "Items")
+	})
 	t.Run("ErrTableNotFound", func(t *testing.T) {
 		s := newRuleStore(t, core.Options{})
 		wantErr(t, s.Update(func(tx *core.Tx) error { return tx.CreateIndex("Nope", "Price") }), core.ErrTableNotFound)
@@ -85,7 +105,7 @@ func TestTx_DropIndex(t *testing.T) {
 		createIndex(t, s, "Items", "Price")
 		wantErr(t, s.Update(func(tx *core.Tx) error { return tx.DropIndex("Items", "Price") }), nil)
 		wantErr(t, s.View(func(tx *core.Tx) error {
-			return tx.ScanIndex("Items", "Price", core.IndexEq(core.Int32Value(5)), func(string, string) bool { return true })
+			return tx.ScanIndex("Items", "Price", core.IndexEq(core.Int32Value(5)), func(*core.Record) bool { return true })
 		}), core.ErrIndexNotFound)
 		createIndex(t, s, "Items", "Price") // rebuilt from the entities, no stale entry
 		checkIndexes(t, s, "Items")

@@ -8,8 +8,7 @@ import "strings"
 //	e\0{table id}\0{PartitionKey}\0{RowKey}   an entity: Timestamp and properties
 //	d\0{table id}\0{PartitionKey}\0{RowKey}   a deleted entity's record: the deletion's Timestamp
 //	d\0{table id}                              a deleted table's record: the deletion's Timestamp
-//	i\0{table id}\0{property}                  a secondary index's declaration
-//	x\0{table id}\0{property}\0{value}\0{PK}\0{RK}   an index entry (value: index_codec.go)
+//	i\0{table id}\0{property}                  a secondary index's declaration (index.go)
 //	m\0clock, m\0user/{name}                  the last Timestamp issued; host settings
 //
 // A table id is the lowercase table name. Keys may not contain U+0000–U+001F, so the \0
@@ -27,46 +26,14 @@ const (
 // deletionPrefix is the first byte of every deletion record's key.
 const deletionPrefix = "d\x00"
 
-// Secondary indexes: declarations and entries (see index.go).
-const (
-	indexDeclPrefix  = "i\x00"
-	indexEntryPrefix = "x\x00"
-)
+// indexDeclPrefix is the first byte of every secondary index's declaration (see index.go).
+const indexDeclPrefix = "i\x00"
 
 // tableIndexDecls is the prefix of the index declarations of a table.
 func tableIndexDecls(id string) string { return indexDeclPrefix + id + sep }
 
 // indexDeclKey is the buntdb key declaring an index on property prop of table id.
 func indexDeclKey(id, prop string) string { return tableIndexDecls(id) + prop }
-
-// tableIndexEntries is the prefix of every index entry of a table.
-func tableIndexEntries(id string) string { return indexEntryPrefix + id + sep }
-
-// indexEntries is the prefix of the entries of the index on property prop of table id.
-func indexEntries(id, prop string) string { return tableIndexEntries(id) + prop + sep }
-
-// indexEntryKey is the buntdb key of the entry of entity (pk, rk) holding v in the index
-// on prop of table id.
-func indexEntryKey(id, prop string, v Value, pk, rk string) string {
-	b := make([]byte, 0, 32+len(id)+len(prop)+len(pk)+len(rk)+len(v.Raw()))
-	b = append(b, indexEntries(id, prop)...)
-	b = appendIndexValue(b, v)
-	b = append(b, 0)
-	b = append(b, pk...)
-	b = append(b, 0)
-	return string(append(b, rk...))
-}
-
-// splitIndexEntry returns the PartitionKey and RowKey at the end of an index entry's key:
-// keys never contain \0, so they are the two fields after its last two separators.
-func splitIndexEntry(key string) (pk, rk string) {
-	i := strings.LastIndexByte(key, 0)
-	j := strings.LastIndexByte(key[:max(i, 0)], 0)
-	if i < 0 || j < 0 {
-		return "", ""
-	}
-	return key[j+1 : i], key[i+1:]
-}
 
 // tableKey is the buntdb key of a table record.
 func tableKey(id string) string { return tablePrefix + id }

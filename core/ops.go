@@ -77,9 +77,6 @@ func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 		if err := tx.del(key); err != nil {
 			return nil, err
 		}
-		if err := tx.reindex(id, e.PartitionKey, e.RowKey, old, nil); err != nil {
-			return nil, err
-		}
 		return nil, tx.recordDeletion(id, e.PartitionKey, e.RowKey)
 	}
 	if old == nil {
@@ -95,9 +92,6 @@ func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 		}
 	}
 	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: tx.timestamp(), Properties: next.Properties}
-	if err := tx.reindex(id, e.PartitionKey, e.RowKey, old, out); err != nil {
-		return nil, err
-	}
 	return out, tx.set(key, encodeEntity(out.Timestamp, out.Properties))
 }
 

@@ -73,6 +73,10 @@ func Open(opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
+	if err := s.restoreIndexes(); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("restore indexes: %w", err)
+	}
 	if err := s.ensureIndexes(); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("declare indexes: %w", err)

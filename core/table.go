@@ -58,10 +58,11 @@ func (tx *Tx) DeleteTable(name string) error {
 		return err
 	}
 	id := tableID(name)
-	for _, prefix := range []string{tableEntities(id), tableIndexEntries(id), tableIndexDecls(id)} {
-		if err := tx.deletePrefix(prefix); err != nil {
-			return err
-		}
+	if err := tx.dropIndexes(id); err != nil {
+		return err
+	}
+	if err := tx.deletePrefix(tableEntities(id)); err != nil {
+		return err
 	}
 	if err := tx.recordTableDeletion(id); err != nil {
 		return err

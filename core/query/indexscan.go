@@ -8,31 +8,29 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// entityKey is an entity's (PartitionKey, RowKey).
-type entityKey struct{ pk, rk string }
-
-func compareKeys(a, b entityKey) int {
-	if c := strings.Compare(a.pk, b.pk); c != 0 {
+// compareKeys orders records by (PartitionKey, RowKey).
+func compareKeys(a, b core.Record) int {
+	if c := strings.Compare(a.PartitionKey, b.PartitionKey); c != 0 {
 		return c
 	}
-	return strings.Compare(a.rk, b.rk)
+	return strings.Compare(a.RowKey, b.RowKey)
 }
 
 // errTooMany stops an index read that finds more candidates than the plan may hold.
 var errTooMany = errors.New("too many index candidates")
 
-// candidates returns the keys of the entities the plan finds, sorted in key order and
+// candidates returns the entities the plan finds, as stored, sorted in key order and
 // without repeats, or errTooMany once more than limit are found by one read or a union.
 // An intersection leaves out a part with too many (the others still bound it) and fails
 // only when all its parts have too many.
-func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]entityKey, error) {
+func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]core.Record, error) {
 	switch p.kind {
 	case planNone:
 		return nil, nil
 	case planRead:
 		return readIndex(tx, table, p, limit)
 	case planUnion:
-		var all []entityKey
+		var all []core.Record
 		for _, part := range p.parts {
 			keys, err := part.candidates(tx, table, limit)
 			if err != nil {
@@ -49,11 +47,11 @@ func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]entityKe
 	return intersectParts(tx, table, p.parts, limit)
 }
 
-// readIndex returns the keys of one index read, in key order.
-func readIndex(tx *core.Tx, table string, p *indexPlan, limit int) ([]entityKey, error) {
-	var keys []entityKey
-	err := tx.ScanIndex(table, p.prop, p.r, func(pk, rk string) bool {
-		keys = append(keys, entityKey{pk, rk})
+// readIndex returns the entities of one index read, in key order.
+func readIndex(tx *core.Tx, table string, p *indexPlan, limit int) ([]core.Record, error) {
+	var keys []core.Record
+	err := tx.ScanIndex(table, p.prop, p.r, func(rec *core.Record) bool {
+		keys = append(keys, *rec)
 		return len(keys) <= limit
 	})
 	if err != nil {
@@ -66,8 +64,8 @@ func readIndex(tx *core.Tx, table string, p *indexPlan, limit int) ([]entityKey,
 }
 
 // intersectParts returns the keys every part with few enough candidates finds.
-func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([]entityKey, error) {
-	var out []entityKey
+func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([]core.Record, error) {
+	var out []core.Record
 	found := false
 	for _, part := range parts {
 		keys, err := part.candidates(tx, table, limit)
@@ -81,7 +79,7 @@ func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([
 			out, found = keys, true
 			continue
 		}
-		out = slices.DeleteFunc(out, func(k entityKey) bool {
+		out = slices.DeleteFunc(out, func(k core.Record) bool {
 			_, ok := slices.BinarySearchFunc(keys, k, compareKeys)
 			return !ok
 		})
@@ -92,33 +90,25 @@ func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([
 	return out, nil
 }
 
-// sortKeys sorts keys in key order and drops repeats.
-func sortKeys(keys []entityKey) []entityKey {
+// sortKeys sorts records in key order and drops repeats.
+func sortKeys(keys []core.Record) []core.Record {
 	slices.SortFunc(keys, compareKeys)
-	return slices.Compact(keys)
+	return slices.CompactFunc(keys, func(a, b core.Record) bool { return compareKeys(a, b) == 0 })
 }
 
-// visitCandidates gives the pager the stored record of each candidate inside r (the
-// query's key ranges, its Within and its continuation), in key order, until it stops.
-func visitCandidates(tx *core.Tx, table string, keys []entityKey, ranges []core.KeyRange, p *pager[core.Record]) error {
-	for _, k := range keys {
-		if !candidateIn(ranges, k) {
-			continue
-		}
-		rec, ok, err := tx.GetRecord(table, k.pk, k.rk)
-		if err != nil {
-			return err
-		}
-		if ok && !p.visit(&rec) {
-			return nil
+// visitCandidates gives the pager each candidate inside ranges (the query's key ranges,
+// its Within and its continuation), in key order, until it stops.
+func visitCandidates(recs []core.Record, ranges []core.KeyRange, p *pager[core.Record]) {
+	for i := range recs {
+		if candidateIn(ranges, &recs[i]) && !p.visit(&recs[i]) {
+			return
 		}
 	}
-	return nil
 }
 
-func candidateIn(ranges []core.KeyRange, k entityKey) bool {
-	for _, r := range ranges {
-		if r.Contains(k.pk, k.rk) {
+func candidateIn(ranges []core.KeyRange, r *core.Record) bool {
+	for _, kr := range ranges {
+		if kr.Contains(r.PartitionKey, r.RowKey) {
 			return true
 		}
 	}

@@ -23,8 +23,8 @@ const overLimit = " (index over limit: "
 // the pager and returns the name of the plan it ran. When the filter does not fix one
 // partition and indexed comparisons bound it (see indexPlanFor), it reads the indexes
 // instead of the table: their candidates, at most the budget's Examined, are sorted into
-// key order, those outside ranges dropped, and each one looked up and tested with the
-// whole filter. An index read finding more falls back to the scan; so every page costs
+// key order, those outside ranges dropped, and each tested with the whole filter (an
+// index holds the stored entities: no second lookup). An index read finding more falls back to the scan; so every page costs
 // at most Examined index entries plus one sort of them, and results and continuations
 // are those of the scan.
 func (f *Filter) run(tx *core.Tx, table string, ranges []core.KeyRange, p *pager[core.Record]) (string, error) {
@@ -35,7 +35,8 @@ func (f *Filter) run(tx *core.Tx, table string, ranges []core.KeyRange, p *pager
 	if plan := f.indexPlan(tx, table, name); plan != nil {
 		keys, err := plan.candidates(tx, table, p.budget.Examined)
 		if err == nil {
-			return plan.String(), visitCandidates(tx, table, keys, ranges, p)
+			visitCandidates(keys, ranges, p)
+			return plan.String(), nil
 		}
 		if !errors.Is(err, errTooMany) {
 			return "", err
