@@ -65,10 +65,10 @@
 // them); a negated comparison, ne, or a comparison of an unindexed property under "or"
 // leaves the table scan. The candidates an index plan finds are sorted into
 // (PartitionKey, RowKey) order, those outside the key ranges, the request's Within and
-// the continuation dropped, and each looked up and tested with the whole filter, so a
-// page, its order and its continuation are exactly those of the scan. Each page reads at
-// most Budget.Examined index entries per read and sorts them once (O(k log k) for k
-// candidates); a read that finds more gives up and the page scans instead, its plan then
+// the continuation dropped, and each tested with the whole filter (an index holds the
+// stored entities: nothing is looked up again), so a page, its order and its
+// continuation are exactly those of the scan. Each page reads at most Budget.Examined
+// index entries per read and sorts them once (O(k log k) for k candidates); a read that finds more gives up and the page scans instead, its plan then
 // named "table scan (index over limit: …)". RecordPage.Plan names the plan a page ran:
 // "index(Price) eq", "index(Price) range and index(Color) eq", "partition scan",
 // "key range scan", "table scan" or "empty".
