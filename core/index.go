@@ -24,8 +24,8 @@ type IndexSpec struct {
 // is declared and again when the store opens, so there is nothing of it to log, replay
 // or get out of step after a crash.
 
-// indexName is the buntdb index of the index on prop of table id.
-func indexName(id, prop string) string { return indexDeclPrefix + id + sep + prop }
+// indexName is the name of the buntdb index on prop of table id: its declaration's key.
+func indexName(id, prop string) string { return indexDeclKey(id, prop) }
 
 // indexPattern matches the keys of table id's entities.
 func indexPattern(id string) string { return tableEntities(id) + "*" }
