@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -279,4 +280,32 @@ func fuzzTable(data []byte) []*core.Entity {
 		es = append(es, &core.Entity{PartitionKey: "big", RowKey: fmt.Sprint(i), Properties: []core.Property{{Name: "Big", Value: v}}})
 	}
 	return es
+}
+
+// TestRecords_IndexConcurrent runs indexed queries from several goroutines at once, so
+// that the candidate slices they reuse (and the race detector) would show any sharing.
+func TestRecords_IndexConcurrent(t *testing.T) {
+	es := shop()
+	s := indexStore(t, es, "N", "Color")
+	filters := []string{"N eq 3", "N ge 15 and Color eq 'red'", "N lt 2 or Color eq 'blue'", "Color gt 'green'"}
+	want := make([][]string, len(filters))
+	for i, f := range filters {
+		want[i] = matching(t, es, f)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				k := (g + i) % len(filters)
+				got, _, _ := allPages(t, s, Request{Filter: filters[k], Top: 1 + i%7})
+				if !slices.Equal(got, want[k]) {
+					t.Errorf("%q: %v, want %v", filters[k], got, want[k])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

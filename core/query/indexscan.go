@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tabletopdb/tabletop/core"
 )
@@ -16,13 +17,31 @@ func compareKeys(a, b core.Record) int {
 	return strings.Compare(a.RowKey, b.RowKey)
 }
 
+// candidatePool holds the slices index reads collect candidates in, returned by
+// releaseCandidates once a page has copied what it keeps: most of what an indexed query
+// would otherwise allocate, which on a large heap costs its share of garbage collection.
+var candidatePool = sync.Pool{New: func() any { return new([]core.Record) }}
+
+// maxPooledCandidates is the largest candidate slice kept for reuse.
+const maxPooledCandidates = 4096
+
+// releaseCandidates returns a candidate slice to the pool.
+func releaseCandidates(recs []core.Record) {
+	if cap(recs) > 0 && cap(recs) <= maxPooledCandidates {
+		clear(recs[:cap(recs)]) // drop the references to the store's memory
+		recs = recs[:0]
+		candidatePool.Put(&recs)
+	}
+}
+
 // errTooMany stops an index read that finds more candidates than the plan may hold.
 var errTooMany = errors.New("too many index candidates")
 
 // candidates returns the entities the plan finds, as stored, sorted in key order and
 // without repeats, or errTooMany once more than limit are found by one read or a union.
 // An intersection leaves out a part with too many (the others still bound it) and fails
-// only when all its parts have too many.
+// only when all its parts have too many. The caller passes the result to
+// releaseCandidates when done with it.
 func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]core.Record, error) {
 	switch p.kind {
 	case planNone:
@@ -37,6 +56,7 @@ func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]core.Rec
 				return nil, err
 			}
 			all = append(all, keys...)
+			releaseCandidates(keys)
 		}
 		all = sortKeys(all)
 		if len(all) > limit {
@@ -49,16 +69,14 @@ func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]core.Rec
 
 // readIndex returns the entities of one index read, in key order.
 func readIndex(tx *core.Tx, table string, p *indexPlan, limit int) ([]core.Record, error) {
-	var keys []core.Record
+	keys := (*candidatePool.Get().(*[]core.Record))[:0]
 	err := tx.ScanIndex(table, p.prop, p.r, func(rec *core.Record) bool {
 		keys = append(keys, *rec)
 		return len(keys) <= limit
 	})
-	if err != nil {
-		return nil, err
-	}
-	if len(keys) > limit {
-		return nil, errTooMany
+	if err != nil || len(keys) > limit {
+		releaseCandidates(keys)
+		return nil, orTooMany(err)
 	}
 	return sortKeys(keys), nil
 }
@@ -73,6 +91,7 @@ func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([
 			continue
 		}
 		if err != nil {
+			releaseCandidates(out)
 			return nil, err
 		}
 		if !found {
@@ -83,11 +102,20 @@ func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([
 			_, ok := slices.BinarySearchFunc(keys, k, compareKeys)
 			return !ok
 		})
+		releaseCandidates(keys)
 	}
 	if !found {
 		return nil, errTooMany
 	}
 	return out, nil
+}
+
+// orTooMany returns err, or errTooMany when there is none.
+func orTooMany(err error) error {
+	if err != nil {
+		return err
+	}
+	return errTooMany
 }
 
 // sortKeys sorts records in key order and drops repeats.

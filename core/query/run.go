@@ -35,7 +35,9 @@ func (f *Filter) run(tx *core.Tx, table string, ranges []core.KeyRange, p *pager
 	if plan := f.indexPlan(tx, table, name); plan != nil {
 		keys, err := plan.candidates(tx, table, p.budget.Examined)
 		if err == nil {
+			p.reserve(len(keys))
 			visitCandidates(keys, ranges, p)
+			releaseCandidates(keys) // the pager keeps copies
 			return plan.String(), nil
 		}
 		if !errors.Is(err, errTooMany) {
