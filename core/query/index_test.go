@@ -129,6 +129,11 @@ func TestRecords_IndexPlan(t *testing.T) {
 		{"PartitionKey ge 'p5'", PlanKeyRangeScan},
 		{"PartitionKey eq 1", PlanEmpty},
 	}
+	t.Run("OK/ZeroTop", func(t *testing.T) {
+		if _, plan, _ := allPages(t, s, Request{Filter: "N eq 5", Top: ZeroTop}); plan != PlanEmpty {
+			t.Fatalf("plan %q", plan)
+		}
+	})
 	for _, c := range cases {
 		t.Run("OK/"+c.filter, func(t *testing.T) {
 			want := matching(t, es, c.filter)

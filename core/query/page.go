@@ -149,7 +149,7 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 		return nil, err
 	}
 	if _, err := tx.Table(table); err != nil || limit == 0 {
-		return &RecordPage{}, err
+		return &RecordPage{Plan: PlanEmpty}, err
 	}
 	within := req.Within
 	if within == (core.KeyRange{}) {
