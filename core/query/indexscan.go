@@ -81,33 +81,55 @@ func readIndex(tx *core.Tx, table string, p *indexPlan, limit int) ([]core.Recor
 	return sortKeys(keys), nil
 }
 
-// intersectParts returns the keys every part with few enough candidates finds.
+// probeLimit is how many candidates an intersection first lets each part find.
+const probeLimit = 1024
+
+// intersectParts returns the candidates every part with few enough of them finds. The
+// smallest part is found first, without reading a large one to its end: each part is
+// read up to probeLimit candidates, then eight times as many, and so on up to limit;
+// the first part to finish is the base, and each other part is read only up to the
+// base's size (a larger part would narrow the base less than testing the base with the
+// whole filter costs) and intersected with it.
 func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([]core.Record, error) {
-	var out []core.Record
-	found := false
-	for _, part := range parts {
-		keys, err := part.candidates(tx, table, limit)
+	for probe := min(probeLimit, limit); ; probe = min(probe*8, limit) {
+		for i, part := range parts {
+			base, err := part.candidates(tx, table, probe)
+			if errors.Is(err, errTooMany) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			return narrow(tx, table, base, parts, i)
+		}
+		if probe >= limit {
+			return nil, errTooMany
+		}
+	}
+}
+
+// narrow keeps the candidates of base that every part but parts[skip] finds too, reading
+// each such part only up to len(base) candidates.
+func narrow(tx *core.Tx, table string, base []core.Record, parts []*indexPlan, skip int) ([]core.Record, error) {
+	for j, part := range parts {
+		if j == skip || len(base) == 0 {
+			continue
+		}
+		keys, err := part.candidates(tx, table, len(base))
 		if errors.Is(err, errTooMany) {
 			continue
 		}
 		if err != nil {
-			releaseCandidates(out)
+			releaseCandidates(base)
 			return nil, err
 		}
-		if !found {
-			out, found = keys, true
-			continue
-		}
-		out = slices.DeleteFunc(out, func(k core.Record) bool {
+		base = slices.DeleteFunc(base, func(k core.Record) bool {
 			_, ok := slices.BinarySearchFunc(keys, k, compareKeys)
 			return !ok
 		})
 		releaseCandidates(keys)
 	}
-	if !found {
-		return nil, errTooMany
-	}
-	return out, nil
+	return base, nil
 }
 
 // orTooMany returns err, or errTooMany when there is none.
