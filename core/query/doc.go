@@ -60,8 +60,8 @@
 //
 // When a table has indexes (core.Tx.CreateIndex) and the filter does not fix one
 // partition, comparisons eq, gt, ge, lt and le of an indexed property against a constant
-// are read from the index instead of scanning: "and" intersects the reads of its sides
-// (or uses the one side that has them), "or" unites them (only when both sides have
+// are read from the index instead of scanning: "and" intersects the reads of its sides,
+// the smallest found first (or uses the one side that has them), "or" unites them (only when both sides have
 // them); a negated comparison, ne, or a comparison of an unindexed property under "or"
 // leaves the table scan. The candidates an index plan finds are sorted into
 // (PartitionKey, RowKey) order, those outside the key ranges, the request's Within and
