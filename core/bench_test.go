@@ -64,6 +64,7 @@ func BenchmarkStore(b *testing.B) {
 			s := benchStore(b, n)
 			defer s.Close()
 			b.Run("insert", func(b *testing.B) { benchInsert(b, s) })
+			benchIndexed(b, s, func() { b.Run("insert-indexed", func(b *testing.B) { benchInsert(b, s) }) })
 			b.Run("get", func(b *testing.B) { benchGet(b, s, n) })
 			b.Run("partition-scan", func(b *testing.B) { benchPartitionScan(b, s, n) })
 		})
@@ -80,6 +81,20 @@ func benchInsert(b *testing.B, s *core.Store) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "inserts/s")
+}
+
+// benchIndexed runs fn with an index on Count declared (and built) on the table, and
+// drops the index after it: insert-indexed measures single-entity inserts into a table
+// with one index.
+func benchIndexed(b *testing.B, s *core.Store, fn func()) {
+	if err := s.Update(func(tx *core.Tx) error { return tx.CreateIndex("bench", "Count") }); err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC() // as between sizes: the build's garbage is not the inserts' cost
+	fn()
+	if err := s.Update(func(tx *core.Tx) error { return tx.DropIndex("bench", "Count") }); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // benchGet measures point reads of random existing entities.

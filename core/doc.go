@@ -16,10 +16,24 @@
 //	d\x00{lower(table)}\x00{PK}\x00{RK}    → deletion record (the deletion's timestamp)
 //	d\x00{lower(table)}                    → deletion record of a table
 //	m\x00{name}                            → store metadata (the timestamp clock, ...)
+//	i\x00{lower(table)}\x00{prop}           → a secondary index's declaration
 //
 // Keys may not contain U+0000–U+001F, so the \x00 separator keeps tuple order: binary
 // order of the encoded key is (PartitionKey, RowKey) in ordinal order of UTF-8 bytes,
 // which is Unicode code point order.
+//
+// # Secondary indexes
+//
+// A table may have opt-in indexes on custom properties (Tx.CreateIndex, or
+// Options.Indexes). Each is a buntdb index over the table's entity keys, ordered by the
+// property's value (index_codec.go) and then by key; buntdb maintains it in the same
+// transaction as every write and rolls it back with it, and it holds the stored entities
+// themselves, so an index read (Tx.ScanIndex) needs no second lookup. Only the
+// declaration is stored: the index is built when declared and again as the store opens,
+// so nothing of it is logged, replayed or left behind by a crash. Numbers of the three
+// numeric types share one order, as filters compare them; an Int64 beyond 2^53 is placed
+// at its nearest float64, so an index read is a superset that the query tests with its
+// whole filter.
 //
 // # Change feed
 //

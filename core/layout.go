@@ -8,6 +8,7 @@ import "strings"
 //	e\0{table id}\0{PartitionKey}\0{RowKey}   an entity: Timestamp and properties
 //	d\0{table id}\0{PartitionKey}\0{RowKey}   a deleted entity's record: the deletion's Timestamp
 //	d\0{table id}                              a deleted table's record: the deletion's Timestamp
+//	i\0{table id}\0{property}                  a secondary index's declaration (index.go)
 //	m\0clock, m\0user/{name}                  the last Timestamp issued; host settings
 //
 // A table id is the lowercase table name. Keys may not contain U+0000–U+001F, so the \0
@@ -24,6 +25,15 @@ const (
 
 // deletionPrefix is the first byte of every deletion record's key.
 const deletionPrefix = "d\x00"
+
+// indexDeclPrefix is the first byte of every secondary index's declaration (see index.go).
+const indexDeclPrefix = "i\x00"
+
+// tableIndexDecls is the prefix of the index declarations of a table.
+func tableIndexDecls(id string) string { return indexDeclPrefix + id + sep }
+
+// indexDeclKey is the buntdb key declaring an index on property prop of table id.
+func indexDeclKey(id, prop string) string { return tableIndexDecls(id) + prop }
 
 // tableKey is the buntdb key of a table record.
 func tableKey(id string) string { return tablePrefix + id }

@@ -25,6 +25,10 @@ type Options struct {
 	// for the change feed (see Tx.Changes); zero keeps none, and every checkpoint but the
 	// start of the feed is then expired.
 	DeletionRetention time.Duration
+	// Indexes are secondary indexes the store keeps on every table they name: declared
+	// on the tables that exist as the store opens, and on each such table as it is
+	// created (see Tx.CreateIndex).
+	Indexes []IndexSpec
 }
 
 // Store is one account's tables and entities: an ordered buntdb index in memory, kept
@@ -68,6 +72,14 @@ func Open(opts Options) (*Store, error) {
 			db.Close()
 			return nil, err
 		}
+	}
+	if err := s.restoreIndexes(); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("restore indexes: %w", err)
+	}
+	if err := s.ensureIndexes(); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("declare indexes: %w", err)
 	}
 	return s, nil
 }

@@ -34,7 +34,10 @@ func (tx *Tx) CreateTable(name string) (*Table, error) {
 		return nil, orErr(err, ErrTableExists)
 	}
 	t := &Table{Name: name}
-	return t, tx.set(key, encodeTable(t))
+	if err := tx.set(key, encodeTable(t)); err != nil {
+		return nil, err
+	}
+	return t, tx.createDeclaredIndexes(name)
 }
 
 // Table returns the table of that name, compared case-insensitively.
@@ -49,12 +52,15 @@ func (tx *Tx) Table(name string) (*Table, error) {
 	return decodeTable(v)
 }
 
-// DeleteTable deletes a table and every entity in it.
+// DeleteTable deletes a table, every entity in it and its indexes.
 func (tx *Tx) DeleteTable(name string) error {
 	if _, err := tx.Table(name); err != nil {
 		return err
 	}
 	id := tableID(name)
+	if err := tx.dropIndexes(id); err != nil {
+		return err
+	}
 	if err := tx.deletePrefix(tableEntities(id)); err != nil {
 		return err
 	}

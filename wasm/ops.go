@@ -122,7 +122,7 @@ func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	}
 	b := append(append(s.scratch[:0], `{"next":["`...), page.NextPartitionKey...)
 	b = append(append(b, `","`...), page.NextRowKey...)
-	b = append(b, `"],"page":`...)
+	b = append(append(append(b, `"],"plan":"`...), page.Plan...), `","page":`...) // plans hold no quote or backslash
 	b = wire.AppendRecords(b, page.Records, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true})
 	return append(b, '}'), nil
 }

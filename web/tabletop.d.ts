@@ -82,8 +82,11 @@ export interface TableTransactionResponse extends ResponseHeaders {
   getResponseForEntity(rowKey: string): TableTransactionEntityResponse | undefined;
 }
 
-/** A page of results: an array with the token of the next page, undefined on the last. */
-export type Page<T> = T[] & { continuationToken?: string };
+/**
+ * A page of results: an array with the token of the next page, undefined on the last; an
+ * entity page's plan names how it was read ("index(Price) eq", "table scan", ...).
+ */
+export type Page<T> = T[] & { continuationToken?: string; plan?: string };
 
 export interface PageSettings {
   maxPageSize?: number;
@@ -263,6 +266,12 @@ export declare class TableClient {
   exportTable(options: ExportOptions & { gzip: true }): Promise<Uint8Array>;
   /** importTable writes a dump into this table, whatever table its header names. */
   importTable(dump: Dump, options?: OperationOptions): Promise<ImportResult>;
+  /** createIndex declares and builds a secondary index on a custom property (Tabletop's extension). */
+  createIndex(property: string, options?: OperationOptions): Promise<void>;
+  /** dropIndex removes the index on property; ResourceNotFound if there is none. */
+  dropIndex(property: string, options?: OperationOptions): Promise<void>;
+  /** listIndexes returns the indexed properties, in ordinal order. */
+  listIndexes(options?: OperationOptions): Promise<string[]>;
 }
 
 export declare class TableTransaction {

@@ -16,6 +16,9 @@ var benchSizes = []int{10_000, 100_000, 1_000_000}
 // rowsPerPartition is the size of every partition of a benchmark table.
 const rowsPerPartition = 100
 
+// groupSize is how many entities of a benchmark table share each value of Grp.
+const groupSize = 100
+
 var (
 	benchMu     sync.Mutex
 	benchStores = map[int]*core.Store{}
@@ -43,6 +46,7 @@ func benchStore(b *testing.B, n int) *core.Store {
 			for i := first; i < min(first+perTx, n); i++ {
 				e := entity(benchPartition(i/rowsPerPartition), fmt.Sprintf("r%03d", i%rowsPerPartition), i)
 				e.Set("Cat", core.StringValue(fmt.Sprintf("c%d", i%10)))
+				e.Set("Grp", core.Int32Value(int32(i%(n/groupSize)))) // groups of groupSize, spread over the table
 				if _, err := tx.Apply(testTable, core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 					return err
 				}
@@ -153,5 +157,63 @@ func BenchmarkMatches(b *testing.B) {
 	e := fixture(b)
 	for b.Loop() {
 		f.Matches(e)
+	}
+}
+
+// BenchmarkIndexQuery runs "Grp eq X", which matches 100 entities spread over the table,
+// on tables of 10,000 and 1,000,000 entities: without an index (a table scan, every page
+// followed to the end) and with one on Grp, which costs about the same at both sizes.
+func BenchmarkIndexQuery(b *testing.B) {
+	for _, n := range []int{10_000, 1_000_000} {
+		for _, indexed := range []bool{false, true} {
+			name, plan := fmt.Sprintf("n=%d/scan", n), PlanTableScan
+			if indexed {
+				name, plan = fmt.Sprintf("n=%d/index", n), "index(Grp) eq"
+			}
+			b.Run(name, func(b *testing.B) {
+				s := benchStore(b, n)
+				if indexed {
+					benchIndex(b, s, "Grp")
+				}
+				req := Request{Filter: fmt.Sprintf("Grp eq %d", n/groupSize/2)}
+				for b.Loop() {
+					if got, ran := queryAll(b, s, req); got != groupSize || ran != plan {
+						b.Fatalf("%d entities by %q, want %d by %q", got, ran, groupSize, plan)
+					}
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "queries/s")
+			})
+		}
+	}
+}
+
+// benchIndex declares an index on prop for the benchmark and drops it when it ends.
+func benchIndex(b *testing.B, s *core.Store, prop string) {
+	start := time.Now()
+	if err := s.Update(func(tx *core.Tx) error { return tx.CreateIndex(testTable, prop) }); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("built the index on %s in %v", prop, time.Since(start))
+	b.Cleanup(func() { s.Update(func(tx *core.Tx) error { return tx.DropIndex(testTable, prop) }) })
+	runtime.GC()
+}
+
+// queryAll follows req's continuations to the end and returns how many entities the
+// pages held and the plan of the first page.
+func queryAll(b *testing.B, s *core.Store, req Request) (entities int, plan string) {
+	for {
+		var p *RecordPage
+		err := s.View(func(tx *core.Tx) (err error) { p, err = Records(tx, testTable, req); return err })
+		if err != nil {
+			b.Fatal(err)
+		}
+		if plan == "" {
+			plan = p.Plan
+		}
+		entities += len(p.Records)
+		if p.NextPartitionKey == "" {
+			return entities, plan
+		}
+		req.NextPartitionKey, req.NextRowKey = p.NextPartitionKey, p.NextRowKey
 	}
 }

@@ -56,6 +56,23 @@
 // Timestamp come from the record's key and head, and nothing is decoded or allocated per
 // entity. Only the entities of a page are checked in full.
 //
+// # Secondary indexes
+//
+// When a table has indexes (core.Tx.CreateIndex) and the filter does not fix one
+// partition, comparisons eq, gt, ge, lt and le of an indexed property against a constant
+// are read from the index instead of scanning: "and" intersects the reads of its sides,
+// the smallest found first (or uses the one side that has them), "or" unites them (only when both sides have
+// them); a negated comparison, ne, or a comparison of an unindexed property under "or"
+// leaves the table scan. The candidates an index plan finds are sorted into
+// (PartitionKey, RowKey) order, those outside the key ranges, the request's Within and
+// the continuation dropped, and each tested with the whole filter (an index holds the
+// stored entities: nothing is looked up again), so a page, its order and its
+// continuation are exactly those of the scan. Each page reads at most Budget.Examined
+// index entries per read and sorts them once (O(k log k) for k candidates); a read that finds more gives up and the page scans instead, its plan then
+// named "table scan (index over limit: …)". RecordPage.Plan names the plan a page ran:
+// "index(Price) eq", "index(Price) range and index(Color) eq", "partition scan",
+// "key range scan", "table scan" or "empty".
+//
 // A page holds at most $top (at most MaxTop, 1000; no $top means 1000) entities; $top=0
 // (ZeroTop) gives an empty page with no continuation, as Azure answers it. A page
 // ends early, with a continuation, on a Budget of entities examined, bytes or time, so a

@@ -29,7 +29,8 @@ type Page struct {
 	// NextPartitionKey and NextRowKey are the continuation tokens to send back; both ""
 	// when the query is complete.
 	NextPartitionKey, NextRowKey string
-	Examined                     int // entities read to make the page, matching or not
+	Examined                     int    // entities read to make the page, matching or not
+	Plan                         string // how the entities were found (see RecordPage.Plan)
 }
 
 // Budget bounds the work of one page. A page ends early, with a continuation, once it has
@@ -108,7 +109,8 @@ type RecordPage struct {
 	// NextPartitionKey and NextRowKey are the continuation tokens to send back; both ""
 	// when the query is complete.
 	NextPartitionKey, NextRowKey string
-	Examined                     int // entities read to make the page, matching or not
+	Examined                     int    // entities read to make the page, matching or not
+	Plan                         string // how the entities were found (see Filter.run)
 }
 
 // Entities runs one page of a query on a table inside tx, as Records does, and decodes
@@ -118,7 +120,7 @@ func Entities(tx *core.Tx, table string, req Request) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	page := &Page{Entities: make([]*core.Entity, len(rp.Records)), Examined: rp.Examined,
+	page := &Page{Entities: make([]*core.Entity, len(rp.Records)), Examined: rp.Examined, Plan: rp.Plan,
 		NextPartitionKey: rp.NextPartitionKey, NextRowKey: rp.NextRowKey}
 	for i := range rp.Records {
 		if page.Entities[i], err = rp.Records[i].Entity(); err != nil {
@@ -147,31 +149,33 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 		return nil, err
 	}
 	if _, err := tx.Table(table); err != nil || limit == 0 {
-		return &RecordPage{}, err
+		return &RecordPage{Plan: PlanEmpty}, err
 	}
 	within := req.Within
 	if within == (core.KeyRange{}) {
 		within = core.WholeTable
 	}
 	p := newPager(f.MatchesRecord, (*core.Record).Size, limit, req.Budget)
+	var ranges []core.KeyRange
 	for _, r := range f.Ranges() {
 		r = r.Intersect(within)
 		if resume {
 			r = r.After(pk, rk)
 		}
-		if err := tx.ScanRecords(table, r, p.visit); err != nil {
-			return nil, err
+		if !r.Empty() {
+			ranges = append(ranges, r)
 		}
-		if p.more {
-			break
-		}
+	}
+	plan, err := f.run(tx, table, ranges, p)
+	if err != nil {
+		return nil, err
 	}
 	for i := range p.out {
 		if err := p.out[i].Check(); err != nil {
 			return nil, fmt.Errorf("read entity (%q, %q): %w", p.out[i].PartitionKey, p.out[i].RowKey, err)
 		}
 	}
-	page := &RecordPage{Records: p.out, Examined: p.examined}
+	page := &RecordPage{Records: p.out, Examined: p.examined, Plan: plan}
 	if p.more {
 		page.NextPartitionKey, page.NextRowKey = EncodeContinuation(p.last.PartitionKey, p.last.RowKey)
 	}

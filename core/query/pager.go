@@ -1,6 +1,9 @@
 package query
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // checkEvery is how many examined items pass between two looks at the clock.
 const checkEvery = 256
@@ -50,6 +53,12 @@ func (p *pager[T]) visit(x *T) bool {
 		return false
 	}
 	return true
+}
+
+// reserve makes room for n more items in the page, at most its limit, so that a page of
+// known candidates grows its slice once.
+func (p *pager[T]) reserve(n int) {
+	p.out = slices.Grow(p.out, min(n, p.limit))
 }
 
 func (p *pager[T]) full() bool { return len(p.out) >= p.limit || p.bytes >= p.budget.Bytes }

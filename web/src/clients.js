@@ -192,9 +192,9 @@ export class TableClient {
       const [pk, rk] = decodeEntityToken(token);
       let json = store._read("queryEntities", this.tableName, filter, sel, String(top ?? q.top ?? 0), pk, rk);
       if (typeof json !== "string") json = await json;
-      const { next, page } = JSON.parse(json);
+      const { next, plan, page } = JSON.parse(json);
       const entities = page.value.map((e) => fromWire(e, options.disableTypeConversion));
-      return Object.assign(entities, { continuationToken: encodeEntityToken(next) });
+      return Object.assign(entities, { continuationToken: encodeEntityToken(next), plan });
     });
   }
 
@@ -239,6 +239,28 @@ export class TableClient {
     for (const { id, accessPolicy: p = {} } of tableAcl) args.push(String(id ?? ""), timeText(p.start), timeText(p.expiry), p.permission ?? "");
     await store._write("setAccessPolicy", args, () => [{ table: this.tableName, kind: "setAccessPolicy" }]);
     return headers();
+  }
+
+  /**
+   * createIndex declares a secondary index on a custom property of this table and builds
+   * it (Tabletop's extension; declaring an existing one does nothing). Queries comparing
+   * the property with eq, gt, ge, lt or le then read the index; a page's plan says so.
+   */
+  async createIndex(property, options) {
+    const store = await this._store(options);
+    await store._write("createIndex", [this.tableName, String(property)], () => [{ table: this.tableName, kind: "createIndex" }]);
+  }
+
+  /** dropIndex removes this table's index on property; ResourceNotFound if there is none. */
+  async dropIndex(property, options) {
+    const store = await this._store(options);
+    await store._write("dropIndex", [this.tableName, String(property)], () => [{ table: this.tableName, kind: "dropIndex" }]);
+  }
+
+  /** listIndexes returns the properties this table has indexes on, in ordinal order. */
+  async listIndexes(options) {
+    const store = await this._store(options);
+    return JSON.parse(await store._read("listIndexes", this.tableName));
   }
 
   /** exportTable returns this table in the Tabletop dump format (see dump.js). */

@@ -6,6 +6,7 @@
 //	go run ./worker/native                       # 127.0.0.1:10002, data in ./data
 //	go run ./worker/native -data :memory:        # nothing persisted
 //	go run ./worker/native -addr 127.0.0.1:0     # any free port; the address is printed
+//	go run ./worker/native -index Orders.Price   # keep a secondary index (README "Secondary indexes")
 //
 // It prints the connection string of each account it serves, logs one line per request
 // (unless -quiet) and stops gracefully on SIGINT or SIGTERM: requests in flight finish and
@@ -36,6 +37,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
@@ -48,6 +50,8 @@ type config struct {
 	quiet    bool
 	// retention is how long deletion records are kept for sync clients (core.Options.DeletionRetention).
 	retention time.Duration
+	// indexes are the secondary indexes every account's store keeps (core.Options.Indexes).
+	indexes indexFlag
 	// purgeEvery is how often expired deletion records are dropped; zero means purgeInterval.
 	purgeEvery time.Duration
 }
@@ -66,6 +70,7 @@ func main() {
 	flag.StringVar(&cfg.accounts, "accounts", "", "accounts as name:key[:key2][;name:key...] (base64 keys); default devstoreaccount1 with its well-known key")
 	flag.BoolVar(&cfg.quiet, "quiet", false, "do not log requests")
 	flag.DurationVar(&cfg.retention, "retention", defaultRetention, "how long deleted entities and tables are remembered for sync clients' change feeds; 0 remembers none")
+	flag.Var(&cfg.indexes, "index", "secondary index to keep, as table.property (repeat the flag, or separate with commas); declared in every account, on the table now or when it is created")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -83,7 +88,7 @@ func run(ctx context.Context, cfg config, out, logw io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stores, err := openStores(cfg.data, accts, cfg.retention)
+	stores, err := openStores(cfg.data, accts, core.Options{DeletionRetention: cfg.retention, Indexes: cfg.indexes})
 	if err != nil {
 		return err
 	}

@@ -105,8 +105,17 @@ func hostileConn(t *testing.T, addr string, stall bool) {
 // its address and process ID; the process is killed when the test ends.
 func startProcess(t *testing.T) (string, int) {
 	t.Helper()
+	addr, cmd := startProcessArgs(t, "-data :memory:")
+	return addr, cmd.Process.Pid
+}
+
+// startProcessArgs runs the server program with args (and a free port, no log, no web)
+// in a child process and returns its address and command; the process is killed when
+// the test ends.
+func startProcessArgs(t *testing.T, args string) (string, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), serveEnv+"=1", serveEnv+"_ARGS=-addr 127.0.0.1:0 -data :memory: -quiet -web none")
+	cmd.Env = append(os.Environ(), serveEnv+"=1", serveEnv+"_ARGS=-addr 127.0.0.1:0 -quiet -web none "+args)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -120,11 +129,11 @@ func startProcess(t *testing.T) (string, int) {
 	for sc.Scan() {
 		if u, ok := strings.CutPrefix(sc.Text(), "Tabletop listening on http://"); ok {
 			go io.Copy(io.Discard, out)
-			return u, cmd.Process.Pid
+			return u, cmd
 		}
 	}
 	t.Fatal("server did not start")
-	return "", 0
+	return "", nil
 }
 
 // residentBytes reads the VmRSS of process pid.

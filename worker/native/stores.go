@@ -31,13 +31,13 @@ type stores struct {
 	accounts []*rest.Account
 }
 
-// openStores opens one store per account: in memory for ":memory:", else in the
-// directory data/{account}, created if needed. Each keeps deletion records for retention
-// and drops the expired ones as it opens.
-func openStores(data string, accts []auth.Account, retention time.Duration) (*stores, error) {
+// openStores opens one store per account with opts: in memory for ":memory:", else in
+// the directory data/{account}, created if needed. Each drops its expired deletion
+// records as it opens.
+func openStores(data string, accts []auth.Account, opts core.Options) (*stores, error) {
 	s := &stores{}
 	for _, a := range accts {
-		st, err := openStore(data, a.Name, core.Options{DeletionRetention: retention})
+		st, err := openStore(data, a.Name, opts)
 		if err != nil {
 			s.close()
 			return nil, err

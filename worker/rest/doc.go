@@ -133,4 +133,11 @@
 // GET /{table}()?comp=changes&since=… answers a page of the table's entities and deletion
 // records after a checkpoint (changes.go), for sync clients; the README's "Sync protocol"
 // specifies it. No Azure client sends comp=changes, so what they see is unchanged.
+//
+// # Tabletop's extension: secondary indexes
+//
+// GET, PUT and DELETE /{table}?comp=indexes[&property=P] list, declare and drop a
+// table's secondary indexes (indexes.go; the README's "Secondary indexes"). Query
+// Entities answers an x-tabletop-plan header naming how the page was read, which Azure
+// clients ignore.
 package rest

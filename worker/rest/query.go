@@ -44,6 +44,7 @@ func (c *call) queryEntities() {
 		c.fail(err)
 		return
 	}
+	c.w.Header().Set(PlanHeader, page.Plan)
 	if page.NextPartitionKey != "" || page.NextRowKey != "" {
 		c.w.Header().Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
 		c.w.Header().Set("x-ms-continuation-NextRowKey", page.NextRowKey)

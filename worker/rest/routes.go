@@ -29,6 +29,9 @@ var routes = []route{
 	{"GET", kindEntities, "", false, (*call).queryEntities},         // Query Entities: GET /t()
 	{"GET", kindEntities, compChanges, false, (*call).queryChanges}, // the change feed (Tabletop's extension): GET /t()?comp=changes
 	{"POST", kindEntities, "", false, (*call).writeEntity},          // Insert Entity: POST /t
+	{"GET", kindEntities, compIndexes, false, (*call).listIndexes},  // secondary indexes (Tabletop's extension): GET /t?comp=indexes
+	{"PUT", kindEntities, compIndexes, false, (*call).createIndex},  // PUT /t?comp=indexes&property=P
+	{"DELETE", kindEntities, compIndexes, false, (*call).dropIndex}, // DELETE /t?comp=indexes&property=P
 	{"GET", kindEntity, "", false, (*call).getEntity},               // Get Entity: GET /t(PartitionKey='p',RowKey='r')
 	{"PUT", kindEntity, "", false, (*call).writeEntity},             // Update or Insert Or Replace Entity: PUT /t(…)
 	{"PATCH", kindEntity, "", false, (*call).writeEntity},           // Merge or Insert Or Merge Entity: PATCH /t(…)

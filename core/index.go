@@ -1,0 +1,172 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/buntdb"
+)
+
+// ErrIndexNotFound means a table has no index on the property named.
+var ErrIndexNotFound = errors.New("index does not exist")
+
+// IndexSpec names a secondary index: a table and one of its custom properties.
+type IndexSpec struct {
+	Table    string
+	Property string
+}
+
+// An index is a buntdb index over the entity keys of one table, ordered by the
+// property's value (index_codec.go): it holds the entities themselves, so a read needs
+// no second lookup, and buntdb keeps it in the same transaction as every write. Only
+// its declaration (layout.go) is stored; the index is built from the entities when it
+// is declared and again when the store opens, so there is nothing of it to log, replay
+// or get out of step after a crash.
+
+// indexName is the name of the buntdb index on prop of table id: its declaration's key.
+func indexName(id, prop string) string { return indexDeclKey(id, prop) }
+
+// indexPattern matches the keys of table id's entities.
+func indexPattern(id string) string { return tableEntities(id) + "*" }
+
+// CreateIndex declares a secondary index on a custom property of a table and builds it
+// from the table's entities, in this transaction. Declaring an index that exists does
+// nothing. The property must be a valid custom property name (the keys are already
+// ordered, and the Timestamp is not indexed).
+func (tx *Tx) CreateIndex(table, prop string) error {
+	if _, err := tx.Table(table); err != nil {
+		return err
+	}
+	if err := ValidatePropertyName(prop); err != nil {
+		return err
+	}
+	id := tableID(table)
+	if _, ok, err := tx.get(indexDeclKey(id, prop)); err != nil || ok {
+		return err
+	}
+	if err := tx.set(indexDeclKey(id, prop), ""); err != nil {
+		return err
+	}
+	return tx.btx.CreateIndex(indexName(id, prop), indexPattern(id), indexLess(prop))
+}
+
+// DropIndex removes a table's index on prop, or reports ErrIndexNotFound.
+func (tx *Tx) DropIndex(table, prop string) error {
+	if _, err := tx.Table(table); err != nil {
+		return err
+	}
+	return tx.dropIndex(tableID(table), prop)
+}
+
+func (tx *Tx) dropIndex(id, prop string) error {
+	if _, ok, err := tx.get(indexDeclKey(id, prop)); err != nil || !ok {
+		return orErr(err, ErrIndexNotFound)
+	}
+	if err := tx.del(indexDeclKey(id, prop)); err != nil {
+		return err
+	}
+	err := tx.btx.DropIndex(indexName(id, prop))
+	if errors.Is(err, buntdb.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// dropIndexes removes every index of table id, as the table is deleted.
+func (tx *Tx) dropIndexes(id string) error {
+	props, err := tx.indexed(id)
+	if err != nil {
+		return err
+	}
+	for _, prop := range props {
+		if err := tx.dropIndex(id, prop); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Indexes returns the properties a table has indexes on, in ordinal order.
+func (tx *Tx) Indexes(table string) ([]string, error) {
+	if _, err := tx.Table(table); err != nil {
+		return nil, err
+	}
+	return tx.indexed(tableID(table))
+}
+
+// HasIndex reports whether a table has an index on prop.
+func (tx *Tx) HasIndex(table, prop string) bool {
+	_, ok, err := tx.get(indexDeclKey(tableID(table), prop))
+	return ok && err == nil
+}
+
+// indexed returns the indexed properties of table id.
+func (tx *Tx) indexed(id string) ([]string, error) {
+	prefix := tableIndexDecls(id)
+	var props []string
+	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
+		props = append(props, strings.TrimPrefix(k, prefix))
+		return true
+	})
+	return props, err
+}
+
+// createDeclaredIndexes declares the store's configured indexes (Options.Indexes) on
+// table, as it is created.
+func (tx *Tx) createDeclaredIndexes(table string) error {
+	for _, spec := range tx.store.opts.Indexes {
+		if tableID(spec.Table) == tableID(table) {
+			if err := tx.CreateIndex(table, spec.Property); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// restoreIndexes builds the declared indexes as the store opens, from the entities
+// loaded.
+func (s *Store) restoreIndexes() error {
+	var names, patterns, props []string
+	err := s.db.View(func(btx *buntdb.Tx) error {
+		return btx.AscendRange("", indexDeclPrefix, "i\x01", func(k, _ string) bool {
+			id, prop, ok := strings.Cut(strings.TrimPrefix(k, indexDeclPrefix), sep)
+			if ok {
+				names, patterns, props = append(names, indexName(id, prop)), append(patterns, indexPattern(id)), append(props, prop)
+			}
+			return true
+		})
+	})
+	if err != nil {
+		return err
+	}
+	for i := range names {
+		if err := s.db.CreateIndex(names[i], patterns[i], indexLess(props[i])); err != nil {
+			return fmt.Errorf("build index %q: %w", names[i], err)
+		}
+	}
+	return nil
+}
+
+// ensureIndexes declares the configured indexes on the tables that exist, as the store
+// opens; an index already declared is left as it is.
+func (s *Store) ensureIndexes() error {
+	if len(s.opts.Indexes) == 0 {
+		return nil
+	}
+	for _, spec := range s.opts.Indexes {
+		if err := errors.Join(ValidateTableName(spec.Table), ValidatePropertyName(spec.Property)); err != nil {
+			return fmt.Errorf("index %s.%s: %w", spec.Table, spec.Property, err)
+		}
+	}
+	return s.Update(func(tx *Tx) error {
+		for _, spec := range s.opts.Indexes {
+			err := tx.CreateIndex(spec.Table, spec.Property)
+			if err != nil && !errors.Is(err, ErrTableNotFound) {
+				return err
+			}
+		}
+		return nil
+	})
+}

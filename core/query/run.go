@@ -1,0 +1,79 @@
+package query
+
+import (
+	"errors"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// The plans a page may run, as RecordPage.Plan names them; an index plan is named by
+// its reads, such as "index(Price) eq" or "index(Price) range and index(Color) eq".
+const (
+	PlanEmpty         = "empty"          // the filter can match nothing in range: nothing is read
+	PlanPartitionScan = "partition scan" // the filter fixes one partition: only it is read
+	PlanKeyRangeScan  = "key range scan" // key comparisons bound the ranges read
+	PlanTableScan     = "table scan"     // every entity of the table is read
+)
+
+// overLimit is added to the scan's name when an index plan found too many candidates,
+// such as "table scan (index over limit: index(Active) eq)".
+const overLimit = " (index over limit: "
+
+// run reads the entities of ranges (in key order, continuation and Within applied) into
+// the pager and returns the name of the plan it ran. When the filter does not fix one
+// partition and indexed comparisons bound it (see indexPlanFor), it reads the indexes
+// instead of the table: their candidates, at most the budget's Examined, are sorted into
+// key order, those outside ranges dropped, and each tested with the whole filter (an
+// index holds the stored entities: no second lookup). An index read finding more falls back to the scan; so every page costs
+// at most Examined index entries plus one sort of them, and results and continuations
+// are those of the scan.
+func (f *Filter) run(tx *core.Tx, table string, ranges []core.KeyRange, p *pager[core.Record]) (string, error) {
+	if len(ranges) == 0 {
+		return PlanEmpty, nil
+	}
+	name := scanName(f, ranges)
+	if plan := f.indexPlan(tx, table, name); plan != nil {
+		keys, err := plan.candidates(tx, table, p.budget.Examined)
+		if err == nil {
+			p.reserve(len(keys))
+			visitCandidates(keys, ranges, p)
+			releaseCandidates(keys) // the pager keeps copies
+			return plan.String(), nil
+		}
+		if !errors.Is(err, errTooMany) {
+			return "", err
+		}
+		name += overLimit + plan.String() + ")"
+	}
+	for _, r := range ranges {
+		if err := tx.ScanRecords(table, r, p.visit); err != nil {
+			return "", err
+		}
+		if p.more {
+			break
+		}
+	}
+	return name, nil
+}
+
+// indexPlan returns the index plan of the filter on table, or nil when there is none or
+// the key ranges already fix one partition.
+func (f *Filter) indexPlan(tx *core.Tx, table, scan string) *indexPlan {
+	if f == nil || scan == PlanPartitionScan {
+		return nil
+	}
+	return indexPlanFor(f.root, false, func(prop string) bool { return tx.HasIndex(table, prop) })
+}
+
+// scanName names the scan of ranges.
+func scanName(f *Filter, ranges []core.KeyRange) string {
+	if f != nil {
+		if _, ok := fixedPartition(f.root, false); ok {
+			return PlanPartitionScan
+		}
+	}
+	if len(ranges) == 1 && ranges[0] == core.WholeTable {
+		return PlanTableScan
+	}
+	return PlanKeyRangeScan
+}
