@@ -1,7 +1,7 @@
 package rest
 
 import (
-	"net/http"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -62,7 +62,7 @@ func (c *call) queryChanges() {
 	next := encodeCheckpoint(req.next)
 	c.w.Header().Set(CheckpointHeader, next)
 	c.w.Header().Set(MoreHeader, strconv.FormatBool(req.more))
-	c.writeJSON(http.StatusOK, wire.AppendChanges(make([]byte, 0, 4096), req.out, next, req.more, c.wireContext(c.res.table)))
+	c.writeJSON(exchange.StatusOK, wire.AppendChanges(make([]byte, 0, 4096), req.out, next, req.more, c.wireContext(c.res.table)))
 }
 
 // changesRequest parses the change feed's query parameters.

@@ -1,7 +1,7 @@
 package rest
 
 import (
-	"net/http"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strconv"
 	"sync"
 
@@ -53,7 +53,7 @@ func (c *call) queryEntities() {
 	buf := pageBuffers.Get().(*[]byte)
 	body := wire.AppendRecords((*buf)[:0], page.Records, ctx)
 	c.w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	c.writeJSON(http.StatusOK, body)
+	c.writeJSON(exchange.StatusOK, body)
 	if cap(body) <= maxPooledPage {
 		*buf = body
 		pageBuffers.Put(buf)

@@ -2,8 +2,8 @@ package auth
 
 import (
 	"bytes"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -86,7 +86,7 @@ func httpTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(http.TimeFormat)
+	return t.UTC().Format(exchange.TimeFormat)
 }
 
 // checkProtocol checks spr: "https" needs a secure request; "https,http" (or none)

@@ -1,8 +1,8 @@
 package auth
 
 import (
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -20,7 +20,7 @@ type Policies func(table string) ([]core.AccessPolicy, error)
 
 // Request is what verification needs from an HTTP request.
 type Request struct {
-	HTTP    *http.Request
+	HTTP    *exchange.Request
 	Account Account
 	// CanonicalPath is the request path as sent, still percent-encoded, including the
 	// account segment in path style (e.g. "/devstoreaccount1/mytable()"); the
@@ -68,7 +68,7 @@ func Verify(r Request) (*Principal, error) {
 // PathAsSent returns the path of r's request target as the client sent it, still
 // percent-encoded: the canonicalized resource is built from it. It falls back to the
 // parsed URL when the server did not keep the request target.
-func PathAsSent(r *http.Request) string {
+func PathAsSent(r *exchange.Request) string {
 	uri := r.RequestURI
 	if uri == "" || uri == "*" {
 		return r.URL.EscapedPath()

@@ -2,10 +2,10 @@ package batch
 
 import (
 	"fmt"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"io"
 	"mime"
 	"mime/multipart"
-	"net/http"
 	"net/textproto"
 	"strings"
 
@@ -97,7 +97,7 @@ func readQuery(mr *multipart.Reader, part *multipart.Part) ([]SubRequest, error)
 	if err != nil {
 		return nil, &OperationError{Index: 0, Err: err}
 	}
-	if sub.Method != http.MethodGet {
+	if sub.Method != exchange.MethodGet {
 		return nil, &OperationError{Index: 0, Err: &methodError{sub.Method}}
 	}
 	switch _, err := mr.NextRawPart(); {
@@ -124,7 +124,7 @@ func readChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 			return nil, ErrTooManyOperations
 		}
 		sub, err := readOperation(part.Header, part)
-		if err == nil && sub.Method == http.MethodGet {
+		if err == nil && sub.Method == exchange.MethodGet {
 			err = &methodError{sub.Method} // a query is never part of a changeset
 		}
 		if err != nil {

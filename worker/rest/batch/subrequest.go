@@ -3,8 +3,8 @@ package batch
 import (
 	"bufio"
 	"bytes"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"io"
-	"net/http"
 	"net/textproto"
 	"net/url"
 	"strings"
@@ -21,7 +21,7 @@ type SubRequest struct {
 	URL *url.URL
 	// Header holds the request's headers under canonical names (If-Match, Prefer,
 	// Dataserviceversion, ...).
-	Header http.Header
+	Header exchange.Header
 	// Body is the rest of the part after the headers, less any leading CR and LF (the JS
 	// client's extra CRLF). It is empty for a delete.
 	Body []byte
@@ -29,8 +29,8 @@ type SubRequest struct {
 
 // methods are the verbs allowed in a changeset.
 var methods = map[string]bool{
-	http.MethodPost: true, http.MethodPut: true, http.MethodPatch: true,
-	"MERGE": true, http.MethodDelete: true,
+	exchange.MethodPost: true, exchange.MethodPut: true, exchange.MethodPatch: true,
+	"MERGE": true, exchange.MethodDelete: true,
 }
 
 // parseSubRequest parses one HTTP request: request line, headers, blank line, body.
@@ -57,7 +57,7 @@ func parseSubRequest(r io.Reader) (SubRequest, error) {
 		return SubRequest{}, malformed("body: %v", err)
 	}
 	body = bytes.TrimLeft(body, "\r\n")
-	return SubRequest{Method: method, URL: u, Header: http.Header(h), Body: body}, nil
+	return SubRequest{Method: method, URL: u, Header: exchange.Header(h), Body: body}, nil
 }
 
 // parseRequestLine splits "METHOD target HTTP/1.1" and checks the method.
@@ -67,7 +67,7 @@ func parseRequestLine(line string) (method, target string, err error) {
 	if !ok1 || !ok2 || !strings.HasPrefix(proto, "HTTP/") || strings.Contains(proto, " ") {
 		return "", "", malformed("request line %q is not METHOD URL HTTP/1.1", line)
 	}
-	if !methods[method] && method != http.MethodGet {
+	if !methods[method] && method != exchange.MethodGet {
 		return "", "", &methodError{method}
 	}
 	return method, target, nil

@@ -2,8 +2,8 @@ package xmldoc
 
 import (
 	"encoding/xml"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"io"
-	"net/http"
 	"time"
 )
 
@@ -48,5 +48,5 @@ type stats struct {
 // WriteStats writes the Get Service Stats document: geo-replication is "live" and
 // lastSync is given in RFC 1123 form (GMT), as clients parse it.
 func WriteStats(w io.Writer, lastSync time.Time) error {
-	return writeXML(w, stats{Status: "live", LastSyncTime: lastSync.UTC().Format(http.TimeFormat)})
+	return writeXML(w, stats{Status: "live", LastSyncTime: lastSync.UTC().Format(exchange.TimeFormat)})
 }
