@@ -3,12 +3,12 @@ package rest
 import (
 	"bytes"
 	"errors"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strconv"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/batch"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // batch serves Entity Group Transactions: POST /$batch. Every operation is parsed and

@@ -2,13 +2,13 @@ package rest
 
 import (
 	"crypto/rand"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"net/url"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // DefaultVersion is the x-ms-version answered when a request names none.

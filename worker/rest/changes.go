@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -9,6 +8,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // The change feed extension (the README's "Sync protocol"): GET /{table}()?comp=changes,

@@ -2,10 +2,10 @@ package rest
 
 import (
 	"bytes"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"sync"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 

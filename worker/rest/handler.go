@@ -3,12 +3,12 @@ package rest
 import (
 	"errors"
 	"fmt"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strings"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // Account is one storage account a Handler serves: its name and keys, and the store that

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strconv"
 	"sync"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // queryEntities serves Query Entities: GET /t() with $filter, $select, $top and the

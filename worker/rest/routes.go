@@ -1,8 +1,9 @@
 package rest
 
 import (
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // route is one operation of the service: the method and resource it answers, the comp

@@ -5,12 +5,12 @@ package rest
 
 import (
 	"bytes"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"mime"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 

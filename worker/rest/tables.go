@@ -2,12 +2,12 @@ package rest
 
 import (
 	"errors"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // maxSmallBody caps bodies that hold no entity: Create Table, ACLs, service properties.

@@ -1,12 +1,12 @@
 package rest
 
 import (
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // write is an entity write parsed from a request, alone or inside a batch: the store

@@ -2,8 +2,9 @@ package bridge
 
 import (
 	"bytes"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // Recorder is the exchange.ResponseWriter of one bridged request: it keeps the status, the

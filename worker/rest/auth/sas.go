@@ -2,11 +2,12 @@ package auth
 
 import (
 	"bytes"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"net"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // sasFields are the query parameters of a shared access signature, URL-decoded.

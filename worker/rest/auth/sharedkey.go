@@ -1,8 +1,9 @@
 package auth
 
 import (
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // verifySharedKey checks an Authorization header of the SharedKey or SharedKeyLite scheme.

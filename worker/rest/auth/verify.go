@@ -1,13 +1,13 @@
 package auth
 
 import (
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"net"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // DefaultClockSkew is how far a Shared Key request's date may be from the server's clock,

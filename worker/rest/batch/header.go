@@ -1,9 +1,10 @@
 package batch
 
 import (
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"sort"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // headerOrder is the order in which the service writes a sub-response's headers

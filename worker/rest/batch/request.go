@@ -2,7 +2,6 @@ package batch
 
 import (
 	"fmt"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // ReadRequest parses a $batch request body, given the request's Content-Type header, into

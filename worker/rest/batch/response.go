@@ -2,9 +2,10 @@ package batch
 
 import (
 	"fmt"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"io"
 	"strconv"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // Response is the result of one sub-request.

@@ -3,11 +3,12 @@ package batch
 import (
 	"bufio"
 	"bytes"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"io"
 	"net/textproto"
 	"net/url"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // SubRequest is one operation of a changeset, or the query of a query batch.

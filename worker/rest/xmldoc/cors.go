@@ -1,10 +1,11 @@
 package xmldoc
 
 import (
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // CorsResult is the answer to a preflight request that a CORS rule allows.

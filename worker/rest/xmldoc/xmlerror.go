@@ -2,9 +2,10 @@ package xmldoc
 
 import (
 	"encoding/xml"
-	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"io"
 	"time"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // xmlHeader is the declaration Azure puts before every XML body.
