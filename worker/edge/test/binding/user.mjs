@@ -1,0 +1,19 @@
+// A user's own Worker for the binding test: bound to Tabletop's RPC entrypoint as
+// env.TABLETOP, it runs one scenario of scenarios.mjs per request (GET /run/{name}) with
+// the binding client, and answers { ok } or { ok: false, error }.
+import * as clients from "../../binding/client.mjs";
+import { scenarios, bindingScenarios } from "./scenarios.mjs";
+
+export default {
+  async fetch(request, env) {
+    const name = decodeURIComponent(new URL(request.url).pathname.replace(/^\/run\//, ""));
+    const scenario = scenarios[name] ?? bindingScenarios[name];
+    if (!scenario) return Response.json({ ok: false, error: `no scenario ${name}`, names: Object.keys(scenarios) }, { status: 404 });
+    try {
+      await scenario(clients, env.TABLETOP);
+      return Response.json({ ok: true });
+    } catch (err) {
+      return Response.json({ ok: false, error: String(err?.stack ?? err) });
+    }
+  },
+};
