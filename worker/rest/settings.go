@@ -5,7 +5,6 @@ package rest
 
 import (
 	"bytes"
-	"mime"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -121,7 +120,7 @@ func (c *call) getStats() {
 // readXML reads the XML body of an ACL or service properties request; a JSON one is
 // ErrJSONNotSupported.
 func (c *call) readXML() ([]byte, error) {
-	if mt, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type")); strings.Contains(mt, "json") {
+	if mt, _, _ := exchange.ParseMediaType(c.r.Header.Get("Content-Type")); strings.Contains(mt, "json") {
 		return nil, ErrJSONNotSupported
 	}
 	return c.readBody(maxSmallBody)
