@@ -6,7 +6,7 @@
 //   # wrangler.toml of the user's Worker
 //   services = [{ binding = "TABLETOP", service = "tabletop", entrypoint = "Tabletop" }]
 //
-//   import { TableClient } from "tabletop/worker/edge/binding/client.mjs";
+//   import { TableClient } from "../tabletop/worker/edge/binding/client.mjs"; // this repository
 //   const people = new TableClient(env.TABLETOP, "people");
 //   await people.createEntity({ partitionKey: "p", rowKey: "1", name: "Ann" });
 //
