@@ -178,6 +178,21 @@ export const bindingScenarios = {
   "an account the worker does not serve": async ({ TableClient }, binding) => {
     await rejects(new TableClient(binding, "t", { account: "nobody" }).createTable(), "InvalidInput", 400);
   },
+  "keys that need escaping in a URL": async ({ TableClient, odata }, binding) => {
+    const c = await tableIn(TableClient, binding, "escapes");
+    const keys = [["o'brien", "50% off"], ["a+b c", "x&y=z"], ["ü ✓ 𝄞", "''"], ["", ""]];
+    for (const [pk, rk] of keys) {
+      const { etag } = await c.createEntity({ partitionKey: pk, rowKey: rk, v: 1 });
+      eq((await c.getEntity(pk, rk)).v, 1, `${pk}/${rk}`);
+      await c.updateEntity({ partitionKey: pk, rowKey: rk, v: 2 }, "Merge", { etag });
+      eq((await c.getEntity(pk, rk)).v, 2, `${pk}/${rk} updated`);
+    }
+    await c.submitTransaction([["upsert", { partitionKey: "o'brien", rowKey: "t'x", v: 3 }], ["delete", { partitionKey: "o'brien", rowKey: "50% off" }]]);
+    eq((await collect(c.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${"o'brien"}` } }))).map((e) => [e.rowKey, e.v]), [["t'x", 3]]);
+    for (const [pk, rk] of keys.slice(1)) await c.deleteEntity(pk, rk);
+    eq((await collect(c.listEntities())).length, 1);
+  },
+
   "accounts are apart": async ({ TableClient }, binding) => {
     await new TableClient(binding, "apart").createTable();
     await new TableClient(binding, "apart").createEntity({ partitionKey: "p", rowKey: "r" });
