@@ -13,8 +13,9 @@ import (
 // program links no native file backend and, since it never listens on a socket, neither
 // net/http nor the crypto/tls and crypto/x509 that net/http brings (worker/rest works on
 // worker/rest/exchange; only the native server adapts net/http to it), nor encoding/xml,
-// mime or mime/multipart (worker/rest/xmldoc, exchange.ParseMediaType and the batch
-// reader do that work themselves, a third of the wasm less); the browser build
+// mime, mime/multipart, net/textproto or net (worker/rest/xmldoc, exchange.ParseMediaType,
+// the batch reader and auth's net/netip do that work, a third of the wasm less); the
+// browser build
 // links neither net/http nor the file backend, and the native server no syscall/js. Neither the edge nor the browser build
 // links goccy/go-json (1.1 MB gzip in the browser build), which only the native
 // program's data-moving commands use; the native program does link it, so the check
@@ -28,7 +29,7 @@ func TestDependencies(t *testing.T) {
 		without []string
 		with    []string
 	}{
-		{"./worker/edge", true, []string{module + "core/backend/file", "net/http", "crypto/tls", "crypto/x509", "encoding/xml", "mime", "mime/multipart", module + "worker/rest/nethttp", goJSON, goJSON + "/jsontext"}, []string{module + "worker/rest"}},
+		{"./worker/edge", true, []string{module + "core/backend/file", "net/http", "crypto/tls", "crypto/x509", "encoding/xml", "mime", "mime/multipart", "net/textproto", "net", module + "worker/rest/nethttp", goJSON, goJSON + "/jsontext"}, []string{module + "worker/rest"}},
 		{"./wasm", true, []string{module + "core/backend/file", "net/http", goJSON, goJSON + "/jsontext"}, nil},
 		{"./worker/native", false, []string{"syscall/js"}, []string{goJSON + "/jsontext", "net/http", module + "worker/rest/nethttp"}},
 	} {

@@ -1,7 +1,7 @@
 package auth
 
 import (
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -28,9 +28,9 @@ type Request struct {
 	// means PathAsSent(HTTP).
 	CanonicalPath string
 	Policies      Policies
-	Now           time.Time // zero means time.Now()
-	Secure        bool      // the request came over https (for spr=https)
-	ClientIP      net.IP    // the client's address (for sip)
+	Now           time.Time  // zero means time.Now()
+	Secure        bool       // the request came over https (for spr=https)
+	ClientIP      netip.Addr // the client's address (for sip); the zero Addr when unknown
 	// Query is the request's query string, parsed once by the caller; nil means
 	// HTTP.URL.Query().
 	Query url.Values

@@ -5,7 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net/textproto"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // maxPartHeaders is the most header lines a part may have, as mime/multipart allows.
@@ -27,9 +28,10 @@ type partReader struct {
 	partsRead    int
 }
 
-// part is one part: its headers and its body, then err (nil when a delimiter ended it).
+// part is one part: its headers and its body (ending in errCutShort if the data ended
+// before a delimiter).
 type part struct {
-	Header textproto.MIMEHeader
+	Header exchange.Header
 	body   io.Reader
 }
 
@@ -75,7 +77,7 @@ func (r *partReader) next() (*part, error) {
 func (r *partReader) part() (*part, error) {
 	rest := bytes.NewReader(r.data[r.pos:])
 	br := bufio.NewReader(io.MultiReader(rest, cutShort{})) // headers cut short are an error, not an end
-	h, err := textproto.NewReader(br).ReadMIMEHeader()
+	h, err := lineReader{br}.readMIMEHeader()
 	if err != nil {
 		return nil, err
 	}

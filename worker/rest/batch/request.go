@@ -3,7 +3,6 @@ package batch
 import (
 	"fmt"
 	"io"
-	"net/textproto"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -137,7 +136,7 @@ func readChangeset(mr *partReader) ([]SubRequest, error) {
 }
 
 // readOperation checks a changeset part's headers and parses the request it holds.
-func readOperation(h textproto.MIMEHeader, r io.Reader) (SubRequest, error) {
+func readOperation(h exchange.Header, r io.Reader) (SubRequest, error) {
 	ct := h.Get("Content-Type")
 	if mediaType, _, err := exchange.ParseMediaType(ct); err != nil || mediaType != "application/http" {
 		return SubRequest{}, malformed("part has Content-Type %q, want application/http", ct)

@@ -5,12 +5,14 @@ package batch
 // mime/multipart.
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
+	"net/textproto"
 	"reflect"
 	"strings"
 	"testing"
@@ -81,7 +83,7 @@ func refReadBatch(mr *multipart.Reader) ([]SubRequest, error) {
 // readQuery reads a batch whose part is a request rather than a changeset: it must be a
 // query (GET), alone in the batch.
 func refReadQuery(mr *multipart.Reader, part *multipart.Part) ([]SubRequest, error) {
-	sub, err := readOperation(part.Header, part)
+	sub, err := readOperation(exchange.Header(part.Header), part)
 	if err != nil {
 		return nil, &OperationError{Index: 0, Err: err}
 	}
@@ -111,7 +113,7 @@ func refReadChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 		if len(subs) == core.MaxBatchOperations {
 			return nil, ErrTooManyOperations
 		}
-		sub, err := readOperation(part.Header, part)
+		sub, err := readOperation(exchange.Header(part.Header), part)
 		if err == nil && sub.Method == exchange.MethodGet {
 			err = &methodError{sub.Method} // a query is never part of a changeset
 		}
@@ -161,6 +163,41 @@ func FuzzReadRequestSameAsMultipart(f *testing.F) {
 		var oe, woe *OperationError
 		if errors.As(err, &oe) != errors.As(werr, &woe) || (oe != nil && oe.Index != woe.Index) {
 			t.Fatalf("ReadRequest(%q): %v; over mime/multipart: %v", body, err, werr)
+		}
+	})
+}
+
+// FuzzMIMEHeaderSameAsTextproto holds lineReader to net/textproto's Reader: the same
+// request line and headers, or an error for both, and the same rest.
+func FuzzMIMEHeaderSameAsTextproto(f *testing.F) {
+	for _, s := range []string{
+		"POST http://h/a/t HTTP/1.1\r\nContent-Type: application/json\r\nIf-Match: *\r\n\r\n{}",
+		"GET /a HTTP/1.1\nx-ms-date:  Sat, 22 Nov\n  2026 \n\tmore\nA: 1\na: 2\n\nbody", " bad: first\r\n\r\n", "L\r\nno colon\r\n\r\n",
+		"L\r\nbad name: v\r\n\r\n", "L\r\nbad\x00: v\r\n\r\n", "L\r\nk: v\x01\r\n\r\n", "L\r\nk: v\r\n", "L\r\nk: \xff\xfe\r\n\r\n",
+		"L\r\nk: v\r\n \r\n\r\n", "L\r\nk:v\r\n \t", "L\r\n:v\r\n\r\n", "L\r\nk: a\rb\r\n\r\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lr := lineReader{bufio.NewReader(strings.NewReader(s))}
+		line, err := lr.readLine()
+		var h exchange.Header
+		if err == nil {
+			h, err = lr.readMIMEHeader()
+		}
+		rest, _ := io.ReadAll(lr.r)
+		tp := textproto.NewReader(bufio.NewReader(strings.NewReader(s)))
+		wline, werr := tp.ReadLine()
+		var wh textproto.MIMEHeader
+		if werr == nil {
+			wh, werr = tp.ReadMIMEHeader()
+		}
+		wrest, _ := io.ReadAll(tp.R)
+		if (err == nil) != (werr == nil) || string(line) != wline {
+			t.Fatalf("%q: line %q, %v; textproto: %q, %v", s, line, err, wline, werr)
+		}
+		if err == nil && (!reflect.DeepEqual(map[string][]string(h), map[string][]string(wh)) || string(rest) != string(wrest)) {
+			t.Fatalf("%q: %q, rest %q; textproto: %q, rest %q", s, h, rest, wh, wrest)
 		}
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"net/textproto"
 	"net/url"
 	"strings"
 
@@ -36,12 +35,12 @@ var methods = map[string]bool{
 
 // parseSubRequest parses one HTTP request: request line, headers, blank line, body.
 func parseSubRequest(r io.Reader) (SubRequest, error) {
-	tp := textproto.NewReader(bufio.NewReader(r))
-	line, err := tp.ReadLine()
+	lr := lineReader{bufio.NewReader(r)}
+	line, err := lr.readLine()
 	if err != nil {
 		return SubRequest{}, malformed("request line: %v", err)
 	}
-	method, target, err := parseRequestLine(line)
+	method, target, err := parseRequestLine(string(line))
 	if err != nil {
 		return SubRequest{}, err
 	}
@@ -49,16 +48,16 @@ func parseSubRequest(r io.Reader) (SubRequest, error) {
 	if err != nil {
 		return SubRequest{}, err
 	}
-	h, err := tp.ReadMIMEHeader()
+	h, err := lr.readMIMEHeader()
 	if err != nil {
 		return SubRequest{}, malformed("headers: %v", err)
 	}
-	body, err := io.ReadAll(tp.R)
+	body, err := io.ReadAll(lr.r)
 	if err != nil {
 		return SubRequest{}, malformed("body: %v", err)
 	}
 	body = bytes.TrimLeft(body, "\r\n")
-	return SubRequest{Method: method, URL: u, Header: exchange.Header(h), Body: body}, nil
+	return SubRequest{Method: method, URL: u, Header: h, Body: body}, nil
 }
 
 // parseRequestLine splits "METHOD target HTTP/1.1" and checks the method.
