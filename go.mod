@@ -6,7 +6,6 @@ require (
 	github.com/Azure/azure-sdk-for-go/sdk/azcore v1.20.0
 	github.com/Azure/azure-sdk-for-go/sdk/data/aztables v1.4.1
 	github.com/goccy/go-json v0.12.0
-	github.com/syumai/workers v0.33.0
 	github.com/tidwall/buntdb v1.3.2
 )
 

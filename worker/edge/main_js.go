@@ -8,9 +8,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/syumai/workers"
-	"github.com/syumai/workers/cloudflare"
-
 	"github.com/tabletopdb/tabletop/worker/edge/object"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
@@ -24,30 +21,46 @@ const accountsVar = "TABLETOP_ACCOUNTS"
 var errNoSuchAccount = errors.New("account not configured")
 
 func main() {
-	binding := js.Global().Get("context").Get("binding")
-	obj, err := start(binding)
+	context := js.Global().Get("context")
+	binding := context.Get("binding")
+	obj, err := start(binding, context.Get("env"))
 	if err != nil {
 		binding.Set("startError", err.Error())
-		workers.Ready()
+		ready()
 		return
 	}
 	binding.Set("serve", js.FuncOf(obj.JSServe))
 	binding.Set("call", js.FuncOf(obj.JSCall))
-	workers.Ready()
+	ready()
 	select {}
 }
 
-// start opens the object of the account binding names, from the storage it gives.
-func start(binding js.Value) (*object.Object, error) {
-	acct, err := account(binding.Get("account").String(), cloudflare.Getenv(accountsVar))
+// ready tells the glue that binding is set up: the import the glue's gohost.mjs gives
+// the instance, under the name syumai/workers' shim uses for it.
+//
+//go:wasmimport workers ready
+func ready()
+
+// start opens the object of the account binding names, from the storage it gives, with
+// the Worker's environment env (its secrets and variables).
+func start(binding, env js.Value) (*object.Object, error) {
+	acct, err := account(binding.Get("account").String(), getenv(env, accountsVar))
 	if err != nil {
 		return nil, err
 	}
-	retention, err := parseRetention(cloudflare.Getenv(retentionVar))
+	retention, err := parseRetention(getenv(env, retentionVar))
 	if err != nil {
 		return nil, err
 	}
 	return object.Open(acct, binding.Get("storage"), retention)
+}
+
+// getenv is the string value of the Worker variable or secret name, "" if it is not set.
+func getenv(env js.Value, name string) string {
+	if v := env.Get(name); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
 }
 
 // account finds name among the accounts configured (the native -accounts form).

@@ -43,13 +43,14 @@ export const DEV_ACCOUNTS =
  * startEdge runs the bundle with storage in persistDir and resolves, once it answers, to
  * { url, port, stop, kill, exited, startedAt, readyAt }: stop() ends the runtime and waits
  * for it; kill() SIGKILLs it, as a crash would; exited resolves to workerd's exit code when
- * it ends, however it ends.
+ * it ends, however it ends. With user = { module, port }, a second Worker bound to the
+ * bundle's RPC entrypoint runs beside it (see writeConfig).
  */
-export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1" }, v8Flags = [], timeoutMs = 30000 } = {}) {
+export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1" }, v8Flags = [], timeoutMs = 30000, user } = {}) {
   if (!existsSync(join(distDir, "entry.js"))) throw new Error("no worker/edge/build/dist: run make worker first");
   port ??= await freePort();
   mkdirSync(persistDir, { recursive: true });
-  const config = writeConfig({ distDir, persistDir, port, vars: { TABLETOP_ACCOUNTS: DEV_ACCOUNTS, ...vars }, v8Flags });
+  const config = writeConfig({ distDir, persistDir, port, vars: { TABLETOP_ACCOUNTS: DEV_ACCOUNTS, ...vars }, v8Flags, user });
   const startedAt = performance.now();
   const child = spawn(workerd, ["serve", config, "--experimental"], { cwd: distDir, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";

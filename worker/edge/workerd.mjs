@@ -17,9 +17,11 @@ export const CLASSES = [
 /**
  * writeConfig writes a workerd config for the bundle in distDir (wrangler deploy
  * --dry-run's output) listening on 127.0.0.1:port with storage under persistDir, and
- * returns its path.
+ * returns its path. With user = { module, port }, a second Worker (module, an ES module
+ * file in distDir) listens on user.port with a service binding TABLETOP to the bundle's
+ * RPC entrypoint, as a user's own Worker would have.
  */
-export function writeConfig({ distDir, persistDir, port, vars = {}, v8Flags = [] }) {
+export function writeConfig({ distDir, persistDir, port, vars = {}, v8Flags = [], user }) {
   const wasm = readdirSync(distDir).filter((f) => f.endsWith(".wasm"));
   const modules = [`(name = "entry.js", esModule = embed "entry.js")`, ...wasm.map((f) => `(name = "${f}", wasm = embed "${f}")`)];
   const bindings = [
@@ -31,9 +33,11 @@ export function writeConfig({ distDir, persistDir, port, vars = {}, v8Flags = []
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = .tabletop),
-    (name = "storage", disk = (path = ${str(persistDir)}, writable = true)),
+    (name = "storage", disk = (path = ${str(persistDir)}, writable = true)),${user ? `
+    (name = "user", worker = .user),` : ""}
   ],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")${user ? `,
+    (name = "user", address = "127.0.0.1:${user.port}", http = (), service = "user")` : ""}],
   v8Flags = [${v8Flags.map(str).join(", ")}],
 );
 const tabletop :Workerd.Worker = (
@@ -43,10 +47,20 @@ const tabletop :Workerd.Worker = (
   durableObjectNamespaces = [${namespaces.join(", ")}],
   durableObjectStorage = (localDisk = "storage"),
 );
-`;
+${user ? userWorker(user) : ""}`;
   const path = join(distDir, `workerd-${port}.capnp`);
   writeFileSync(path, config);
   return path;
+}
+
+/** userWorker is the config of a second Worker bound to the entrypoint Tabletop as TABLETOP. */
+function userWorker({ module }) {
+  return `const user :Workerd.Worker = (
+  compatibilityDate = "${COMPATIBILITY_DATE}",
+  modules = [(name = "user.js", esModule = embed ${str(module)})],
+  bindings = [(name = "TABLETOP", service = (name = "main", entrypoint = "Tabletop"))],
+);
+`;
 }
 
 function str(s) {

@@ -10,8 +10,13 @@ import (
 )
 
 // TestDependencies: each of the three programs links only what its host needs. The edge
-// program links no native file backend, the browser build neither net/http nor the file
-// backend, and the native server no syscall/js. Neither the edge nor the browser build
+// program links no native file backend and, since it never listens on a socket, neither
+// net/http nor the crypto/tls and crypto/x509 that net/http brings (worker/rest works on
+// worker/rest/exchange; only the native server adapts net/http to it), nor encoding/xml,
+// mime, mime/multipart, net/textproto or net (worker/rest/xmldoc, exchange.ParseMediaType,
+// the batch reader and auth's net/netip do that work, a third of the wasm less); the
+// browser build
+// links neither net/http nor the file backend, and the native server no syscall/js. Neither the edge nor the browser build
 // links goccy/go-json (1.1 MB gzip in the browser build), which only the native
 // program's data-moving commands use; the native program does link it, so the check
 // cannot pass by looking for a wrong name.
@@ -24,9 +29,9 @@ func TestDependencies(t *testing.T) {
 		without []string
 		with    []string
 	}{
-		{"./worker/edge", true, []string{module + "core/backend/file", goJSON, goJSON + "/jsontext"}, nil},
+		{"./worker/edge", true, []string{module + "core/backend/file", "net/http", "crypto/tls", "crypto/x509", "encoding/xml", "mime", "mime/multipart", "net/textproto", "net", module + "worker/rest/nethttp", goJSON, goJSON + "/jsontext"}, []string{module + "worker/rest"}},
 		{"./wasm", true, []string{module + "core/backend/file", "net/http", goJSON, goJSON + "/jsontext"}, nil},
-		{"./worker/native", false, []string{"syscall/js"}, []string{goJSON + "/jsontext"}},
+		{"./worker/native", false, []string{"syscall/js"}, []string{goJSON + "/jsontext", "net/http", module + "worker/rest/nethttp"}},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {
 			deps := goListDeps(t, tc.pkg, tc.js)

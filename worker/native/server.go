@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/worker/rest"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // shutdownTimeout bounds how long a graceful shutdown waits for requests in flight.
@@ -30,7 +31,7 @@ func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*serve
 	if err != nil {
 		return nil, err
 	}
-	var h http.Handler = withWeb(cfg.web, api)
+	var h http.Handler = withWeb(cfg.web, nethttp.Handler(api))
 	if logger != nil {
 		h = withLog(logger, h)
 	}

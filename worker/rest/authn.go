@@ -1,7 +1,7 @@
 package rest
 
 import (
-	"net"
+	"net/netip"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
@@ -48,11 +48,15 @@ func (c *call) authorizeEntity(op auth.Operation, table, pk, rk string) error {
 	return c.principal.Authorize(auth.For(op, table).WithKey(pk, rk))
 }
 
-// clientIP is the address part of a RemoteAddr ("ip:port"), or nil.
-func clientIP(remote string) net.IP {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		host = remote
+// clientIP is the address of a RemoteAddr ("ip:port", "[ipv6]:port" or a bare address),
+// the zero Addr if it has none.
+func clientIP(remote string) netip.Addr {
+	if ap, err := netip.ParseAddrPort(remote); err == nil {
+		remote = ap.Addr().String()
 	}
-	return net.ParseIP(host)
+	a, err := netip.ParseAddr(remote)
+	if err != nil || a.Zone() != "" {
+		return netip.Addr{}
+	}
+	return a.Unmap()
 }

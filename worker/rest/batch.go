@@ -3,12 +3,12 @@ package rest
 import (
 	"bytes"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/batch"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // batch serves Entity Group Transactions: POST /$batch. Every operation is parsed and
@@ -31,7 +31,7 @@ func (c *call) batch() {
 		c.fail(err)
 		return
 	}
-	if subs[0].Method == http.MethodGet { // a query batch: the query alone
+	if subs[0].Method == exchange.MethodGet { // a query batch: the query alone
 		c.batchQuery(subs[0])
 		return
 	}
@@ -78,7 +78,7 @@ func (c *call) parseSub(s batch.SubRequest) (*write, error) {
 	if err != nil {
 		return nil, err
 	}
-	method, err := effectiveMethod(&http.Request{Method: s.Method, Header: s.Header})
+	method, err := effectiveMethod(&exchange.Request{Method: s.Method, Header: s.Header})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (c *call) batchError(err error, writes []*write) error {
 // message prefixed with "i:".
 func (c *call) batchFailure(i int, err error) []batch.Response {
 	a := toAPIError(err)
-	h := http.Header{}
+	h := exchange.Header{}
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("DataServiceVersion", "3.0;")
@@ -150,6 +150,6 @@ func (c *call) batchFailure(i int, err error) []batch.Response {
 func (c *call) answerBatch(rs []batch.Response) {
 	bb, cb := batch.NewBoundaries()
 	c.w.Header().Set("Content-Type", batch.ContentType(bb))
-	c.w.WriteHeader(http.StatusAccepted)
+	c.w.WriteHeader(exchange.StatusAccepted)
 	batch.WriteResponse(c.w, bb, cb, rs)
 }

@@ -1,7 +1,7 @@
 package rest
 
 import (
-	"net/http"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
@@ -17,12 +17,12 @@ func (c *call) batchQuery(s batch.SubRequest) {
 	h.Set("Cache-Control", "no-cache")
 	bb, _ := batch.NewBoundaries()
 	c.w.Header().Set("Content-Type", batch.ContentType(bb))
-	c.w.WriteHeader(http.StatusAccepted)
+	c.w.WriteHeader(exchange.StatusAccepted)
 	batch.WriteQueryResponse(c.w, bb, batch.Response{Status: status, Header: h, Body: body})
 }
 
 // batchGet runs the Get Entity of a query batch and returns its answer.
-func (c *call) batchGet(s batch.SubRequest) (int, http.Header, []byte) {
+func (c *call) batchGet(s batch.SubRequest) (int, exchange.Header, []byte) {
 	q, err := parseQuery(s.URL.RawQuery)
 	meta, ok := wire.ParseFormat(formatOf(s.Header, q.Get("$format")))
 	c.meta = meta
@@ -39,7 +39,7 @@ func (c *call) batchGet(s batch.SubRequest) (int, http.Header, []byte) {
 	if err == nil {
 		err = c.authorizeEntity(auth.QueryEntities, res.table, res.partitionKey, res.rowKey)
 	}
-	h := http.Header{}
+	h := exchange.Header{}
 	h.Set("Content-Type", meta.ContentType())
 	if err != nil {
 		a := toAPIError(err)
@@ -52,5 +52,5 @@ func (c *call) batchGet(s batch.SubRequest) (int, http.Header, []byte) {
 	}
 	h.Set("DataServiceVersion", "3.0;")
 	h.Set("ETag", e.ETag())
-	return http.StatusOK, h, wire.AppendEntity(nil, e, c.wireContext(res.table))
+	return exchange.StatusOK, h, wire.AppendEntity(nil, e, c.wireContext(res.table))
 }

@@ -3,10 +3,11 @@ package rest
 import (
 	"errors"
 	"io"
-	"net/http"
 	"os"
 	"sync/atomic"
 	"time"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // DefaultBodyMemory is the default cap on the bytes of request bodies held in memory at
@@ -42,19 +43,21 @@ func (b *bodyBudget) give(n int64) { b.used.Add(-n) }
 // bytes received (never with the Content-Length announced) and is reserved from the
 // Handler's body budget until the call ends (release). A Content-Length above limit is
 // refused before reading. The body must arrive before the Handler's body timeout, where
-// the host supports read deadlines. Errors: ErrBodyTooLarge, ErrServerBusy when the
-// budget is spent, ErrBodyTimeout, and ErrBodyInvalid for a body whose framing is broken
-// (such as a malformed chunk); after any of them the connection is closed.
+// the host supports read deadlines (exchange.ReadDeadliner). Errors: ErrBodyTooLarge,
+// ErrServerBusy when the budget is spent, ErrBodyTimeout, and ErrBodyInvalid for a body
+// whose framing is broken (such as a malformed chunk); after any of them the connection
+// is closed.
 func (c *call) readBody(limit int64) ([]byte, error) {
 	if c.r.ContentLength > limit {
 		return nil, ErrBodyTooLarge
 	}
-	rc := http.NewResponseController(c.w)
-	rc.SetReadDeadline(c.now.Add(c.h.bodyTimeout)) // hosts without read deadlines have their own
-	r := http.MaxBytesReader(c.w, c.r.Body, limit)
+	exchange.SetReadDeadline(c.w, c.now.Add(c.h.bodyTimeout)) // hosts without read deadlines have their own
 	var buf []byte
 	for {
 		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, c.bodyFailed(ErrBodyTooLarge)
+			}
 			grown := min(max(minBodyBuffer, 2*int64(cap(buf))), limit+1)
 			if !c.h.bodies.take(grown - int64(cap(buf))) {
 				return nil, c.bodyFailed(ErrServerBusy)
@@ -62,14 +65,14 @@ func (c *call) readBody(limit int64) ([]byte, error) {
 			c.held += grown - int64(cap(buf))
 			buf = append(make([]byte, 0, grown), buf...)
 		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
+		n, err := c.r.Body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
-		if err == io.EOF {
+		if err == io.EOF && int64(len(buf)) <= limit {
 			c.bodyRead = true
-			rc.SetReadDeadline(time.Time{}) // net/http reads on in the background: the deadline ends with the body
+			exchange.SetReadDeadline(c.w, time.Time{}) // net/http reads on in the background: the deadline ends with the body
 			return buf, nil
 		}
-		if err != nil {
+		if err != nil && err != io.EOF {
 			return nil, c.bodyFailed(bodyError(err))
 		}
 	}
@@ -77,11 +80,7 @@ func (c *call) readBody(limit int64) ([]byte, error) {
 
 // bodyError is the error answered for err, met reading a body.
 func bodyError(err error) error {
-	var mbe *http.MaxBytesError
-	switch {
-	case errors.As(err, &mbe):
-		return ErrBodyTooLarge
-	case errors.Is(err, os.ErrDeadlineExceeded):
+	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return ErrBodyTimeout
 	}
 	return ErrBodyInvalid
@@ -93,7 +92,7 @@ func bodyError(err error) error {
 // 256 KiB of the rest of the body, which a stalled client never sends.
 func (c *call) bodyFailed(err error) error {
 	c.w.Header().Set("Connection", "close")
-	http.NewResponseController(c.w).SetReadDeadline(time.Unix(1, 0))
+	exchange.SetReadDeadline(c.w, time.Unix(1, 0))
 	return err
 }
 

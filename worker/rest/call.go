@@ -2,13 +2,13 @@ package rest
 
 import (
 	"crypto/rand"
-	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // DefaultVersion is the x-ms-version answered when a request names none.
@@ -17,8 +17,8 @@ const DefaultVersion = "2019-02-02"
 // call is the state of one request as it is served.
 type call struct {
 	h    *Handler
-	w    http.ResponseWriter
-	r    *http.Request
+	w    exchange.ResponseWriter
+	r    *exchange.Request
 	id   string    // x-ms-request-id
 	now  time.Time // when the request arrived
 	acct *Account
@@ -41,7 +41,7 @@ type call struct {
 }
 
 // newCall starts serving r: it issues the request ID and sets the headers every response has.
-func (h *Handler) newCall(w http.ResponseWriter, r *http.Request) *call {
+func (h *Handler) newCall(w exchange.ResponseWriter, r *exchange.Request) *call {
 	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata}
 	hd := w.Header()
 	hd.Set("x-ms-request-id", c.id)
@@ -49,7 +49,7 @@ func (h *Handler) newCall(w http.ResponseWriter, r *http.Request) *call {
 	if c.checkVersion() == nil {
 		hd.Set("x-ms-version", orDefault(r.Header.Get("x-ms-version"), DefaultVersion))
 	}
-	hd.Set("Date", c.now.UTC().Format(http.TimeFormat))
+	hd.Set("Date", c.now.UTC().Format(exchange.TimeFormat))
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	if id := r.Header.Get("x-ms-client-request-id"); id != "" {

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"net/http"
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -9,6 +8,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // The change feed extension (the README's "Sync protocol"): GET /{table}()?comp=changes,
@@ -62,7 +62,7 @@ func (c *call) queryChanges() {
 	next := encodeCheckpoint(req.next)
 	c.w.Header().Set(CheckpointHeader, next)
 	c.w.Header().Set(MoreHeader, strconv.FormatBool(req.more))
-	c.writeJSON(http.StatusOK, wire.AppendChanges(make([]byte, 0, 4096), req.out, next, req.more, c.wireContext(c.res.table)))
+	c.writeJSON(exchange.StatusOK, wire.AppendChanges(make([]byte, 0, 4096), req.out, next, req.more, c.wireContext(c.res.table)))
 }
 
 // changesRequest parses the change feed's query parameters.

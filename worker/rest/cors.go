@@ -2,10 +2,10 @@ package rest
 
 import (
 	"bytes"
-	"net/http"
 	"sync"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 
@@ -92,7 +92,7 @@ func (c *call) preflight() {
 	for k, v := range res.Header() {
 		c.w.Header()[k] = v
 	}
-	c.noContent(http.StatusOK)
+	c.noContent(exchange.StatusOK)
 }
 
 // applyCORS makes the answer to a request with an Origin carry the CORS headers of the
@@ -111,7 +111,7 @@ func (c *call) applyCORS() {
 
 // corsWriter adds CORS headers to an answer just before its status is written.
 type corsWriter struct {
-	http.ResponseWriter
+	exchange.ResponseWriter
 	props          *xmldoc.Properties
 	origin, method string
 	done           bool
@@ -129,10 +129,10 @@ func (w *corsWriter) WriteHeader(status int) {
 
 func (w *corsWriter) Write(b []byte) (int, error) {
 	if !w.done {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(exchange.StatusOK)
 	}
 	return w.ResponseWriter.Write(b)
 }
 
-// Unwrap gives http.ResponseController the server's writer.
-func (w *corsWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+// Unwrap gives exchange.SetReadDeadline the host's writer.
+func (w *corsWriter) Unwrap() exchange.ResponseWriter { return w.ResponseWriter }

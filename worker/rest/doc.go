@@ -1,7 +1,13 @@
-// Package rest is the Azure Table service REST API as an http.Handler: the wire protocol
-// the official SDKs speak (Microsoft's "Table service REST API" reference), over core's
-// stores, for the native server (worker/native) and the edge build (worker/edge)
-// alike. It builds for GOOS=js GOARCH=wasm; its tests that need a listener are native-only.
+// Package rest is the Azure Table service REST API: the wire protocol the official SDKs
+// speak (Microsoft's "Table service REST API" reference), over core's stores, for the
+// native server (worker/native) and the edge build (worker/edge) alike. It builds for
+// GOOS=js GOARCH=wasm; its tests that need a listener are native-only.
+//
+// The Handler answers one exchange.Request through an exchange.ResponseWriter
+// (worker/rest/exchange), not net/http's types: the edge never listens on a socket, and
+// linking net/http would bring crypto/tls and crypto/x509 into its binary. The native
+// server serves it from net/http through worker/rest/nethttp; the edge bridge
+// (worker/edge/bridge) fills a Request directly from what JavaScript hands it.
 //
 // # A request's way through the handler
 //

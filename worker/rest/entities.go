@@ -1,7 +1,7 @@
 package rest
 
 import (
-	"net/http"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/query"
@@ -32,7 +32,7 @@ func (c *call) getEntity() {
 	ctx := c.wireContext(c.res.table)
 	ctx.Select = sel
 	c.w.Header().Set("ETag", e.ETag())
-	c.writeJSON(http.StatusOK, wire.AppendEntity(nil, e, ctx))
+	c.writeJSON(exchange.StatusOK, wire.AppendEntity(nil, e, ctx))
 }
 
 // writeEntity serves the entity writes: Insert Entity (POST /t), Update Entity and Insert

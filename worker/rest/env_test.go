@@ -17,6 +17,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // env is a Handler for the development account on a loopback server, with SDK clients.
@@ -51,7 +52,7 @@ func newEnvWith(t testing.TB, opts core.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(nethttp.Handler(h))
 	t.Cleanup(func() { srv.Close(); st.Close() })
 	e := &env{srv: srv, store: st, url: srv.URL + "/" + auth.DevAccountName}
 	e.cred, err = aztables.NewSharedKeyCredential(auth.DevAccountName, auth.DevAccountKey)

@@ -1,9 +1,6 @@
 package rest
 
 import (
-	"errors"
-	"net/http"
-
 	"github.com/tabletopdb/tabletop/core/azerr"
 )
 
@@ -53,15 +50,10 @@ var (
 	errBatchTables    = azerr.New(azerr.InvalidInput, "batch operations act on different tables")
 )
 
-// toAPIError chooses the answer for err (azerr.Of). A body over net/http's limit is
-// RequestBodyTooLarge, and Azure's generic InvalidInput message is followed by what
-// exactly was wrong, such as the position of a $filter syntax error, so a user can fix
-// the request.
+// toAPIError chooses the answer for err (azerr.Of). Azure's generic InvalidInput message
+// is followed by what exactly was wrong, such as the position of a $filter syntax error,
+// so a user can fix the request.
 func toAPIError(err error) azerr.Answer {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		err = ErrBodyTooLarge
-	}
 	a := azerr.Of(err)
 	if a.Message == azerr.InvalidInput.Message {
 		a.Message += " " + err.Error()

@@ -3,11 +3,11 @@ package rest
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 func TestToAPIError(t *testing.T) {
@@ -24,7 +24,7 @@ func TestToAPIError(t *testing.T) {
 			{&core.FieldError{Field: "PartitionKey", Value: "a/b", Err: core.ErrKeyInvalid}, 400, "OutOfRangeInput", "The 'PartitionKey' parameter of value 'a/b' is out of range."},
 			{core.ErrKeyInvalid, 400, "OutOfRangeInput", "One of the request inputs is out of range."},
 			{&core.FieldError{Field: "RowKey", Value: "r1", Err: core.ErrBatchDuplicateRow}, 400, "InvalidDuplicateRow", "A command with RowKey 'r1' is already present in the batch. An entity can appear only once in a batch."},
-			{&http.MaxBytesError{Limit: 10}, 413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum permissible limit."},
+			{ErrBodyTooLarge, 413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum permissible limit."},
 			{&auth.AuthError{Err: auth.ErrPermissionMismatch}, 403, "AuthorizationPermissionMismatch", "This request is not authorized to perform this operation using this permission."},
 			{errors.New("something unexpected"), 500, "InternalError", "The server encountered an internal error. Please retry the request."},
 		} {
@@ -50,7 +50,7 @@ func TestEffectiveMethod(t *testing.T) {
 		{"POST", []string{"MERGE", "PUT"}, "", ErrXMethodCount},
 		{"POST", []string{"GET"}, "", ErrXMethodValue},
 	} {
-		r := &http.Request{Method: tc.method, Header: http.Header{}}
+		r := &exchange.Request{Method: tc.method, Header: exchange.Header{}}
 		for _, v := range tc.xm {
 			r.Header.Add("X-HTTP-Method", v)
 		}

@@ -3,12 +3,12 @@ package rest
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // Account is one storage account a Handler serves: its name and keys, and the store that
@@ -83,8 +83,9 @@ func New(opts Options) (*Handler, error) {
 	return h, nil
 }
 
-// ServeHTTP answers one request of the Table service.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// Serve answers one request of the Table service. Natively, worker/rest/nethttp serves
+// it from net/http; at the edge, worker/edge/bridge calls it.
+func (h *Handler) Serve(w exchange.ResponseWriter, r *exchange.Request) {
 	c := h.newCall(w, r)
 	defer c.release()
 	path, err := c.resolveAccount()
@@ -92,7 +93,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.fail(err)
 		return
 	}
-	if r.Method == http.MethodOptions {
+	if r.Method == exchange.MethodOptions {
 		c.preflight()
 		return
 	}
@@ -105,7 +106,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.fail(err)
 		return
 	}
-	if c.r.ContentLength != 0 && (rt.method == http.MethodGet || rt.method == http.MethodDelete) {
+	if c.r.ContentLength != 0 && (rt.method == exchange.MethodGet || rt.method == exchange.MethodDelete) {
 		c.bodyFailed(nil) // a body the operation ignores: answer without waiting for it
 	}
 	rt.serve(c)
@@ -126,7 +127,7 @@ func (c *call) routeRequest(path string) (route, error) {
 	switch {
 	case err != nil:
 		return rt, err
-	case c.secondary && rt.method != http.MethodGet:
+	case c.secondary && rt.method != exchange.MethodGet:
 		return rt, ErrSecondaryReadOnly
 	}
 	return rt, c.checkVersion()
@@ -190,5 +191,5 @@ func (c *call) scheme() string {
 
 // secure reports whether the client reached the service over HTTPS.
 func (c *call) secure() bool {
-	return c.r.TLS != nil || strings.EqualFold(c.r.Header.Get("X-Forwarded-Proto"), "https")
+	return c.r.Secure || strings.EqualFold(c.r.Header.Get("X-Forwarded-Proto"), "https")
 }

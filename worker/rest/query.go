@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"net/http"
 	"strconv"
 	"sync"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // queryEntities serves Query Entities: GET /t() with $filter, $select, $top and the
@@ -54,7 +54,7 @@ func (c *call) queryEntities() {
 	buf := pageBuffers.Get().(*[]byte)
 	body := wire.AppendRecords((*buf)[:0], page.Records, ctx)
 	c.w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	c.writeJSON(http.StatusOK, body)
+	c.writeJSON(exchange.StatusOK, body)
 	if cap(body) <= maxPooledPage {
 		*buf = body
 		pageBuffers.Put(buf)

@@ -16,6 +16,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // newEnvOpts is newEnv with the Handler's limits set by opts (its Accounts are filled in).
@@ -30,7 +31,7 @@ func newEnvOpts(t *testing.T, opts rest.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(nethttp.Handler(h))
 	t.Cleanup(func() { srv.Close(); st.Close() })
 	e := &env{srv: srv, store: st, url: srv.URL + "/" + auth.DevAccountName}
 	do(t, signedRequest(t, e, http.MethodPost, "/Tables", `{"TableName":"Hostile"}`))

@@ -1,10 +1,10 @@
 package rest
 
 import (
-	"mime"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core/wire"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // negotiate picks the response's JSON metadata level from $format, else Accept. Atom, XML
@@ -23,7 +23,7 @@ func (c *call) negotiate(strict bool) error {
 // ErrAtomNotSupported; a larger body is ErrBodyTooLarge, found before or while reading.
 func (c *call) readJSON(limit int64) ([]byte, error) {
 	if ct := c.r.Header.Get("Content-Type"); ct != "" {
-		mt, _, _ := mime.ParseMediaType(ct)
+		mt, _, _ := exchange.ParseMediaType(ct)
 		if strings.Contains(mt, "xml") {
 			return nil, ErrAtomNotSupported
 		}

@@ -1,8 +1,9 @@
 package rest
 
 import (
-	"net/http"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // route is one operation of the service: the method and resource it answers, the comp
@@ -68,12 +69,12 @@ func (c *call) route() (route, error) {
 
 // effectiveMethod is the request's method, or the method X-HTTP-Method tunnels through a
 // POST (MERGE, PUT, PATCH or DELETE).
-func effectiveMethod(r *http.Request) (string, error) {
+func effectiveMethod(r *exchange.Request) (string, error) {
 	xm := r.Header.Values("X-HTTP-Method")
 	if len(xm) == 0 {
 		return r.Method, nil
 	}
-	if r.Method != http.MethodPost {
+	if r.Method != exchange.MethodPost {
 		return "", ErrXMethodNotPost
 	}
 	if len(xm) > 1 || strings.Contains(xm[0], ",") {

@@ -5,12 +5,11 @@ package rest
 
 import (
 	"bytes"
-	"mime"
-	"net/http"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
 )
 
@@ -34,7 +33,7 @@ func (c *call) getACL() {
 	}
 	var b bytes.Buffer
 	xmldoc.WriteACL(&b, t.Policies)
-	c.writeXML(http.StatusOK, b.Bytes())
+	c.writeXML(exchange.StatusOK, b.Bytes())
 }
 
 // setACL serves Set Table ACL: PUT /t?comp=acl with <SignedIdentifiers>.
@@ -56,7 +55,7 @@ func (c *call) setACL() {
 		c.fail(err)
 		return
 	}
-	c.noContent(http.StatusNoContent)
+	c.noContent(exchange.StatusNoContent)
 }
 
 // getProperties serves Get Table Service Properties: GET /?restype=service&comp=properties.
@@ -72,7 +71,7 @@ func (c *call) getProperties() {
 	}
 	var b bytes.Buffer
 	xmldoc.WriteProperties(&b, p)
-	c.writeXML(http.StatusOK, b.Bytes())
+	c.writeXML(exchange.StatusOK, b.Bytes())
 }
 
 // setProperties serves Set Table Service Properties: the parts the body gives replace the
@@ -103,7 +102,7 @@ func (c *call) setProperties() {
 		c.fail(err)
 		return
 	}
-	c.noContent(http.StatusAccepted)
+	c.noContent(exchange.StatusAccepted)
 }
 
 // getStats serves Get Table Service Stats: GET /?restype=service&comp=stats. There is no
@@ -115,13 +114,13 @@ func (c *call) getStats() {
 	}
 	var b bytes.Buffer
 	xmldoc.WriteStats(&b, c.now)
-	c.writeXML(http.StatusOK, b.Bytes())
+	c.writeXML(exchange.StatusOK, b.Bytes())
 }
 
 // readXML reads the XML body of an ACL or service properties request; a JSON one is
 // ErrJSONNotSupported.
 func (c *call) readXML() ([]byte, error) {
-	if mt, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type")); strings.Contains(mt, "json") {
+	if mt, _, _ := exchange.ParseMediaType(c.r.Header.Get("Content-Type")); strings.Contains(mt, "json") {
 		return nil, ErrJSONNotSupported
 	}
 	return c.readBody(maxSmallBody)

@@ -2,12 +2,12 @@ package rest
 
 import (
 	"errors"
-	"net/http"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // maxSmallBody caps bodies that hold no entity: Create Table, ACLs, service properties.
@@ -45,7 +45,7 @@ func (c *call) queryTables() {
 	for i, t := range page.Tables {
 		names[i] = t.Name
 	}
-	c.writeJSON(http.StatusOK, wire.AppendTables(nil, names, c.wireContext("")))
+	c.writeJSON(exchange.StatusOK, wire.AppendTables(nil, names, c.wireContext("")))
 }
 
 // createTable serves Create Table: POST /Tables with {"TableName":"t"}.
@@ -89,10 +89,10 @@ func (c *call) answerCreated(location, applied string, content bool, body func()
 		h.Set("Preference-Applied", applied)
 	}
 	if !content {
-		c.noContent(http.StatusNoContent)
+		c.noContent(exchange.StatusNoContent)
 		return
 	}
-	c.writeJSON(http.StatusCreated, body())
+	c.writeJSON(exchange.StatusCreated, body())
 }
 
 // deleteTable serves Delete Table: DELETE /Tables('t').
@@ -109,7 +109,7 @@ func (c *call) deleteTable() {
 		c.fail(err)
 		return
 	}
-	c.noContent(http.StatusNoContent)
+	c.noContent(exchange.StatusNoContent)
 }
 
 // wireContext describes the response to the entity codec; table is "" for table listings.

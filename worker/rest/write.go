@@ -1,12 +1,12 @@
 package rest
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // write is an entity write parsed from a request, alone or inside a batch: the store
@@ -24,16 +24,16 @@ type write struct {
 // PUT replaces, PATCH or MERGE merges, DELETE deletes. Without If-Match, PUT and MERGE
 // upsert (upsertKind).
 var writeKinds = map[string]core.OpKind{
-	http.MethodPost:   core.OpInsert,
-	http.MethodPut:    core.OpReplace,
-	http.MethodPatch:  core.OpMerge,
-	"MERGE":           core.OpMerge,
-	http.MethodDelete: core.OpDelete,
+	exchange.MethodPost:   core.OpInsert,
+	exchange.MethodPut:    core.OpReplace,
+	exchange.MethodPatch:  core.OpMerge,
+	"MERGE":               core.OpMerge,
+	exchange.MethodDelete: core.OpDelete,
 }
 
 // parseWrite parses an entity write of kind (from writeKinds; format is the $format
 // parameter, if any). A delete needs If-Match.
-func (c *call) parseWrite(kind core.OpKind, format string, res resource, h http.Header, body []byte) (*write, error) {
+func (c *call) parseWrite(kind core.OpKind, format string, res resource, h exchange.Header, body []byte) (*write, error) {
 	w := &write{table: res.table}
 	if kind == core.OpInsert {
 		return w, w.parseInsert(res, format, h, body)
@@ -66,7 +66,7 @@ func (c *call) parseWrite(kind core.OpKind, format string, res resource, h http.
 }
 
 // parseInsert parses an Insert Entity body and its Prefer and Accept headers.
-func (w *write) parseInsert(res resource, format string, h http.Header, body []byte) error {
+func (w *write) parseInsert(res resource, format string, h exchange.Header, body []byte) error {
 	if res.kind != kindEntities {
 		return ErrMethodNotAllowed
 	}
@@ -111,16 +111,16 @@ func (w *write) operation() auth.Operation {
 
 // answerWrite is the answer to a write that succeeded: status, headers and body. stored
 // is the entity as written (nil for a delete).
-func (c *call) answerWrite(w *write, stored *core.Entity) (int, http.Header, []byte) {
-	h := http.Header{}
+func (c *call) answerWrite(w *write, stored *core.Entity) (int, exchange.Header, []byte) {
+	h := exchange.Header{}
 	if w.op.Kind == core.OpDelete {
 		h.Set("DataServiceVersion", "1.0;")
-		return http.StatusNoContent, h, nil
+		return exchange.StatusNoContent, h, nil
 	}
 	if w.op.Kind != core.OpInsert {
 		h.Set("DataServiceVersion", "1.0;")
 		h.Set("ETag", stored.ETag())
-		return http.StatusNoContent, h, nil
+		return exchange.StatusNoContent, h, nil
 	}
 	if w.applied != "" {
 		h.Set("Preference-Applied", w.applied)
@@ -131,11 +131,11 @@ func (c *call) answerWrite(w *write, stored *core.Entity) (int, http.Header, []b
 	h.Set("DataServiceId", loc)
 	h.Set("ETag", stored.ETag())
 	if !w.content {
-		return http.StatusNoContent, h, nil
+		return exchange.StatusNoContent, h, nil
 	}
 	h.Set("Content-Type", w.meta.ContentType())
 	ctx := &wire.Context{Metadata: w.meta, BaseURL: c.base, Account: c.acct.Name, Table: w.table}
-	return http.StatusCreated, h, wire.AppendEntity(nil, stored, ctx)
+	return exchange.StatusCreated, h, wire.AppendEntity(nil, stored, ctx)
 }
 
 // decodeAt decodes an entity body for the entity at (pk, rk): keys the body leaves out
@@ -154,7 +154,7 @@ func decodeAt(body []byte, pk, rk string) (*core.Entity, error) {
 
 // ifMatchOf returns the If-Match header, checked to be "*" or a weak ETag, and whether it
 // was sent.
-func ifMatchOf(h http.Header) (string, bool, error) {
+func ifMatchOf(h exchange.Header) (string, bool, error) {
 	v := h.Values("If-Match")
 	if len(v) == 0 {
 		return "", false, nil
@@ -167,7 +167,7 @@ func ifMatchOf(h http.Header) (string, bool, error) {
 
 // preferOf reads the Prefer header: whether the answer should carry the content, and the
 // Preference-Applied to answer ("" when Prefer named neither preference).
-func preferOf(h http.Header, def bool) (content bool, applied string) {
+func preferOf(h exchange.Header, def bool) (content bool, applied string) {
 	for _, v := range h.Values("Prefer") {
 		for _, p := range strings.Split(v, ",") {
 			switch strings.ToLower(strings.TrimSpace(p)) {
@@ -182,7 +182,7 @@ func preferOf(h http.Header, def bool) (content bool, applied string) {
 }
 
 // formatOf is the requested format: $format (given by the caller) over Accept.
-func formatOf(h http.Header, format string) string {
+func formatOf(h exchange.Header, format string) string {
 	if format != "" {
 		return format
 	}

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 func TestDecodeRequest(t *testing.T) {
@@ -30,8 +31,8 @@ func TestDecodeRequest(t *testing.T) {
 		if got := r.Header.Values("Accept"); !reflect.DeepEqual(got, []string{"a", "b"}) {
 			t.Errorf("Accept = %q", got)
 		}
-		if r.TLS == nil || r.RemoteAddr != "203.0.113.9" || r.ContentLength != 2 {
-			t.Errorf("TLS %v, RemoteAddr %q, ContentLength %d", r.TLS, r.RemoteAddr, r.ContentLength)
+		if !r.Secure || r.RemoteAddr != "203.0.113.9" || r.ContentLength != 2 {
+			t.Errorf("Secure %v, RemoteAddr %q, ContentLength %d", r.Secure, r.RemoteAddr, r.ContentLength)
 		}
 		if b, _ := io.ReadAll(r.Body); string(b) != "{}" {
 			t.Errorf("body = %q", b)
@@ -42,8 +43,8 @@ func TestDecodeRequest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.TLS != nil || r.Body != http.NoBody || r.URL.RawQuery != "" {
-			t.Errorf("TLS %v, Body %v", r.TLS, r.Body)
+		if b, err := io.ReadAll(r.Body); r.Secure || err != nil || len(b) != 0 || r.ContentLength != 0 || r.URL.RawQuery != "" {
+			t.Errorf("Secure %v, body %q, %v", r.Secure, b, err)
 		}
 	})
 	for _, head := range []string{"", "GET", " http://h/", "GET /relative", "GET ftp://h/", "GET http://h/\nno colon", "GET http://h/\nbad name: v", "GET http://h/\n: v"} {
@@ -59,8 +60,8 @@ func TestRecorder_Head(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		w := NewRecorder()
 		w.Header().Set("ETag", `W/"datetime'2026-11-22T10%3A00%3A00Z'"`)
-		w.WriteHeader(http.StatusNoContent)
-		w.WriteHeader(http.StatusOK) // ignored, as net/http does
+		w.WriteHeader(exchange.StatusNoContent)
+		w.WriteHeader(exchange.StatusOK) // ignored, as net/http does
 		if got, want := w.Head(), "204\nEtag: W/\"datetime'2026-11-22T10%3A00%3A00Z'\"\n"; got != want {
 			t.Errorf("Head() = %q, want %q", got, want)
 		}
@@ -75,10 +76,10 @@ func TestRecorder_Head(t *testing.T) {
 }
 
 func TestServe(t *testing.T) {
-	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	echo := handlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
 		b, _ := io.ReadAll(r.Body)
 		w.Header().Set("X-Method", r.Method)
-		w.WriteHeader(http.StatusCreated)
+		w.WriteHeader(exchange.StatusCreated)
 		fmt.Fprintf(w, "%s|%s", r.Header.Get("X-Ms-Date"), b)
 	})
 	t.Run("OK", func(t *testing.T) {
@@ -95,7 +96,7 @@ func TestServe(t *testing.T) {
 	})
 	t.Run("ErrPanic", func(t *testing.T) {
 		var got any
-		boom := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		boom := handlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
 			w.Header().Set("X-Half", "done")
 			panic("boom")
 		})
@@ -126,12 +127,12 @@ func FuzzDecodeRequest(f *testing.F) {
 }
 
 func BenchmarkServe(b *testing.B) {
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := handlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(body)
 	})
-	head := encodeHead("PUT", "http://127.0.0.1/devstoreaccount1/t(PartitionKey='p',RowKey='r')", http.Header{
+	head := encodeHead("PUT", "http://127.0.0.1/devstoreaccount1/t(PartitionKey='p',RowKey='r')", exchange.Header{
 		"X-Ms-Date": {"Sat, 22 Nov 2026 10:00:00 GMT"}, "Authorization": {"SharedKey devstoreaccount1:abc"},
 		"Content-Type": {"application/json"}, "Accept": {"application/json;odata=minimalmetadata"},
 	})
@@ -148,9 +149,14 @@ func BenchmarkServe(b *testing.B) {
 
 // encodeHead is the head of a request in the form DecodeRequest reads: the form the
 // JavaScript glue writes.
-func encodeHead(method, rawURL string, h http.Header) string {
+func encodeHead(method, rawURL string, h exchange.Header) string {
 	var b strings.Builder
 	b.WriteString(method + " " + rawURL + "\n")
 	writeHeader(&b, h)
 	return b.String()
 }
+
+// handlerFunc is a function as an exchange.Handler.
+type handlerFunc func(w exchange.ResponseWriter, r *exchange.Request)
+
+func (f handlerFunc) Serve(w exchange.ResponseWriter, r *exchange.Request) { f(w, r) }

@@ -11,8 +11,9 @@
 //	204\n
 //	Name: value\n
 //
-// Serve decodes the request, runs an http.Handler on it with an in-memory ResponseWriter
-// and encodes the answer. It recovers a panic in the handler as a 500, so that one bad
+// Serve decodes the request into an exchange.Request, runs an exchange.Handler (the
+// worker/rest Handler) on it with an in-memory ResponseWriter and encodes the answer; no
+// net/http is involved. It recovers a panic in the handler as a 500, so that one bad
 // request cannot take down the instance that holds an object's state.
 //
 // The package is plain Go, with no syscall/js: it builds and is tested natively and under

@@ -2,27 +2,28 @@ package bridge
 
 import (
 	"bytes"
-	"net/http"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
-// Recorder is the http.ResponseWriter of one bridged request: it keeps the status, the
+// Recorder is the exchange.ResponseWriter of one bridged request: it keeps the status, the
 // header and the body in memory until the handler returns.
 type Recorder struct {
-	header http.Header
+	header exchange.Header
 	status int
 	body   bytes.Buffer
 }
 
-var _ http.ResponseWriter = (*Recorder)(nil)
+var _ exchange.ResponseWriter = (*Recorder)(nil)
 
 // NewRecorder returns a Recorder whose status is 200 until the handler says otherwise.
-func NewRecorder() *Recorder { return &Recorder{header: http.Header{}} }
+func NewRecorder() *Recorder { return &Recorder{header: exchange.Header{}} }
 
 // Header is the response header, to change before WriteHeader or Write.
-func (w *Recorder) Header() http.Header { return w.header }
+func (w *Recorder) Header() exchange.Header { return w.header }
 
-// WriteHeader records the status; only the first call counts, as with net/http.
+// WriteHeader records the status; only the first call counts.
 func (w *Recorder) WriteHeader(status int) {
 	if w.status == 0 {
 		w.status = status
@@ -31,7 +32,7 @@ func (w *Recorder) WriteHeader(status int) {
 
 // Write appends to the body, writing a 200 status first if none was written.
 func (w *Recorder) Write(p []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(exchange.StatusOK)
 	return w.body.Write(p)
 }
 
@@ -41,7 +42,7 @@ func (w *Recorder) Flush() {}
 // Status is the status written, 200 if none was.
 func (w *Recorder) Status() int {
 	if w.status == 0 {
-		return http.StatusOK
+		return exchange.StatusOK
 	}
 	return w.status
 }

@@ -2,35 +2,36 @@ package bridge
 
 import (
 	"fmt"
-	"net/http"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // Serve runs h on the request that head and body describe and returns the head and body
 // of its answer. A head that does not decode is answered 400; a panic in h is answered
 // 500 with whatever headers h had set dropped, and reported to onPanic if it is not nil.
-func Serve(h http.Handler, head string, body []byte, onPanic func(v any)) (respHead string, respBody []byte) {
+func Serve(h exchange.Handler, head string, body []byte, onPanic func(v any)) (respHead string, respBody []byte) {
 	r, err := DecodeRequest(head, body)
 	if err != nil {
-		return plain(http.StatusBadRequest, err.Error())
+		return plain(exchange.StatusBadRequest, err.Error())
 	}
 	w := NewRecorder()
 	if v, panicked := run(h, w, r); panicked {
 		if onPanic != nil {
 			onPanic(v)
 		}
-		return plain(http.StatusInternalServerError, fmt.Sprintf("internal error: %v", v))
+		return plain(exchange.StatusInternalServerError, fmt.Sprintf("internal error: %v", v))
 	}
 	return w.Head(), w.Body()
 }
 
 // run calls h and reports whether it panicked, and with what.
-func run(h http.Handler, w http.ResponseWriter, r *http.Request) (v any, panicked bool) {
+func run(h exchange.Handler, w exchange.ResponseWriter, r *exchange.Request) (v any, panicked bool) {
 	defer func() {
 		if v = recover(); v != nil {
 			panicked = true
 		}
 	}()
-	h.ServeHTTP(w, r)
+	h.Serve(w, r)
 	return nil, false
 }
 

@@ -9,6 +9,7 @@ import { refusal } from "./door.mjs";
 import { started } from "./gohost.mjs";
 
 export { TableObject, AccountObject } from "./objects.mjs";
+export { Tabletop } from "./rpc.mjs"; // the Workers RPC entrypoint for service bindings
 
 // NO_ACCOUNTS answers every request of a worker deployed without TABLETOP_ACCOUNTS: it
 // serves no account, the development account included, until one is configured.

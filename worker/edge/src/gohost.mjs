@@ -2,8 +2,8 @@
 //
 // syumai/workers' stock shim starts a Go instance per request; here the compiled module is
 // imported once per isolate and instantiated once per object. The runtime context is in
-// syumai/workers' shape ({env, ctx, binding}), so its cloudflare package (Getenv…) works
-// inside the instance; Go reads it once, while it starts, which is synchronous here.
+// syumai/workers' shape ({env, ctx, binding}); Go reads it once, while it starts, which is
+// synchronous here.
 import "../build/wasm_exec.js";
 import wasm from "../build/app.wasm";
 import { kvStorage } from "./storage.mjs";

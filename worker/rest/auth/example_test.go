@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // Example verifies a Shared Key Lite request for Query Tables and authorizes it.
@@ -26,11 +27,12 @@ func Example() {
 	r.Header.Set("x-ms-date", date)
 	r.Header.Set("Authorization", "SharedKeyLite devstoreaccount1:"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
 
-	p, err := auth.Verify(auth.Request{HTTP: r, Account: acct, Now: now})
+	req := nethttp.Request(r)
+	p, err := auth.Verify(auth.Request{HTTP: req, Account: acct, Now: now})
 	fmt.Println(p.Kind, err, p.Authorize(auth.For(auth.QueryTables, "")))
 
 	// An hour later the same request is refused: its date is too old.
-	_, err = auth.Verify(auth.Request{HTTP: r, Account: acct, Now: now.Add(time.Hour)})
+	_, err = auth.Verify(auth.Request{HTTP: req, Account: acct, Now: now.Add(time.Hour)})
 	var ae *auth.AuthError
 	if errors.As(err, &ae) {
 		fmt.Println(ae.AzureCode().Name, ae.Detail)

@@ -3,6 +3,8 @@ package auth
 import (
 	"net/http"
 	"testing"
+
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 func FuzzParseTime(f *testing.F) {
@@ -30,7 +32,7 @@ func FuzzVerify(f *testing.F) {
 		}
 		r.Header.Set("Authorization", authorization)
 		r.Header.Set("x-ms-date", testNow.Format(http.TimeFormat))
-		if p, err := Verify(Request{HTTP: r, Account: testAccount(t), Now: testNow}); err == nil {
+		if p, err := Verify(Request{HTTP: nethttp.Request(r), Account: testAccount(t), Now: testNow}); err == nil {
 			t.Fatalf("Verify accepted a random request: %+v", p)
 		}
 	})

@@ -5,13 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // testNow is the server clock of the tests.
@@ -39,12 +40,12 @@ func devCred(t testing.TB, key string) *aztables.SharedKeyCredential {
 }
 
 // newRequest builds a server-side request for target (path and query, as sent).
-func newRequest(method, target string, header map[string]string) *http.Request {
+func newRequest(method, target string, header map[string]string) *exchange.Request {
 	r := httptest.NewRequest(method, target, nil)
 	for k, v := range header {
 		r.Header.Set(k, v)
 	}
-	return r
+	return nethttp.Request(r)
 }
 
 // hmacSign signs a string to sign with a base64 key, as the SDKs do.

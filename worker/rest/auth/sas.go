@@ -1,12 +1,12 @@
 package auth
 
 import (
-	"bytes"
-	"net"
-	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // sasFields are the query parameters of a shared access signature, URL-decoded.
@@ -86,7 +86,7 @@ func httpTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(http.TimeFormat)
+	return t.UTC().Format(exchange.TimeFormat)
 }
 
 // checkProtocol checks spr: "https" needs a secure request; "https,http" (or none)
@@ -105,41 +105,59 @@ func checkProtocol(spr string, secure bool) error {
 }
 
 // checkIP checks that ip is the address sip names, or lies in its inclusive range "a-b".
-func checkIP(sip string, ip net.IP) error {
+func checkIP(sip string, ip netip.Addr) error {
 	if sip == "" {
 		return nil
 	}
+	ip = ip.Unmap() // an IPv4-mapped IPv6 address is its IPv4 address
 	lo, hi, ok := parseIPRange(sip)
 	if !ok {
 		return notWellFormed("The signed IP (sip) '" + sip + "' is not an address or a range.")
 	}
 	if !ipInRange(ip, lo, hi) {
-		return fail(ErrSourceIPMismatch, ip.String())
+		return fail(ErrSourceIPMismatch, ipText(ip))
 	}
 	return nil
 }
 
-// parseIPRange parses "a" or "a-b" into its inclusive bounds.
-func parseIPRange(sip string) (net.IP, net.IP, bool) {
-	a, b, isRange := strings.Cut(sip, "-")
-	lo := net.ParseIP(strings.TrimSpace(a))
-	hi := lo
-	if isRange {
-		hi = net.ParseIP(strings.TrimSpace(b))
+// parseIP parses an IPv4 or IPv6 address without a zone; an IPv4-mapped IPv6 address is
+// its IPv4 address.
+func parseIP(s string) (netip.Addr, bool) {
+	a, err := netip.ParseAddr(s)
+	if err != nil || a.Zone() != "" {
+		return netip.Addr{}, false
 	}
-	if lo == nil || hi == nil || (lo.To4() == nil) != (hi.To4() == nil) {
-		return nil, nil, false
+	return a.Unmap(), true
+}
+
+// ipText is ip as the answer names it, "<nil>" when the client's address is unknown.
+func ipText(ip netip.Addr) string {
+	if !ip.IsValid() {
+		return "<nil>"
+	}
+	return ip.String()
+}
+
+// parseIPRange parses "a" or "a-b" into its inclusive bounds.
+func parseIPRange(sip string) (netip.Addr, netip.Addr, bool) {
+	a, b, isRange := strings.Cut(sip, "-")
+	lo, ok := parseIP(strings.TrimSpace(a))
+	hi, okHi := lo, ok
+	if isRange {
+		hi, okHi = parseIP(strings.TrimSpace(b))
+	}
+	if !ok || !okHi || lo.Is4() != hi.Is4() {
+		return netip.Addr{}, netip.Addr{}, false
 	}
 	return lo, hi, true
 }
 
 // ipInRange reports whether ip lies in [lo, hi], comparing addresses of one family.
-func ipInRange(ip, lo, hi net.IP) bool {
-	if ip == nil || (ip.To4() == nil) != (lo.To4() == nil) {
+func ipInRange(ip, lo, hi netip.Addr) bool {
+	if !ip.IsValid() || ip.Is4() != lo.Is4() {
 		return false
 	}
-	ip, lo, hi = ip.To16(), lo.To16(), hi.To16()
-	return bytes.Compare(ip, lo) >= 0 && bytes.Compare(ip, hi) <= 0
+	return ip.Compare(lo) >= 0 && ip.Compare(hi) <= 0
 }
 
 // parseLetters returns the permissions of a SAS permission string: each letter must be

@@ -3,6 +3,7 @@ package auth
 import (
 	"errors"
 	"net"
+	"net/netip"
 	"net/url"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestVerify_TableSAS(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Request{
 				HTTP:    newRequest("GET", "/devstoreaccount1/MyTable()?"+tt.query, nil),
-				Account: acct, Policies: policies, Now: testNow, Secure: tt.secure, ClientIP: net.ParseIP(tt.ip),
+				Account: acct, Policies: policies, Now: testNow, Secure: tt.secure, ClientIP: addr(tt.ip),
 			}
 			p, err := Verify(r)
 			checkErr(t, err, tt.want, tt.detail)
@@ -203,5 +204,34 @@ func TestVerify_TableSASVersions(t *testing.T) {
 				t.Fatalf("KeyRange = %q", p.KeyRange())
 			}
 		})
+	}
+}
+
+// addr is the client address s, the zero Addr (unknown) for "".
+func addr(s string) netip.Addr {
+	a, _ := netip.ParseAddr(s)
+	return a
+}
+
+func TestParseIPRange(t *testing.T) {
+	for _, tc := range []struct {
+		sip, ip string
+		ok, in  bool
+	}{
+		{"10.0.0.1-10.0.0.9", "10.0.0.9", true, true},
+		{"10.0.0.1-10.0.0.9", "10.0.0.10", true, false},
+		{"10.0.0.1-10.0.0.9", "::ffff:10.0.0.5", true, true}, // an IPv4-mapped client is its IPv4 address
+		{"::ffff:10.0.0.1", "10.0.0.1", true, true},
+		{"2001:db8::1-2001:db8::ff", "2001:db8::80", true, true},
+		{"2001:db8::1", "10.0.0.1", true, false},
+		{"10.0.0.1-2001:db8::1", "", false, false},
+		{"fe80::1%eth0", "", false, false},
+		{"010.0.0.1", "", false, false},
+		{"nope", "", false, false},
+	} {
+		_, _, ok := parseIPRange(tc.sip)
+		if ok != tc.ok || (ok && checkIP(tc.sip, addr(tc.ip)) == nil != tc.in) {
+			t.Errorf("sip %q, client %q: ok %v, in %v; want %v, %v", tc.sip, tc.ip, ok, ok && checkIP(tc.sip, addr(tc.ip)) == nil, tc.ok, tc.in)
+		}
 	}
 }

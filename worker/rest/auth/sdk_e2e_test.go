@@ -15,6 +15,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // recorder is a server that verifies every request it gets and answers each with an
@@ -76,7 +77,7 @@ func TestVerify_GoSDKSharedKeyLite(t *testing.T) {
 	}{{"OK", DevAccountKey, nil}, {"OK/SecondaryKey", secondaryKey, nil}, {"ErrAuthenticationFailed", "d3Jvbmcta2V5", ErrAuthenticationFailed}} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec, base := newRecorder(t, func(r *http.Request) error {
-				p, err := Verify(Request{HTTP: r, Account: testAccount(t), Now: time.Now()})
+				p, err := Verify(Request{HTTP: nethttp.Request(r), Account: testAccount(t), Now: time.Now()})
 				if err == nil && p.Kind != SharedKeyLite {
 					return errors.New("not Shared Key Lite")
 				}
@@ -106,7 +107,7 @@ func TestVerify_GoSDKSAS(t *testing.T) {
 	var mu sync.Mutex
 	var got []result
 	rec, base := newRecorder(t, func(r *http.Request) error {
-		req := Request{HTTP: r, Account: testAccount(t), Now: time.Now()}
+		req := Request{HTTP: nethttp.Request(r), Account: testAccount(t), Now: time.Now()}
 		_, plain := Verify(req)
 		req.Secure = true
 		p, secure := Verify(req)

@@ -1,8 +1,9 @@
 package auth
 
 import (
-	"net/http"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // verifySharedKey checks an Authorization header of the SharedKey or SharedKeyLite scheme.
@@ -55,7 +56,7 @@ func checkDate(r *Request) (string, error) {
 	if text == "" {
 		return "", authFailed("Request date header not specified (x-ms-date or Date).")
 	}
-	t, err := http.ParseTime(text)
+	t, err := exchange.ParseTime(text)
 	if err != nil {
 		return "", authFailed("The date header '" + text + "' is not a valid RFC 1123 date.")
 	}

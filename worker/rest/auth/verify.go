@@ -1,13 +1,13 @@
 package auth
 
 import (
-	"net"
-	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // DefaultClockSkew is how far a Shared Key request's date may be from the server's clock,
@@ -20,7 +20,7 @@ type Policies func(table string) ([]core.AccessPolicy, error)
 
 // Request is what verification needs from an HTTP request.
 type Request struct {
-	HTTP    *http.Request
+	HTTP    *exchange.Request
 	Account Account
 	// CanonicalPath is the request path as sent, still percent-encoded, including the
 	// account segment in path style (e.g. "/devstoreaccount1/mytable()"); the
@@ -28,9 +28,9 @@ type Request struct {
 	// means PathAsSent(HTTP).
 	CanonicalPath string
 	Policies      Policies
-	Now           time.Time // zero means time.Now()
-	Secure        bool      // the request came over https (for spr=https)
-	ClientIP      net.IP    // the client's address (for sip)
+	Now           time.Time  // zero means time.Now()
+	Secure        bool       // the request came over https (for spr=https)
+	ClientIP      netip.Addr // the client's address (for sip); the zero Addr when unknown
 	// Query is the request's query string, parsed once by the caller; nil means
 	// HTTP.URL.Query().
 	Query url.Values
@@ -68,7 +68,7 @@ func Verify(r Request) (*Principal, error) {
 // PathAsSent returns the path of r's request target as the client sent it, still
 // percent-encoded: the canonicalized resource is built from it. It falls back to the
 // parsed URL when the server did not keep the request target.
-func PathAsSent(r *http.Request) string {
+func PathAsSent(r *exchange.Request) string {
 	uri := r.RequestURI
 	if uri == "" || uri == "*" {
 		return r.URL.EscapedPath()

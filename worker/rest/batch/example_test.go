@@ -2,10 +2,10 @@ package batch_test
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/worker/rest/batch"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 func Example() {
@@ -29,10 +29,10 @@ func Example() {
 	}
 
 	// The delete failed: the response holds only its result.
-	failed := http.Header{"Content-Type": {"application/json;odata=minimalmetadata;streaming=true;charset=utf-8"}}
+	failed := exchange.Header{"Content-Type": {"application/json;odata=minimalmetadata;streaming=true;charset=utf-8"}}
 	rs := []batch.Response{
-		{Status: http.StatusNoContent, Header: http.Header{"ETag": {`W/"datetime'2021-09-08T18%3A58%3A49.9965167Z'"`}}},
-		{Status: http.StatusNotFound, Header: failed, Body: []byte(`{"odata.error":{"code":"ResourceNotFound"}}`)},
+		{Status: exchange.StatusNoContent, Header: exchange.Header{"ETag": {`W/"datetime'2021-09-08T18%3A58%3A49.9965167Z'"`}}},
+		{Status: exchange.StatusNotFound, Header: failed, Body: []byte(`{"odata.error":{"code":"ResourceNotFound"}}`)},
 	}
 	var out strings.Builder
 	if err := batch.WriteResponse(&out, "batchresponse_3", "changesetresponse_4", rs); err != nil {

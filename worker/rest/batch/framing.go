@@ -3,24 +3,19 @@ package batch
 import (
 	"bytes"
 	"errors"
-	"io"
-	"strings"
 )
 
-// errCutShort ends the streams that framed gives to multipart.Reader.
+// errCutShort is the error a part's body ends with when the data ends before the next
+// delimiter.
 var errCutShort = errors.New("body ends before the closing delimiter")
 
-// framed returns b followed by a line ending and then errCutShort in place of io.EOF.
-// With it, multipart.Reader's NextRawPart returns a bare io.EOF only after a closing
-// delimiter (the line ending completes one that ends b, as a changeset's does); a body
-// cut short in a part's headers, which it would otherwise also report as io.EOF, is an
-// error.
-func framed(b []byte, boundary string) io.Reader {
-	return io.MultiReader(bytes.NewReader(b), strings.NewReader(lineEnding(b, boundary)), cutShort{})
-}
+// A body is read as if a line ending followed it and then errCutShort instead of io.EOF:
+// the line ending completes a closing delimiter that ends the body (as a changeset's
+// does), and a body cut short, in a part's headers or body, is an error rather than a
+// clean end.
 
 // lineEnding returns "\n" if the first delimiter of boundary in b ends its line with a
-// bare LF (multipart.Reader then expects LF throughout), else "\r\n".
+// bare LF (delimiters then end in LF throughout), else "\r\n".
 func lineEnding(b []byte, boundary string) string {
 	i := bytes.Index(b, []byte("--"+boundary))
 	if i < 0 {

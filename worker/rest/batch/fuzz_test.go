@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 func FuzzReadRequest(f *testing.F) {
@@ -103,7 +105,7 @@ func FuzzWriteResponse(f *testing.F) {
 			t.Skip("the REST layer never sets this header; net/http would not either")
 		}
 		batch, changeset := NewBoundaries()
-		r := Response{Status: status, Header: http.Header{name: {value}}, Body: body}
+		r := Response{Status: status, Header: exchange.Header{name: {value}}, Body: body}
 		var b bytes.Buffer
 		if err := WriteResponse(&b, batch, changeset, []Response{r}); err != nil {
 			if !errors.Is(err, ErrStatus) {

@@ -1,9 +1,10 @@
 package batch
 
 import (
-	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // headerOrder is the order in which the service writes a sub-response's headers
@@ -32,10 +33,10 @@ var envelope = map[string]bool{
 // appendHeader appends h as "Name: value\r\n" lines in the service's order and spelling.
 // It leaves out envelope headers and names that are not HTTP tokens, and turns CR and LF
 // in values into spaces.
-func appendHeader(b []byte, h http.Header) []byte {
+func appendHeader(b []byte, h exchange.Header) []byte {
 	names := make([]string, 0, len(h))
 	for name := range h {
-		if isToken(name) && !envelope[http.CanonicalHeaderKey(name)] {
+		if isToken(name) && !envelope[exchange.CanonicalKey(name)] {
 			names = append(names, name)
 		}
 	}
@@ -54,7 +55,7 @@ func appendHeader(b []byte, h http.Header) []byte {
 
 // headerLess orders names by their place in headerOrder, then by canonical name.
 func headerLess(a, b string) bool {
-	ca, cb := http.CanonicalHeaderKey(a), http.CanonicalHeaderKey(b)
+	ca, cb := exchange.CanonicalKey(a), exchange.CanonicalKey(b)
 	ra, rb := headerRank(ca), headerRank(cb)
 	if ra != rb {
 		return ra < rb
@@ -76,7 +77,7 @@ func headerRank(canonical string) int {
 
 // wireName returns the service's spelling of a header name.
 func wireName(name string) string {
-	canonical := http.CanonicalHeaderKey(name)
+	canonical := exchange.CanonicalKey(name)
 	if w, ok := wireNames[canonical]; ok {
 		return w
 	}

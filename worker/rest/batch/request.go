@@ -3,13 +3,10 @@ package batch
 import (
 	"fmt"
 	"io"
-	"mime"
-	"mime/multipart"
-	"net/http"
-	"net/textproto"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // ReadRequest parses a $batch request body, given the request's Content-Type header, into
@@ -31,7 +28,7 @@ func ReadRequest(body io.Reader, contentType string) ([]SubRequest, error) {
 	if len(buf) > core.MaxBatchBytes {
 		return nil, ErrTooLarge
 	}
-	subs, err := readBatch(multipart.NewReader(framed(buf, boundary), boundary))
+	subs, err := readBatch(newPartReader(buf, boundary))
 	if err != nil {
 		return nil, fmt.Errorf("read batch: %w", err)
 	}
@@ -43,7 +40,7 @@ func multipartBoundary(contentType string) (string, error) {
 	if contentType == "" {
 		return "", malformed("no Content-Type, want multipart/mixed")
 	}
-	mediaType, params, err := mime.ParseMediaType(contentType)
+	mediaType, params, err := exchange.ParseMediaType(contentType)
 	if err != nil {
 		return "", malformed("Content-Type %q: %v", contentType, err)
 	}
@@ -58,15 +55,15 @@ func multipartBoundary(contentType string) (string, error) {
 
 // readBatch reads the batch's single changeset, or its single query, and checks that
 // nothing follows it.
-func readBatch(mr *multipart.Reader) ([]SubRequest, error) {
-	part, err := mr.NextRawPart()
+func readBatch(mr *partReader) ([]SubRequest, error) {
+	part, err := mr.next()
 	if err == io.EOF { // the closing delimiter; see framed
 		return nil, ErrEmpty
 	}
 	if err != nil {
 		return nil, malformed("batch: %v", err)
 	}
-	if mt, _, _ := mime.ParseMediaType(part.Header.Get("Content-Type")); mt == "application/http" {
+	if mt, _, _ := exchange.ParseMediaType(part.Header.Get("Content-Type")); mt == "application/http" {
 		return readQuery(mr, part)
 	}
 	boundary, err := multipartBoundary(part.Header.Get("Content-Type"))
@@ -77,11 +74,11 @@ func readBatch(mr *multipart.Reader) ([]SubRequest, error) {
 	if err != nil {
 		return nil, malformed("batch: %v", err)
 	}
-	subs, err := readChangeset(multipart.NewReader(framed(content, boundary), boundary))
+	subs, err := readChangeset(newPartReader(content, boundary))
 	if err != nil {
 		return nil, err
 	}
-	switch _, err := mr.NextRawPart(); {
+	switch _, err := mr.next(); {
 	case err == nil:
 		return nil, ErrMultipleChangesets
 	case err != io.EOF:
@@ -92,15 +89,15 @@ func readBatch(mr *multipart.Reader) ([]SubRequest, error) {
 
 // readQuery reads a batch whose part is a request rather than a changeset: it must be a
 // query (GET), alone in the batch.
-func readQuery(mr *multipart.Reader, part *multipart.Part) ([]SubRequest, error) {
+func readQuery(mr *partReader, part *part) ([]SubRequest, error) {
 	sub, err := readOperation(part.Header, part)
 	if err != nil {
 		return nil, &OperationError{Index: 0, Err: err}
 	}
-	if sub.Method != http.MethodGet {
+	if sub.Method != exchange.MethodGet {
 		return nil, &OperationError{Index: 0, Err: &methodError{sub.Method}}
 	}
-	switch _, err := mr.NextRawPart(); {
+	switch _, err := mr.next(); {
 	case err == nil:
 		return nil, ErrQueryNotAlone
 	case err != io.EOF:
@@ -110,10 +107,10 @@ func readQuery(mr *multipart.Reader, part *multipart.Part) ([]SubRequest, error)
 }
 
 // readChangeset reads the changeset's operations, at most core.MaxBatchOperations.
-func readChangeset(mr *multipart.Reader) ([]SubRequest, error) {
+func readChangeset(mr *partReader) ([]SubRequest, error) {
 	var subs []SubRequest
 	for {
-		part, err := mr.NextRawPart()
+		part, err := mr.next()
 		if err == io.EOF {
 			break
 		}
@@ -124,7 +121,7 @@ func readChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 			return nil, ErrTooManyOperations
 		}
 		sub, err := readOperation(part.Header, part)
-		if err == nil && sub.Method == http.MethodGet {
+		if err == nil && sub.Method == exchange.MethodGet {
 			err = &methodError{sub.Method} // a query is never part of a changeset
 		}
 		if err != nil {
@@ -139,9 +136,9 @@ func readChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 }
 
 // readOperation checks a changeset part's headers and parses the request it holds.
-func readOperation(h textproto.MIMEHeader, r io.Reader) (SubRequest, error) {
+func readOperation(h exchange.Header, r io.Reader) (SubRequest, error) {
 	ct := h.Get("Content-Type")
-	if mediaType, _, err := mime.ParseMediaType(ct); err != nil || mediaType != "application/http" {
+	if mediaType, _, err := exchange.ParseMediaType(ct); err != nil || mediaType != "application/http" {
 		return SubRequest{}, malformed("part has Content-Type %q, want application/http", ct)
 	}
 	if te := h.Get("Content-Transfer-Encoding"); te != "" && !strings.EqualFold(te, "binary") {

@@ -3,8 +3,9 @@ package batch
 import (
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // Response is the result of one sub-request.
@@ -15,7 +16,7 @@ type Response struct {
 	// Preference-Applied, DataServiceVersion, Content-Type, X-Content-Type-Options,
 	// Cache-Control. Headers of the outer response (Date, x-ms-request-id, ...) are left
 	// out when written; see WriteResponse.
-	Header http.Header
+	Header exchange.Header
 	// Body is the JSON error for the failing operation, an entity echo, or empty.
 	Body []byte
 }
@@ -29,7 +30,7 @@ func ContentType(batchBoundary string) string {
 // (see the package doc). If any response has a Status of 400 or more, the transaction
 // failed and, as the service does, the changeset holds only the first such response;
 // otherwise it holds all of rs, in order. rs must not be empty (ErrEmpty), and each Status
-// must have three digits (ErrStatus). The reason phrase is http.StatusText. Bodies must
+// must have three digits (ErrStatus). The reason phrase is exchange.StatusText. Bodies must
 // not contain the changeset boundary; random boundaries from NewBoundaries make that
 // practically impossible.
 func WriteResponse(w io.Writer, batchBoundary, changesetBoundary string, rs []Response) error {
@@ -77,7 +78,7 @@ func appendResponse(b []byte, r Response) []byte {
 	b = append(b, "HTTP/1.1 "...)
 	b = strconv.AppendInt(b, int64(r.Status), 10)
 	b = append(b, ' ')
-	b = append(b, http.StatusText(r.Status)...)
+	b = append(b, exchange.StatusText(r.Status)...)
 	b = append(b, "\r\n"...)
 	b = appendHeader(b, r.Header)
 	b = append(b, "\r\n"...)

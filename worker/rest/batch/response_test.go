@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 const (
@@ -19,15 +21,15 @@ const (
 
 // common returns the headers every sub-response carries, plus outer-response headers
 // that WriteResponse must leave out.
-func common(dsv string) http.Header {
-	return http.Header{
+func common(dsv string) exchange.Header {
+	return exchange.Header{
 		"Cache-Control": {"no-cache"}, "X-Content-Type-Options": {"nosniff"},
 		"Dataserviceversion": {dsv}, "Date": {"Mon, 02 Aug 2021 18:01:39 GMT"},
 		"X-Ms-Request-Id": {"r1"}, "X-Ms-Version": {"2019-02-02"}, "Content-Length": {"0"},
 	}
 }
 
-func with(h http.Header, kv ...string) http.Header {
+func with(h exchange.Header, kv ...string) exchange.Header {
 	for i := 0; i < len(kv); i += 2 {
 		h[kv[i]] = []string{kv[i+1]}
 	}
@@ -126,7 +128,7 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errBroken }
 
 func TestWriteResponse_headers(t *testing.T) {
-	h := http.Header{"B-Custom": {"x"}, "a-custom": {"1", "2"}, "Bad Name": {"v"},
+	h := exchange.Header{"B-Custom": {"x"}, "a-custom": {"1", "2"}, "Bad Name": {"v"},
 		"Etag": {"W/\"1\"\r\nInjected: yes"}}
 	var b strings.Builder
 	if err := WriteResponse(&b, "b", "c", []Response{{Status: 599, Header: h}}); err != nil {

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"net/http"
-	"net/textproto"
 	"net/url"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // SubRequest is one operation of a changeset, or the query of a query batch.
@@ -21,7 +21,7 @@ type SubRequest struct {
 	URL *url.URL
 	// Header holds the request's headers under canonical names (If-Match, Prefer,
 	// Dataserviceversion, ...).
-	Header http.Header
+	Header exchange.Header
 	// Body is the rest of the part after the headers, less any leading CR and LF (the JS
 	// client's extra CRLF). It is empty for a delete.
 	Body []byte
@@ -29,18 +29,18 @@ type SubRequest struct {
 
 // methods are the verbs allowed in a changeset.
 var methods = map[string]bool{
-	http.MethodPost: true, http.MethodPut: true, http.MethodPatch: true,
-	"MERGE": true, http.MethodDelete: true,
+	exchange.MethodPost: true, exchange.MethodPut: true, exchange.MethodPatch: true,
+	"MERGE": true, exchange.MethodDelete: true,
 }
 
 // parseSubRequest parses one HTTP request: request line, headers, blank line, body.
 func parseSubRequest(r io.Reader) (SubRequest, error) {
-	tp := textproto.NewReader(bufio.NewReader(r))
-	line, err := tp.ReadLine()
+	lr := lineReader{bufio.NewReader(r)}
+	line, err := lr.readLine()
 	if err != nil {
 		return SubRequest{}, malformed("request line: %v", err)
 	}
-	method, target, err := parseRequestLine(line)
+	method, target, err := parseRequestLine(string(line))
 	if err != nil {
 		return SubRequest{}, err
 	}
@@ -48,16 +48,16 @@ func parseSubRequest(r io.Reader) (SubRequest, error) {
 	if err != nil {
 		return SubRequest{}, err
 	}
-	h, err := tp.ReadMIMEHeader()
+	h, err := lr.readMIMEHeader()
 	if err != nil {
 		return SubRequest{}, malformed("headers: %v", err)
 	}
-	body, err := io.ReadAll(tp.R)
+	body, err := io.ReadAll(lr.r)
 	if err != nil {
 		return SubRequest{}, malformed("body: %v", err)
 	}
 	body = bytes.TrimLeft(body, "\r\n")
-	return SubRequest{Method: method, URL: u, Header: http.Header(h), Body: body}, nil
+	return SubRequest{Method: method, URL: u, Header: h, Body: body}, nil
 }
 
 // parseRequestLine splits "METHOD target HTTP/1.1" and checks the method.
@@ -67,7 +67,7 @@ func parseRequestLine(line string) (method, target string, err error) {
 	if !ok1 || !ok2 || !strings.HasPrefix(proto, "HTTP/") || strings.Contains(proto, " ") {
 		return "", "", malformed("request line %q is not METHOD URL HTTP/1.1", line)
 	}
-	if !methods[method] && method != http.MethodGet {
+	if !methods[method] && method != exchange.MethodGet {
 		return "", "", &methodError{method}
 	}
 	return method, target, nil

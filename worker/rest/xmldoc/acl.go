@@ -2,7 +2,6 @@ package xmldoc
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -19,8 +18,7 @@ const aclTimeLayout = "2006-01-02T15:04:05.0000000Z"
 
 // wireACL is the <SignedIdentifiers> document; pointers tell absent from empty.
 type wireACL struct {
-	XMLName xml.Name         `xml:"SignedIdentifiers"`
-	Items   []wireIdentifier `xml:"SignedIdentifier"`
+	Items []wireIdentifier `xml:"SignedIdentifier"`
 }
 
 type wireIdentifier struct {
@@ -43,8 +41,8 @@ func ParseACL(r io.Reader) ([]core.AccessPolicy, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil
 	}
-	var doc wireACL
-	if err := xml.Unmarshal(body, &doc); err != nil {
+	doc, err := decodeACL(body)
+	if err != nil {
 		return nil, fmt.Errorf("parse acl: %v: %w", err, ErrXMLInvalid)
 	}
 	if len(doc.Items) > core.MaxAccessPolicies {
@@ -124,8 +122,7 @@ func aclPermission(s *string) (string, error) {
 
 // aclOut is the <SignedIdentifiers> document as written.
 type aclOut struct {
-	XMLName xml.Name        `xml:"SignedIdentifiers"`
-	Items   []identifierOut `xml:"SignedIdentifier"`
+	Items []identifierOut `xml:"SignedIdentifier"`
 }
 
 type identifierOut struct {
@@ -148,5 +145,5 @@ func WriteACL(w io.Writer, policies []core.AccessPolicy) error {
 	for i, p := range policies {
 		doc.Items[i] = identifierOut{ID: p.ID, Policy: policyOut{Start: p.Start, Expiry: p.Expiry, Permission: p.Permission}}
 	}
-	return writeXML(w, doc)
+	return writeACLDoc(w, doc)
 }

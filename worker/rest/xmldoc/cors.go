@@ -1,10 +1,11 @@
 package xmldoc
 
 import (
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // CorsResult is the answer to a preflight request that a CORS rule allows.
@@ -17,8 +18,8 @@ type CorsResult struct {
 }
 
 // Header returns the Access-Control-* headers of the preflight answer (status 200).
-func (c *CorsResult) Header() http.Header {
-	h := http.Header{}
+func (c *CorsResult) Header() exchange.Header {
+	h := exchange.Header{}
 	h.Set("Access-Control-Allow-Origin", c.AllowOrigin)
 	h.Set("Access-Control-Allow-Methods", c.AllowMethods)
 	if c.AllowHeaders != "" {
@@ -54,12 +55,12 @@ func (p *Properties) Preflight(origin, method string, requestHeaders []string) (
 // with method and Origin header origin ("" when absent); response is the answer's
 // headers, whose names are matched against the rule's prefixed exposed headers. It
 // returns nil when there is nothing to add.
-func (p *Properties) ActualRequestHeaders(origin, method string, response http.Header) http.Header {
+func (p *Properties) ActualRequestHeaders(origin, method string, response exchange.Header) exchange.Header {
 	if p == nil || len(p.Cors) == 0 {
 		return nil
 	}
-	cacheable := method == http.MethodGet || method == http.MethodHead
-	h := http.Header{}
+	cacheable := method == exchange.MethodGet || method == exchange.MethodHead
+	h := exchange.Header{}
 	r, wildcard := p.match(origin, method)
 	switch {
 	case r != nil && wildcard:
@@ -137,7 +138,7 @@ func matchHeader(list []string, name string) bool {
 
 // exposeHeaders lists the rule's literal exposed headers and the response's header names
 // that match its prefixes, each once, comma-separated.
-func exposeHeaders(rule []string, response http.Header) string {
+func exposeHeaders(rule []string, response exchange.Header) string {
 	var out []string
 	add := func(name string) {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, name) }) {

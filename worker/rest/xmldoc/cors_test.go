@@ -1,9 +1,10 @@
 package xmldoc
 
 import (
-	"net/http"
 	"reflect"
 	"testing"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // docRules are the three rules of the evaluation example of "CORS support for the Azure
@@ -70,7 +71,7 @@ func TestCorsResult_Header(t *testing.T) {
 	if !ok {
 		t.Fatal("no match")
 	}
-	want := http.Header{
+	want := exchange.Header{
 		"Access-Control-Allow-Origin":      {"http://www.contoso.com"},
 		"Access-Control-Allow-Methods":     {"PUT"},
 		"Access-Control-Allow-Headers":     {"x-ms-blob-content-type,x-ms-blob-content-disposition"},
@@ -88,21 +89,21 @@ func TestProperties_ActualRequestHeaders(t *testing.T) {
 	exact := &Properties{Cors: []CorsRule{{AllowedOrigins: []string{"http://a.com"}, AllowedMethods: []string{"GET", "PUT"},
 		ExposedHeaders: []string{"x-ms-request-*", "ETag"}}}}
 	star := &Properties{Cors: []CorsRule{{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"GET"}, ExposedHeaders: []string{"x-ms-*"}}}}
-	response := http.Header{"X-Ms-Request-Id": {"1"}, "X-Ms-Version": {"2019-02-02"}, "Content-Type": {"application/json"}}
+	response := exchange.Header{"X-Ms-Request-Id": {"1"}, "X-Ms-Version": {"2019-02-02"}, "Content-Type": {"application/json"}}
 	tests := []struct {
 		name, origin, method string
 		p                    *Properties
-		want                 http.Header
+		want                 exchange.Header
 	}{
 		{"OK/NoOriginNoRules", "", "GET", &Properties{}, nil},
-		{"OK/NoOriginRulesNoStar", "", "GET", exact, http.Header{"Vary": {"Origin"}}},
-		{"OK/NoOriginStarRule", "", "GET", star, http.Header{"Access-Control-Allow-Origin": {"*"}, "Access-Control-Expose-Headers": {"X-Ms-Request-Id,X-Ms-Version"}}},
+		{"OK/NoOriginRulesNoStar", "", "GET", exact, exchange.Header{"Vary": {"Origin"}}},
+		{"OK/NoOriginStarRule", "", "GET", star, exchange.Header{"Access-Control-Allow-Origin": {"*"}, "Access-Control-Expose-Headers": {"X-Ms-Request-Id,X-Ms-Version"}}},
 		{"OK/OriginNoRules", "http://a.com", "GET", nil, nil},
-		{"OK/OriginExactMatch", "http://a.com", "GET", exact, http.Header{"Access-Control-Allow-Origin": {"http://a.com"}, "Access-Control-Allow-Credentials": {"true"},
+		{"OK/OriginExactMatch", "http://a.com", "GET", exact, exchange.Header{"Access-Control-Allow-Origin": {"http://a.com"}, "Access-Control-Allow-Credentials": {"true"},
 			"Access-Control-Expose-Headers": {"ETag,X-Ms-Request-Id"}, "Vary": {"Origin"}}},
-		{"OK/OriginNoMatch", "http://b.com", "GET", exact, http.Header{"Vary": {"Origin"}}},
-		{"OK/OriginStarMatch", "http://b.com", "HEAD", &Properties{Cors: []CorsRule{{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"HEAD"}}}}, http.Header{"Access-Control-Allow-Origin": {"*"}}},
-		{"OK/PutExactMatchNoVary", "http://a.com", "PUT", exact, http.Header{"Access-Control-Allow-Origin": {"http://a.com"}, "Access-Control-Allow-Credentials": {"true"},
+		{"OK/OriginNoMatch", "http://b.com", "GET", exact, exchange.Header{"Vary": {"Origin"}}},
+		{"OK/OriginStarMatch", "http://b.com", "HEAD", &Properties{Cors: []CorsRule{{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"HEAD"}}}}, exchange.Header{"Access-Control-Allow-Origin": {"*"}}},
+		{"OK/PutExactMatchNoVary", "http://a.com", "PUT", exact, exchange.Header{"Access-Control-Allow-Origin": {"http://a.com"}, "Access-Control-Allow-Credentials": {"true"},
 			"Access-Control-Expose-Headers": {"ETag,X-Ms-Request-Id"}}},
 		{"OK/PostNoMatchNothing", "http://a.com", "POST", exact, nil},
 	}

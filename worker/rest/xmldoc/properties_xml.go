@@ -1,7 +1,6 @@
 package xmldoc
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -10,7 +9,6 @@ import (
 // The <StorageServiceProperties> document. Pointers tell absent elements from given
 // ones when reading, and leave out elements when writing.
 type wireProperties struct {
-	XMLName       xml.Name     `xml:"StorageServiceProperties"`
 	Logging       *wireLogging `xml:"Logging"`
 	HourMetrics   *wireMetrics `xml:"HourMetrics"`
 	MinuteMetrics *wireMetrics `xml:"MinuteMetrics"`
@@ -52,8 +50,12 @@ type wireRule struct {
 // ParseProperties reads a Set Service Properties body and checks it against Azure's
 // rules. Parts the body leaves out are nil in the result.
 func ParseProperties(r io.Reader) (*Properties, error) {
-	var doc wireProperties
-	if err := xml.NewDecoder(r).Decode(&doc); err != nil {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read service properties: %w", err)
+	}
+	doc, err := decodeProperties(body)
+	if err != nil {
 		return nil, fmt.Errorf("parse service properties: %v: %w", err, ErrXMLInvalid)
 	}
 	p, err := doc.properties()
@@ -80,7 +82,7 @@ func WriteProperties(w io.Writer, p *Properties) error {
 			doc.Cors.Rules[i] = wireRuleOf(c)
 		}
 	}
-	return writeXML(w, doc)
+	return writePropertiesDoc(w, doc)
 }
 
 func wireMetricsOf(m *Metrics) *wireMetrics {

@@ -8,6 +8,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // TestMeasure runs every workload, briefly, against the REST handler: the requests are
@@ -22,7 +23,7 @@ func TestMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(nethttp.Handler(h))
 	defer srv.Close()
 	cfg := config{account: auth.DevAccountName, key: devKey, clients: 4, entities: 20_000, phase: 50 * time.Millisecond}
 	r, err := measure(cfg, srv.URL+"/"+auth.DevAccountName)

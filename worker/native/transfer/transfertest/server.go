@@ -7,6 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // Server is a Tabletop REST server for the development account over an in-memory store,
@@ -28,7 +29,7 @@ func NewServer(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(nethttp.Handler(h))
 	t.Cleanup(func() { srv.Close(); st.Close() })
 	url := srv.URL + "/" + auth.DevAccountName
 	return &Server{

@@ -1,0 +1,97 @@
+// make bench (edge part): where a cold start's time goes, step by step, for the worker wasm
+// (build/app.wasm) in Node's V8, with no runtime around it: compiling the module (V8
+// compiles wasm functions lazily, on their first call, unless --no-wasm-lazy-compilation),
+// instantiating it, running Go until the object's store is open (Go runtime and package
+// initialisation, then the store), and the first requests. Each step is timed twice: for
+// the first Go instance in a fresh process (which also compiles every function it runs)
+// and for a second instance of the same module (compiled code reused), the difference
+// being the compile cost. Local workerd's timers do not advance while wasm runs, so the
+// steps cannot be timed there; bench.mjs measures the whole request in workerd.
+//
+// Usage: node bench-start.mjs            (each run is a fresh Node process; WASM=path
+//        times another build of the program, RUNS=n sets the number of runs)
+//        node --no-wasm-lazy-compilation bench-start.mjs
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
+import { edgeDir, DEV_ACCOUNTS } from "./runtime.mjs";
+import { kvStorage } from "./src/storage.mjs";
+import { signedRequest, accountKeys } from "./src/restcall.mjs";
+
+const require = createRequire(import.meta.url);
+const RUNS = Number(process.env.RUNS ?? 5);
+
+if (process.argv[2] !== "--child") {
+  const rows = [];
+  for (let r = 0; r < RUNS; r++) {
+    const res = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, "--child"], { encoding: "utf8" });
+    if (res.status !== 0) throw new Error(res.stderr);
+    rows.push(JSON.parse(res.stdout));
+  }
+  const median = (k) => [...rows.map((r) => r[k])].sort((a, b) => a - b)[Math.floor(rows.length / 2)];
+  const f = (k) => `${median(k).toFixed(1)} ms`;
+  const flags = process.execArgv.join(" ") || "V8 defaults (lazy wasm compilation)";
+  console.log(`start-up in Node, ${flags}, median of ${RUNS} fresh processes:`);
+  console.log(`  compile module ${f("compile")}; first instance: instantiate ${f("instantiate1")}, Go init until the store is open ${f("init1")}, first request ${f("request1")}, second request ${f("request1b")}`);
+  console.log(`  second instance of the same module: instantiate ${f("instantiate2")}, Go init ${f("init2")}, first request ${f("request2")}`);
+  process.exit(0);
+}
+
+// --child: one measurement in this fresh process.
+await import(join(edgeDir, "build", "wasm_exec.js"));
+const { fakeStorage } = require("./test/fakestorage.cjs");
+const bytes = readFileSync(process.env.WASM ?? join(edgeDir, "build", "app.wasm"));
+const out = {};
+const time = async (name, fn) => {
+  const t0 = performance.now();
+  const v = await fn();
+  out[name] = performance.now() - t0;
+  return v;
+};
+
+const module = await time("compile", () => WebAssembly.compile(bytes));
+const go1 = await start("1");
+const put1 = await prepare("PUT", "/bench(PartitionKey='p',RowKey='r')", '{"n":1}');
+const get1 = await prepare("GET", "/bench(PartitionKey='p',RowKey='r')");
+const put2 = await prepare("PUT", "/bench(PartitionKey='p',RowKey='r')", '{"n":2}');
+await time("request1", () => serve(go1, put1));
+await time("request1b", () => serve(go1, get1));
+const go2 = await start("2");
+await time("request2", () => serve(go2, put2));
+process.stdout.write(JSON.stringify(out));
+process.exit(0);
+
+/** start instantiates the module and runs Go until it is ready, timing each step. */
+async function start(n) {
+  const go = new Go();
+  const storage = fakeStorage();
+  const binding = { account: "devstoreaccount1", storage: kvStorage(storage) };
+  let ready;
+  const isReady = new Promise((resolve) => (ready = resolve));
+  const instance = await time(`instantiate${n}`, () => new WebAssembly.Instance(module, { ...go.importObject, workers: { ready: () => ready() } }));
+  await time(`init${n}`, async () => {
+    globalThis.context = { env: { TABLETOP_ACCOUNTS: DEV_ACCOUNTS }, ctx: {}, binding };
+    go.run(instance);
+    await isReady;
+  });
+  if (binding.startError) throw new Error(binding.startError);
+  // The table, outside the timed steps (as a stored table would be).
+  await new Promise((resolve, reject) => binding.call("ensureTable", "bench", (_, err) => (err ? reject(new Error(err)) : resolve())));
+  return binding;
+}
+
+/** prepare signs one request with the account's key, in the bridge's form (outside the timed steps). */
+async function prepare(method, path, body) {
+  const key = accountKeys(DEV_ACCOUNTS).get("devstoreaccount1");
+  const req = await signedRequest({ account: "devstoreaccount1", key, method, path, body });
+  let head = `${req.method} ${req.url}\n`;
+  for (const [k, v] of req.headers) head += `${k}: ${v}\n`;
+  return { head, data: new Uint8Array(await req.arrayBuffer()) };
+}
+
+/** serve sends one prepared request and checks its status. */
+async function serve(binding, { head, data }) {
+  const answer = await new Promise((resolve) => binding.serve(head, data, (h) => resolve(h)));
+  if (!/^20[04]\n/.test(answer)) throw new Error(`${head.split("\n")[0]}: ${answer}`);
+}

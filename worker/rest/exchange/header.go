@@ -1,0 +1,68 @@
+package exchange
+
+import "strings"
+
+// Header is a request's or an answer's headers, by canonical name (CanonicalKey), as
+// net/http's Header: the two convert to each other without copying.
+type Header map[string][]string
+
+// Get returns the first value of the header name, "" if there is none.
+func (h Header) Get(name string) string {
+	if v := h[CanonicalKey(name)]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// Values returns all values of the header name, nil if there is none.
+func (h Header) Values(name string) []string { return h[CanonicalKey(name)] }
+
+// Set makes value the only value of the header name.
+func (h Header) Set(name, value string) { h[CanonicalKey(name)] = []string{value} }
+
+// Add appends value to the values of the header name.
+func (h Header) Add(name, value string) {
+	k := CanonicalKey(name)
+	h[k] = append(h[k], value)
+}
+
+// Del removes the header name.
+func (h Header) Del(name string) { delete(h, CanonicalKey(name)) }
+
+// CanonicalKey is the canonical spelling of the header name s, as net/textproto's
+// CanonicalMIMEHeaderKey spells it: the first letter and each letter after a hyphen in
+// upper case, the others in lower case ("x-ms-date" is "X-Ms-Date"). A name holding a
+// byte that is not an HTTP token character (RFC 9110 tchar) is returned unchanged.
+func CanonicalKey(s string) string {
+	upper, changed := true, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !IsTokenByte(c) {
+			return s
+		}
+		changed = changed || upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z'
+		upper = c == '-'
+	}
+	if !changed {
+		return s
+	}
+	b := []byte(s)
+	upper = true
+	for i, c := range b {
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			b[i] = c - 'a' + 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			b[i] = c - 'A' + 'a'
+		}
+		upper = c == '-'
+	}
+	return string(b)
+}
+
+// IsTokenByte reports whether c may appear in an HTTP token, such as a header name
+// (RFC 9110 tchar).
+func IsTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c != 0 && strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}

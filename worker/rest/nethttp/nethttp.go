@@ -1,0 +1,43 @@
+package nethttp
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+)
+
+// Handler returns h as an http.Handler.
+func Handler(h exchange.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.Serve(Writer(w), Request(r))
+	})
+}
+
+// Request is r as an exchange.Request, sharing its header map and body.
+func Request(r *http.Request) *exchange.Request {
+	body := r.Body
+	if body == nil {
+		body = http.NoBody
+	}
+	return &exchange.Request{
+		Method: r.Method, URL: r.URL, RequestURI: r.RequestURI, Host: r.Host,
+		Header: exchange.Header(r.Header), Body: body, ContentLength: r.ContentLength,
+		Secure: r.TLS != nil, RemoteAddr: r.RemoteAddr,
+	}
+}
+
+// Writer is w as an exchange.ResponseWriter, sharing its header map.
+func Writer(w http.ResponseWriter) exchange.ResponseWriter { return writer{w} }
+
+// writer adapts an http.ResponseWriter; it is an exchange.ReadDeadliner.
+type writer struct{ w http.ResponseWriter }
+
+func (w writer) Header() exchange.Header     { return exchange.Header(w.w.Header()) }
+func (w writer) WriteHeader(status int)      { w.w.WriteHeader(status) }
+func (w writer) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (w writer) SetReadDeadline(d time.Time) error {
+	return http.NewResponseController(w.w).SetReadDeadline(d)
+}
+
+var _ exchange.ReadDeadliner = writer{}
