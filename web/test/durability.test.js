@@ -6,16 +6,16 @@ import assert from "node:assert/strict";
 import { fresh, rejects, collect } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 
-/** gated makes the store's commits wait for open(); it counts them. */
+/** gated makes the store's commits (IndexedDB transactions) wait for open(); it counts them. */
 function gated(store) {
-  const commit = store._storage.commit;
+  const transact = store._storage.transact;
   let open;
   const g = { calls: 0, gate: new Promise((r) => (open = r)) };
   g.open = open;
-  store._storage.commit = async (records) => {
+  store._storage.transact = async (seq, run) => {
     g.calls++;
     await g.gate;
-    return commit(records);
+    return transact(seq, run);
   };
   return g;
 }
@@ -71,15 +71,15 @@ test("writes issued together are committed together", async (t) => {
 test("a failed commit fails its writes and every later one, and nothing of them is seen", async (t) => {
   const { name, store, c } = await persistent(t);
   await c.createEntity({ partitionKey: "p", rowKey: "kept", v: 0 });
-  const commit = store._storage.commit;
+  const transact = store._storage.transact;
   let fail = true;
-  store._storage.commit = async (records) => {
+  store._storage.transact = async (seq, run) => {
     await new Promise((r) => setTimeout(r, 5));
     if (fail) {
       fail = false;
       throw Object.assign(new Error("no room"), { code: "QuotaExceeded", statusCode: 507 });
     }
-    return commit(records);
+    return transact(seq, run);
   };
   const a = c.createEntity({ partitionKey: "p", rowKey: "a" });
   const b = c.upsertEntity({ partitionKey: "p", rowKey: "kept", v: 1 });
@@ -124,7 +124,7 @@ test("IndexedDB holds kvlog's layout: after a compaction, one snapshot and the l
   const keys = await new Promise((r) => (db.transaction("kv").objectStore("kv").getAllKeys().onsuccess = (ev) => r(ev.target.result)));
   const head = await new Promise((r) => (db.transaction("kv").objectStore("kv").get("head").onsuccess = (ev) => r(new TextDecoder().decode(ev.target.result))));
   db.close();
-  assert.deepEqual(keys, ["head", "log/0000000000000015", "snap/0000000000000001/00000000"]);
+  assert.deepEqual(keys, ["head", "log/0000000000000015", "note/0000000000000015", "snap/0000000000000001/00000000"]);
   assert.equal(head, "1 1 22 21");
   const again = await openStore(name);
   assert.equal((await collect(new TableClient(again, "things").listEntities())).length, 4);
