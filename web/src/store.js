@@ -243,7 +243,8 @@ export class Store {
         const sets = [];
         let snapshot, bytes = 0;
         for (const w of batch) {
-          if (bytes >= GROUP_BYTES || (w.op === "compact" && ran.length > 0) || snapshot) break;
+          // A snapshot covers the change sets before it: no write joins after one.
+          if (bytes >= GROUP_BYTES || (w.op === "compact" && ran.length > 0) || snapshot || auto) break;
           ran.push(w);
           shrinking &&= w.op === "compact" || w.op === "deleteTable" || (w.op === "write" && w.args[1] === "delete");
           try {
@@ -387,7 +388,7 @@ export class Store {
       this._inbox.push({ type: "sync", done });
       this._pump();
     });
-    if (error) throw fromEngine(error);
+    if (error) throw error;
   }
 
   /** close closes the store and, for a persistent one, releases the database for other tabs. */
