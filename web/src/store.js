@@ -41,6 +41,7 @@
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
 import { openIDBStorage, deleteIDBStorage } from "./idb.js";
+import { openSliced } from "./load.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
 
@@ -463,7 +464,8 @@ export async function openStore(name, options = {}) {
   const storage = await openIDBStorage(name, options);
   try {
     const { snapshot, changeSets, nextSeq } = await storage.load();
-    const store = new Store(name, engine, openEngineStore(engine, snapshot, changeSets), storage, nextSeq);
+    const store = new Store(name, engine, await openSliced(engine, snapshot, changeSets), storage, nextSeq);
+    store.sync().catch(() => {}); // what other tabs committed while it opened
     if (persisted !== undefined) store.persisted = persisted;
     return store;
   } catch (e) {
