@@ -231,6 +231,7 @@ export class Store {
     this._queue = [];
     let ran = []; // the writes applied in the engine, in order
     let auto; // a snapshot the engine produced by itself
+    let out; // what the transaction stored: { sets, snapshot }
     let from;
     let shrinking = true;
     let touched = false; // the replica changed in the transaction: reload it if that fails
@@ -248,6 +249,7 @@ export class Store {
           if (bytes >= GROUP_BYTES || (w.op === "compact" && ran.length > 0) || snapshot || auto) break;
           ran.push(w);
           shrinking &&= w.op === "compact" || w.op === "deleteTable" || (w.op === "write" && w.args[1] === "delete");
+          w.commit = w.error = undefined; // a write tried again after a failure
           try {
             const { json, records } = this._exec(w.op, w.args);
             w.json = json;
@@ -265,18 +267,19 @@ export class Store {
             w.error = e;
           }
         }
-        return { sets, snapshot };
+        return (out = { sets, snapshot });
       });
     } catch (error) {
       await this._failed(batch, ran, shrinking && ran.length > 0, touched, error);
       return;
     }
     this._queue.unshift(...batch.slice(ran.length));
-    const sets = ran.flatMap((w) => w.commit?.records.filter((r) => r.kind === CHANGE_SET) ?? []);
-    this._seq = from + sets.length;
-    if (sets.length > 0) this._post({ type: "commit", from, entries: entriesOf(ran) });
+    this._seq = from + out.sets.length;
+    if (out.sets.length > 0) this._post({ type: "commit", from, entries: out.sets });
+    if (out.snapshot) this._post({ type: "compacted", size: out.snapshot.length });
     for (const w of ran) {
       if (w.error) w.reject(w.error);
+      else if (w.op === "compact") w.resolve(w.json);
       else this._emit(w.commit), w.resolve(w.json);
     }
     if (auto) await this._snapshot(auto, this._seq);
@@ -401,20 +404,6 @@ export class Store {
     this._exec("close", []);
     this._storage?.close();
   }
-}
-
-/** entriesOf lists the change sets of writes, in order, each commit's note on its first. */
-function entriesOf(writes) {
-  const out = [];
-  for (const w of writes) {
-    let first = true;
-    for (const r of w.commit?.records ?? []) {
-      if (r.kind !== CHANGE_SET) continue;
-      out.push(first ? { cs: r.data, changes: w.commit.changes } : { cs: r.data });
-      first = false;
-    }
-  }
-  return out;
 }
 
 function defaultProperties() {

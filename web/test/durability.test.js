@@ -143,3 +143,26 @@ test("a snapshot the engine writes by itself in the middle of grouped writes los
   await again.close();
   assert.deepEqual(rows.map((e) => e.v), Array.from({ length: 20 }, (_, i) => i));
 });
+
+test("writes that free space and fail for the quota are tried again once the ballast is released", async (t) => {
+  const { store, c } = await persistent(t);
+  await c.createEntity({ partitionKey: "p", rowKey: "1" });
+  await c.createEntity({ partitionKey: "p", rowKey: "2" });
+  const transact = store._storage.transact;
+  let failures = 0;
+  // The first transaction runs the writes in the engine, stores nothing, and fails.
+  store._storage.transact = ((inner) => async (seq, run) => {
+    if (failures === 0) {
+      failures++;
+      await inner(seq, (caught) => (run(caught), { sets: [] }));
+      throw Object.assign(new Error("no room"), { code: "QuotaExceeded", statusCode: 507 });
+    }
+    return inner(seq, run);
+  })(transact);
+  await Promise.all([c.deleteEntity("p", "1"), c.deleteEntity("p", "2")]);
+  assert.equal(failures, 1);
+  assert.deepEqual(await collect(c.listEntities()), []);
+  failures = 0;
+  await assert.rejects(c.createEntity({ partitionKey: "p", rowKey: "3" }), { code: "QuotaExceeded" }); // not a write that frees space
+  await rejects(c.getEntity("p", "3"), "ResourceNotFound", 404);
+});
