@@ -147,8 +147,10 @@ function storage(name, db, lease, durability, release) {
   db.onversionchange = () => db.close(); // another tab deletes the database
 
   /**
-   * writeTx runs body(kv, meta, abort) in a read-write transaction after the lease check and
-   * resolves once the transaction has committed; abort(error) aborts it, failing with error.
+   * writeTx runs body(kv, meta, abort) in a read-write transaction that checks the lease
+   * and resolves once it has committed; abort(error) aborts it, failing with error. The
+   * lease is read in the same round trip as body's first requests: its check aborts the
+   * transaction, undoing whatever body did, before any other request's callback runs.
    */
   function writeTx(body) {
     if (lost) return Promise.reject(storeLocked(name));
@@ -157,21 +159,21 @@ function storage(name, db, lease, durability, release) {
     const meta = tx.objectStore(META);
     let failure;
     const abort = (e) => {
-      failure ??= e;
+      if (failure || lost) return;
+      failure = e;
       tx.abort();
     };
     meta.get("lease").onsuccess = (ev) => {
       if (ev.target.result !== lease) {
         lost = true;
         tx.abort();
-        return;
-      }
-      try {
-        body(kv, meta, abort);
-      } catch (e) {
-        abort(e);
       }
     };
+    try {
+      body(kv, meta, abort);
+    } catch (e) {
+      abort(e);
+    }
     return complete(tx).catch((e) => Promise.reject(failure ?? (lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e)));
   }
 
