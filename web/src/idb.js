@@ -144,6 +144,7 @@ function readSince(kv, seq, done, fail) {
 function storage(name, db, lease, durability, release) {
   const txOptions = durability === "default" ? undefined : { durability };
   let lost = false;
+  let known; // the head as this storage last read or wrote it
   db.onversionchange = () => db.close(); // another tab deletes the database
 
   /**
@@ -196,7 +197,7 @@ function storage(name, db, lease, durability, release) {
       return new Promise((resolve, reject) => {
         const tx = db.transaction(KV);
         let out;
-        readSince(tx.objectStore(KV), -1, (caught) => (out = { ...caught.reload, nextSeq: caught.nextSeq }), reject);
+        readSince(tx.objectStore(KV), -1, (caught) => ((known = caught.head), (out = { ...caught.reload, nextSeq: caught.nextSeq })), reject);
         tx.oncomplete = () => (out ? resolve(out) : reject(new Error("tabletop: the store could not be read")));
         tx.onerror = () => reject(tx.error);
       });
@@ -206,7 +207,7 @@ function storage(name, db, lease, durability, release) {
       return new Promise((resolve, reject) => {
         const tx = db.transaction(KV);
         let out;
-        readSince(tx.objectStore(KV), seq, (caught) => (out = caught), reject);
+        readSince(tx.objectStore(KV), seq, (caught) => ((known = caught.head), (out = caught)), reject);
         tx.oncomplete = () => (out ? resolve(out) : reject(new Error("tabletop: the store could not be read")));
         tx.onerror = () => reject(tx.error);
       });
@@ -220,28 +221,62 @@ function storage(name, db, lease, durability, release) {
      * a snapshot covering them all. It resolves with the sequence number of the first change
      * set once the transaction has committed, and rejects, with nothing written, if it fails
      * (QuotaExceeded, StoreLocked, or run's own exception).
+     *
+     * With speculate, when the head this storage last saw is the replica's (seq), run is
+     * called at once with nothing to catch up on, and its records are put in the same round
+     * trip as the head is read; if the head read is not the one expected (another tab wrote
+     * or compacted meanwhile), the transaction is aborted, undoing the puts, and transact
+     * rejects with an error whose speculation is true: the replica then holds writes that
+     * are not stored, and must be reloaded. It saves a round trip to IndexedDB per write
+     * for a tab that writes alone.
      */
-    async transact(seq, run) {
-      let from;
-      await writeTx((kv, meta, abort) => {
-        readSince(kv, seq, (caught) => {
-          let out;
-          try {
-            out = run(caught);
-          } catch (e) {
-            return abort(e);
-          }
-          from = caught.nextSeq;
-          if (out.sets.length === 0 && !out.snapshot) return;
-          let head = { ...caught.head, nextSeq: from + out.sets.length };
-          out.sets.forEach((s, i) => {
-            kv.put(s.cs, logKey(from + i));
-            if (s.changes) kv.put(encoder.encode(JSON.stringify(s.changes)), noteKey(from + i));
-          });
-          if (out.snapshot) head = putSnapshot(kv, head, out.snapshot, head.nextSeq);
-          kv.put(encodeHead(head), "head");
-        }, abort);
-      });
+    async transact(seq, run, speculate = false) {
+      let from, head;
+      const put = (kv, caught, out) => {
+        from = caught.nextSeq;
+        head = caught.head;
+        if (out.sets.length === 0 && !out.snapshot) return;
+        head = { ...head, nextSeq: from + out.sets.length };
+        out.sets.forEach((s, i) => {
+          kv.put(s.cs, logKey(from + i));
+          if (s.changes) kv.put(encoder.encode(JSON.stringify(s.changes)), noteKey(from + i));
+        });
+        if (out.snapshot) head = putSnapshot(kv, head, out.snapshot, head.nextSeq);
+        kv.put(encodeHead(head), "head");
+      };
+      const expected = known;
+      if (speculate && expected?.nextSeq === seq) {
+        await writeTx((kv, meta, abort) => {
+          kv.get("head").onsuccess = (ev) => {
+            try {
+              const now = parseHead(ev.target.result);
+              if (now.nextSeq !== seq) return abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
+              if (head !== expected && (now.gen !== head.gen || now.chunks !== head.chunks || now.firstSeq !== head.firstSeq)) {
+                // Another tab compacted meanwhile: its snapshot stays, under the log just put.
+                head = { ...now, nextSeq: head.nextSeq };
+                kv.put(encodeHead(head), "head");
+              } else if (head === expected) head = now;
+            } catch (e) {
+              abort(e);
+            }
+          };
+          const caught = { head: expected, nextSeq: seq, entries: [] };
+          const out = run(caught);
+          if (out.snapshot) throw new Error("tabletop: a compaction cannot be speculated");
+          put(kv, caught, out);
+        });
+      } else {
+        await writeTx((kv, meta, abort) => {
+          readSince(kv, seq, (caught) => {
+            try {
+              put(kv, caught, run(caught));
+            } catch (e) {
+              abort(e);
+            }
+          }, abort);
+        });
+      }
+      known = head;
       return from;
     },
     /**
@@ -255,18 +290,21 @@ function storage(name, db, lease, durability, release) {
           kv.get("head").onsuccess = (ev) => {
             try {
               const head = parseHead(ev.target.result);
-              if (head.firstSeq < firstSeq && head.nextSeq >= firstSeq) putSnapshot(kv, head, data, firstSeq);
+              if (head.firstSeq < firstSeq && head.nextSeq >= firstSeq) written = putSnapshot(kv, head, data, firstSeq);
+              else written = head;
             } catch (e) {
               abort(e);
             }
           };
         });
+      let written;
       try {
         await once();
       } catch (e) {
         if (e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
         await once();
       }
+      if (known?.nextSeq === written.nextSeq) known = written;
     },
     /** releaseBallast deletes the ballast, so that a write that frees space fits again; it reports whether there was one. */
     releaseBallast() {

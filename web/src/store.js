@@ -45,6 +45,15 @@ import { openSliced } from "./load.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
 
+/**
+ * ALONE_MS is how long a tab that opened a store waits for another tab to answer its
+ * greeting before it writes as the only tab: in one round trip to IndexedDB instead of
+ * two, reading the head in the same round trip as its records are put (idb.js transact).
+ * If another tab wrote after all, that transaction fails, the tab's replica is reloaded
+ * and the writes run again.
+ */
+const ALONE_MS = 100;
+
 /** GROUP_BYTES bounds the change sets of one IndexedDB commit (one write may exceed it alone). */
 const GROUP_BYTES = 1 << 20;
 
@@ -69,10 +78,15 @@ export class Store {
     this._settled = Promise.resolve(); // settles once the last write issued has
     this._reopening = null; // a Promise while the replica is reloaded after a failure
     this._compactError = undefined;
+    this._alone = false; // no other tab has the store open, as far as this tab knows
     if (storage && typeof BroadcastChannel === "function") {
       this._channel = new BroadcastChannel(`tabletop:${name}`);
       this._channel.onmessage = (ev) => this._receive(ev.data);
       this._channel.unref?.(); // Node: an open store does not keep the process alive
+      // Tabs greet each other; a tab that no other answers within ALONE_MS writes alone.
+      this._post({ type: "hello" });
+      const quiet = setTimeout(() => (this._alone = !this._heard), ALONE_MS);
+      quiet.unref?.();
     }
   }
 
@@ -126,6 +140,10 @@ export class Store {
   /** _receive takes another tab's message: applied at once when the replica is free and it is next. */
   _receive(msg) {
     if (this._closed) return;
+    this._heard = true;
+    this._alone = false;
+    if (msg.type === "hello") this._post({ type: "here" });
+    if (msg.type === "hello" || msg.type === "here") return;
     if (!this._pumping && this._inbox.length === 0 && msg.type === "commit" && msg.from <= this._seq) {
       this._applyRemote(msg);
       return;
@@ -235,6 +253,7 @@ export class Store {
     let from;
     let shrinking = true;
     let touched = false; // the replica changed in the transaction: reload it if that fails
+    const speculate = this._alone && !batch.some((w) => w.op === "compact");
     try {
       from = await this._storage.transact(this._seq, (caught) => {
         touched = true;
@@ -268,7 +287,7 @@ export class Store {
           }
         }
         return (out = { sets, snapshot });
-      });
+      }, speculate);
     } catch (error) {
       await this._failed(batch, ran, shrinking && ran.length > 0, touched, error);
       return;
@@ -299,6 +318,12 @@ export class Store {
       await this._reopening.catch(() => {});
     }
     const rest = batch.slice(ran.length);
+    if (error?.speculation) {
+      // Another tab wrote after all: run the writes again, on the state it left.
+      this._alone = false;
+      this._queue.unshift(...ran, ...rest);
+      return;
+    }
     if (error?.code === "QuotaExceeded" && shrinking && !ran.some((w) => w.retried) && (await this._storage.releaseBallast().catch(() => false))) {
       for (const w of ran) (w.error = undefined), (w.retried = true);
       this._queue.unshift(...ran, ...rest);

@@ -122,3 +122,53 @@ test("an exclusive opener keeps the store from the sharing tabs", async (t) => {
   await new TableClient(owner, "things").createEntity({ partitionKey: "p", rowKey: "kept" });
   await owner.close();
 });
+
+/** alone opens a store and waits until it writes as the only tab. */
+async function alone(t) {
+  const name = fresh("alone");
+  const store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  const c = new TableClient(store, "things");
+  await c.createTable();
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(store._alone, true);
+  return { name, store, c };
+}
+
+test("a tab writing alone that missed another tab's write runs its writes again on it", async (t) => {
+  const { name, store, c } = await alone(t);
+  await c.createEntity({ partitionKey: "p", rowKey: "mine" });
+  store._channel.onmessage = null; // it does not hear the other tab open nor write
+  const other = await openStore(name);
+  await new TableClient(other, "things").createEntity({ partitionKey: "p", rowKey: "x", by: "other" });
+  await other.close();
+  const speculated = [];
+  const transact = store._storage.transact;
+  store._storage.transact = (seq, run, speculate) => (speculated.push(speculate), transact(seq, run, speculate));
+  await rejects(c.createEntity({ partitionKey: "p", rowKey: "x", by: "me" }), "EntityAlreadyExists", 409);
+  await c.createEntity({ partitionKey: "p", rowKey: "y" });
+  assert.deepEqual(speculated.slice(0, 2), [true, false]);
+  assert.equal(store._alone, false);
+  assert.equal((await c.getEntity("p", "x")).by, "other");
+  await store.close();
+  const again = await openStore(name);
+  const rows = await collect(new TableClient(again, "things").listEntities());
+  await again.close();
+  assert.deepEqual(rows.map((e) => `${e.rowKey} ${e.by ?? ""}`), ["mine ", "x other", "y "]);
+});
+
+test("a tab writing alone keeps another tab's compaction it missed", async (t) => {
+  const { name, store, c } = await alone(t);
+  for (let i = 0; i < 5; i++) await c.createEntity({ partitionKey: "p", rowKey: String(i) });
+  store._channel.onmessage = null;
+  const other = await openStore(name);
+  await other.compact(); // the head's snapshot generation changes, its log position does not
+  await other.close();
+  await c.createEntity({ partitionKey: "p", rowKey: "after" });
+  assert.equal(store._alone, true, "a compaction alone needs no reload");
+  await store.close();
+  const again = await openStore(name);
+  const rows = await collect(new TableClient(again, "things").listEntities());
+  await again.close();
+  assert.deepEqual(rows.map((e) => e.rowKey), ["0", "1", "2", "3", "4", "after"]);
+});
