@@ -19,9 +19,11 @@
 // change sets, their notes and the new head. IndexedDB runs read-write transactions on one
 // object store one after another, so the log is a single total order of every tab's
 // commits and a write always runs on the latest state (two conditional writes on one
-// entity from two tabs: exactly one wins). A snapshot writes the new snapshot and head and
-// deletes the old snapshot and the log before it in one transaction. A crash at any point
-// leaves the old or the new state, never a mix.
+// entity from two tabs: exactly one wins). A tab that believes it writes alone may put its
+// records in the same round trip as it reads the head (transact's speculate): a head that
+// is not the one it expected aborts the transaction, undoing them. A snapshot writes the
+// new snapshot and head and deletes the old snapshot and the log before it in one
+// transaction. A crash at any point leaves the old or the new state, never a mix.
 //
 // Tabs share a store by default: each takes the Web Lock "tabletop:{name}" in shared mode.
 // An exclusive opener (lock: "fail" | "wait" | "steal") takes it exclusively, waiting for
