@@ -23,10 +23,18 @@
 // An exported function cannot wait for IndexedDB, so persistence is the web module's: a
 // persistent store is a core.Store over an outbox.Backend. A write is applied at once and
 // answers its change set (and, when the log has outgrown the snapshot, a snapshot of the
-// whole store); web/src/idb.js commits them to IndexedDB in core/backend/kvlog's layout and
-// only then resolves the write, and hands the snapshot and change log back at open. The
-// web module never shows a reader data whose write is not durable yet, and reopens the
-// store from IndexedDB if a commit fails.
+// whole store); web/src/idb.js puts them in IndexedDB in core/backend/kvlog's layout, and
+// the web module resolves the write only once they are durable.
+//
+// # Every tab, one store
+//
+// Every browser tab keeps its own replica of a persistent store in its own engine. The web
+// module calls a write inside an IndexedDB read-write transaction, after handing the
+// engine, with the apply operation (replica.go, core.Store.ApplyChangeSet), the change sets
+// other tabs committed since; the transaction serializes the tabs' writes. Change sets that
+// arrive from other tabs on a BroadcastChannel are applied the same way, and compacted
+// says that another tab wrote a snapshot. Opening uses apply too, to replay a stored
+// snapshot and log in slices, so that no call blocks the page for long.
 //
 // The operations (api.go, ops.go, dump.go, policy.go) are plain Go and are tested
 // natively; natively the command only says that it must be built for js/wasm.

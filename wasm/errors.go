@@ -20,6 +20,8 @@ var (
 	ErrDumpHeaderMissing = azerr.New(azerr.InvalidInput, "dump has an entity before its table header")
 	// ErrDumpVersion means a dump header names a format version this engine cannot read.
 	ErrDumpVersion = azerr.New(azerr.InvalidInput, "dump version is not supported (at most 1)")
+	// ErrSizeInvalid means a snapshot size handed to the engine is not a non-negative integer.
+	ErrSizeInvalid = azerr.New(azerr.InvalidInput, "snapshot size is invalid")
 	// ErrDumpHeaderInvalid means a dump header line is not a valid header.
 	ErrDumpHeaderInvalid = azerr.New(azerr.InvalidInput, "dump header is invalid")
 )

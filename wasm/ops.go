@@ -52,6 +52,8 @@ var handlers = map[string]handler{
 	"setAccessPolicy": func(s *store, a [][]byte) ([]byte, error) { return nil, s.setAccessPolicy(a) },
 	"export":          (*store).export,
 	"import":          (*store).importDump,
+	"apply":           (*store).apply,
+	"compacted":       (*store).compacted,
 }
 
 // actionKinds maps the action names the web module sends to entity writes.

@@ -14,7 +14,7 @@
 // Bump VERSION when this file's list or logic changes: the new worker then starts from a
 // fresh cache and deletes the old ones.
 
-const VERSION = "tabletop-shell-v2";
+const VERSION = "tabletop-shell-v3";
 const PREFIX = "tabletop-shell-";
 
 /** SHELL lists the files of the page, relative to this file. */
@@ -26,6 +26,7 @@ const SHELL = [
   "src/engine.js",
   "src/errors.js",
   "src/idb.js",
+  "src/load.js",
   "src/odata.js",
   "src/pages.js",
   "src/sas.js",

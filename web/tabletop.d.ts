@@ -179,8 +179,13 @@ export interface StoreOptions {
   inMemory?: boolean;
   /** "strict" (default): a write resolves once flushed to disk; "relaxed": once the OS has it. */
   durability?: "strict" | "relaxed" | "default";
-  /** What to do when another tab holds the store: fail (default, after lockTimeout ms), wait, or take it over. */
-  lock?: "fail" | "wait" | "steal";
+  /**
+   * "shared" (default): every tab of the origin uses the store at once. An exclusive lock
+   * keeps the other tabs out: "fail" (StoreLocked after lockTimeout ms while another tab has
+   * it open), "wait" until they close it, or "steal" it from them.
+   */
+  lock?: "shared" | "fail" | "wait" | "steal";
+  /** How long to wait for the lock before failing with StoreLocked (ms, default 3000). */
   lockTimeout?: number;
   /** Ask the browser to keep this origin's storage under storage pressure (navigator.storage.persist()). */
   persist?: boolean;
@@ -196,6 +201,8 @@ export declare class Store {
   /** Whether the browser agreed to persist the origin's storage, when opened with persist: true. */
   readonly persisted?: boolean;
   compact(): Promise<void>;
+  /** Bring this tab's copy up to every write committed in any tab (writes do so by themselves; reads answer from what this tab has received). */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,8 +1,5 @@
 // IndexedDB storage for a persistent store: its snapshot and change log, in the layout of
-// core/backend/kvlog, written from JavaScript. The engine runs synchronously and hands
-// back, after each write, the records to keep (a change set, or a snapshot of the whole
-// store); commit makes them durable in one IndexedDB transaction, and load gives them back
-// when the store is opened again.
+// core/backend/kvlog, written from JavaScript, shared by every tab of the origin.
 //
 // Layout, in the object store "kv" (values are bytes):
 //
@@ -10,17 +7,30 @@
 //                     chunk count, the next log sequence number and the first live one
 //   snap/{gen}/{n}    the snapshot, in chunks read back to back (this module writes one)
 //   log/{seq}         one change set per key, seq in 16 hex digits
+//   note/{seq}        the changes of the commit whose first change set is log/{seq}, as
+//                     UTF-8 JSON (what Store._subscribe listeners receive), so that a tab
+//                     that reads another tab's commit from the log can report it
 //
-// Appending change sets writes their log keys and the new head in one transaction; a
-// snapshot writes the new snapshot and head and deletes the old snapshot and the log before
-// it in one transaction. A crash at any point leaves the old or the new state, never a mix.
+// Every tab keeps its own replica of the store in its engine, and the log is how tabs
+// follow each other. A write is one read-write transaction (transact): it reads the head,
+// reads the log entries this tab has not applied yet (or, if the log no longer reaches
+// back that far, the whole snapshot and log), lets the caller apply them and then its own
+// writes in the engine synchronously, inside the transaction's callback, and puts the new
+// change sets, their notes and the new head. IndexedDB runs read-write transactions on one
+// object store one after another, so the log is a single total order of every tab's
+// commits and a write always runs on the latest state (two conditional writes on one
+// entity from two tabs: exactly one wins). A tab that believes it writes alone may put its
+// records in the same round trip as it reads the head (transact's speculate): a head that
+// is not the one it expected aborts the transaction, undoing them. A snapshot writes the
+// new snapshot and head and deletes the old snapshot and the log before it in one
+// transaction. A crash at any point leaves the old or the new state, never a mix.
 //
-// The database is held by one tab at a time. A Web Lock named "tabletop:{name}" is held
-// while the store is open, so a second tab waits for it, fails with StoreLocked, or takes
-// it over (lock: "wait" | "fail" | "steal"). And every commit checks, inside its own
-// IndexedDB transaction, that the lease this tab wrote on opening is still the current one:
-// a tab that was taken over cannot write one more change set, even where Web Locks are
-// missing.
+// Tabs share a store by default: each takes the Web Lock "tabletop:{name}" in shared mode.
+// An exclusive opener (lock: "fail" | "wait" | "steal") takes it exclusively, waiting for
+// the shared holders, failing with StoreLocked after lockTimeout, or taking it over; and
+// every commit checks, inside its own IndexedDB transaction, the lease written on opening
+// ("shared:…", adopted by every sharing tab, or an exclusive opener's own): a tab that was
+// taken over cannot write one more change set, even where Web Locks are missing.
 
 import { RestError } from "./errors.js";
 
@@ -36,15 +46,15 @@ export function storeLocked(name) {
  * openIDBStorage opens (creating if needed) the IndexedDB database of a store and returns
  * the storage object for the engine plus close().
  * @param {string} name
- * @param {{durability?: "strict" | "relaxed" | "default", lock?: "fail" | "wait" | "steal", lockTimeout?: number}} options
+ * @param {{durability?: "strict" | "relaxed" | "default", lock?: "shared" | "fail" | "wait" | "steal", lockTimeout?: number}} options
  */
 export async function openIDBStorage(name, options = {}) {
-  const { durability = "strict", lock = "fail", lockTimeout = 3000 } = options;
+  const { durability = "strict", lock = "shared", lockTimeout = 3000 } = options;
   const release = await acquireLock(name, lock, lockTimeout);
   let db;
   try {
     db = await openDatabase(name);
-    const lease = await writeLease(db);
+    const lease = await writeLease(db, lock === "shared");
     await keepBallast(db);
     return storage(name, db, lease, durability, release);
   } catch (e) {
@@ -68,8 +78,6 @@ export function quotaExceeded(name) {
   return new RestError(`The store "${name}" has no room left in the browser's storage quota; delete entities or tables, or compact.`, { code: "QuotaExceeded", statusCode: 507 });
 }
 
-const CHANGE_SET = 1;
-const SNAPSHOT = 2;
 const hex = (n, width) => n.toString(16).padStart(width, "0");
 const logKey = (seq) => `log/${hex(seq, 16)}`;
 const snapPrefix = (gen) => `snap/${hex(gen, 16)}/`;
@@ -84,112 +92,225 @@ function parseHead(raw) {
 
 const encodeHead = (h) => encoder.encode(`${h.gen} ${h.chunks} ${h.nextSeq} ${h.firstSeq}`);
 
+const noteKey = (seq) => `note/${hex(seq, 16)}`;
+const logRange = (from, to) => IDBKeyRange.bound(logKey(from), logKey(to - 1));
+const noteRange = (from, to) => IDBKeyRange.bound(noteKey(from), noteKey(to - 1));
+const snapRange = (gen) => IDBKeyRange.bound(snapPrefix(gen), snapPrefix(gen) + "\uffff");
+const decoder = new TextDecoder();
+
+/**
+ * readSince reads, in the transaction of kv, what a replica that has applied the change
+ * sets before seq lacks, and calls done(caught) with it, or fail(error):
+ *   { nextSeq, entries: [{ cs, changes? }] }             the change sets seq … nextSeq-1
+ *   { nextSeq, reload: { snapshot, changeSets, firstSeq, entries } }  the log no longer reaches
+ *                                                       back to seq: the whole store, entries
+ *                                                       being the log after the snapshot
+ * changes is a commit's note, on the entry of its first change set.
+ */
+function readSince(kv, seq, done, fail) {
+  kv.get("head").onsuccess = (ev) => {
+    let head;
+    try {
+      head = parseHead(ev.target.result);
+    } catch (e) {
+      return fail(e);
+    }
+    if (head.nextSeq === seq) return done({ head, nextSeq: seq, entries: [] });
+    const reload = head.firstSeq > seq || head.nextSeq < seq;
+    const from = reload ? head.firstSeq : seq;
+    let snapshot, sets, noteKeys;
+    const finish = (notes) => {
+      if (sets.length !== head.nextSeq - from) return fail(new Error(`tabletop: ${sets.length} of ${head.nextSeq - from} log records present`));
+      const entries = sets.map((cs) => ({ cs }));
+      notes.forEach((note, i) => {
+        const entry = entries[parseInt(noteKeys[i].slice(5), 16) - from];
+        if (entry) entry.changes = JSON.parse(decoder.decode(note));
+      });
+      done(reload ? { head, nextSeq: head.nextSeq, reload: { snapshot, changeSets: sets, firstSeq: from, entries } } : { head, nextSeq: head.nextSeq, entries });
+    };
+    if (reload) {
+      kv.getAll(snapRange(head.gen)).onsuccess = (ev) => {
+        if (ev.target.result.length !== head.chunks) return fail(new Error(`tabletop: ${ev.target.result.length} of ${head.chunks} snapshot chunks present`));
+        snapshot = concat(ev.target.result);
+        if (head.nextSeq === from) (sets = []), (noteKeys = []), finish([]);
+      };
+      if (head.nextSeq === from) return;
+    }
+    // Requests of one transaction succeed in the order they were made: the last one finishes.
+    kv.getAll(logRange(from, head.nextSeq)).onsuccess = (ev) => (sets = ev.target.result);
+    kv.getAllKeys(noteRange(from, head.nextSeq)).onsuccess = (ev) => (noteKeys = ev.target.result);
+    kv.getAll(noteRange(from, head.nextSeq)).onsuccess = (ev) => finish(ev.target.result);
+  };
+}
+
 function storage(name, db, lease, durability, release) {
   const txOptions = durability === "default" ? undefined : { durability };
   let lost = false;
-  let head;
+  let known; // the head as this storage last read or wrote it
   db.onversionchange = () => db.close(); // another tab deletes the database
 
   /**
-   * write runs fill(kv, meta) in a read-write transaction after the lease check. A write
-   * that frees space (shrinking: deletes, compaction) and fails for the quota releases the
-   * ballast and is tried once more: a full quota can always be relieved.
+   * writeTx runs body(kv, meta, abort) in a read-write transaction that checks the lease
+   * and resolves once it has committed; abort(error) aborts it, failing with error. The
+   * lease is read in the same round trip as body's first requests: its check aborts the
+   * transaction, undoing whatever body did, before any other request's callback runs.
    */
-  async function write(fill, shrinking = false) {
-    try {
-      return await writeOnce(fill);
-    } catch (e) {
-      if (!shrinking || e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
-      return writeOnce(fill);
-    }
-  }
-
-  function writeOnce(fill) {
+  function writeTx(body) {
     if (lost) return Promise.reject(storeLocked(name));
     const tx = db.transaction([KV, META], "readwrite", txOptions);
     const kv = tx.objectStore(KV);
     const meta = tx.objectStore(META);
+    let failure;
+    const abort = (e) => {
+      if (failure || lost) return;
+      failure = e;
+      tx.abort();
+    };
     meta.get("lease").onsuccess = (ev) => {
       if (ev.target.result !== lease) {
         lost = true;
         tx.abort();
-        return;
       }
-      fill(kv, meta);
     };
-    return complete(tx).catch((e) => Promise.reject(lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e));
+    try {
+      body(kv, meta, abort);
+    } catch (e) {
+      abort(e);
+    }
+    return complete(tx).catch((e) => Promise.reject(failure ?? (lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e)));
   }
 
-  /** append writes change sets after the current head. */
-  async function append(sets, shrinking) {
-    const next = { ...head, nextSeq: head.nextSeq + sets.length };
-    await write((kv) => {
-      sets.forEach((cs, i) => kv.put(cs, logKey(head.nextSeq + i)));
-      kv.put(encodeHead(next), "head");
-    }, shrinking);
-    head = next;
-  }
-
-  /** snapshot replaces the snapshot, and the log before firstSeq, by data. */
-  async function snapshot(data, firstSeq) {
+  /** putSnapshot writes data as the snapshot covering the log before firstSeq, after head. */
+  function putSnapshot(kv, head, data, firstSeq) {
     const next = { gen: head.gen + 1, chunks: data.length > 0 ? 1 : 0, nextSeq: head.nextSeq, firstSeq };
-    await write((kv) => {
-      kv.delete(IDBKeyRange.bound("snap/", "snap/\uffff"));
-      if (firstSeq > 0) kv.delete(IDBKeyRange.bound(logKey(0), logKey(firstSeq - 1)));
-      if (next.chunks) kv.put(data, `${snapPrefix(next.gen)}${hex(0, 8)}`);
-      kv.put(encodeHead(next), "head");
-    }, true);
-    head = next;
+    kv.delete(IDBKeyRange.bound("snap/", "snap/\uffff"));
+    if (firstSeq > 0) kv.delete(logRange(0, firstSeq)), kv.delete(noteRange(0, firstSeq));
+    if (next.chunks) kv.put(data, `${snapPrefix(next.gen)}${hex(0, 8)}`);
+    kv.put(encodeHead(next), "head");
+    return next;
   }
 
   return {
-    /** load reads the snapshot and the change sets after it, in one transaction. */
+    /**
+     * load reads the whole store: { snapshot, changeSets, firstSeq, nextSeq, entries },
+     * entries being the change sets after the snapshot with their notes.
+     */
     load() {
       return new Promise((resolve, reject) => {
         const tx = db.transaction(KV);
-        const kv = tx.objectStore(KV);
-        const out = { snapshot: new Uint8Array(0), changeSets: [] };
-        kv.get("head").onsuccess = (ev) => {
-          try {
-            head = parseHead(ev.target.result);
-          } catch (e) {
-            return reject(e);
-          }
-          const snap = IDBKeyRange.bound(snapPrefix(head.gen), snapPrefix(head.gen) + "\uffff");
-          kv.getAll(snap).onsuccess = (ev) => {
-            if (ev.target.result.length !== head.chunks) return reject(new Error(`tabletop: ${ev.target.result.length} of ${head.chunks} snapshot chunks present`));
-            out.snapshot = concat(ev.target.result);
-          };
-          if (head.nextSeq > head.firstSeq) {
-            kv.getAll(IDBKeyRange.bound(logKey(head.firstSeq), logKey(head.nextSeq - 1))).onsuccess = (ev) => (out.changeSets = ev.target.result);
-          }
-        };
-        tx.oncomplete = () => resolve(out);
+        let out;
+        readSince(tx.objectStore(KV), -1, (caught) => ((known = caught.head), (out = { ...caught.reload, nextSeq: caught.nextSeq })), reject);
+        tx.oncomplete = () => (out ? resolve(out) : reject(new Error("tabletop: the store could not be read")));
+        tx.onerror = () => reject(tx.error);
+      });
+    },
+    /** catchUp reads what a replica that has applied the change sets before seq lacks (see readSince). */
+    catchUp(seq) {
+      return new Promise((resolve, reject) => {
+        const tx = db.transaction(KV);
+        let out;
+        readSince(tx.objectStore(KV), seq, (caught) => ((known = caught.head), (out = caught)), reject);
+        tx.oncomplete = () => (out ? resolve(out) : reject(new Error("tabletop: the store could not be read")));
         tx.onerror = () => reject(tx.error);
       });
     },
     /**
-     * commit makes records durable in order: the change sets in one transaction, then the
-     * last snapshot, if any, in another (it covers every change set before it). It resolves
-     * { compactError } once the change sets are durable, compactError being the
-     * snapshot's failure (the log is intact without it); it rejects if the change sets fail.
-     * shrinking says that the records only delete: they may use the ballast.
+     * transact is one write, for a replica that has applied the change sets before seq: in
+     * one read-write transaction it reads what the replica lacks, calls run(caught)
+     * synchronously (caught as readSince gives it; run applies it and then its writes in the
+     * engine), and puts what run returns: { sets: [{ cs, changes? }], snapshot? } — the
+     * change sets at caught.nextSeq onwards, with the note of each commit on its first, and
+     * a snapshot covering them all. It resolves with the sequence number of the first change
+     * set once the transaction has committed, and rejects, with nothing written, if it fails
+     * (QuotaExceeded, StoreLocked, or run's own exception).
+     *
+     * With speculate, when the head this storage last saw is the replica's (seq), run is
+     * called at once with nothing to catch up on, and its records are put in the same round
+     * trip as the head is read; if the head read is not the one expected (another tab wrote
+     * or compacted meanwhile), the transaction is aborted, undoing the puts, and transact
+     * rejects with an error whose speculation is true: the replica then holds writes that
+     * are not stored, and must be reloaded. It saves a round trip to IndexedDB per write
+     * for a tab that writes alone.
      */
-    async commit(records, shrinking = false) {
-      const sets = [];
-      let snap, firstSeq;
-      for (const r of records) {
-        if (r.kind === CHANGE_SET) sets.push(r.data);
-        else if (r.kind === SNAPSHOT) (snap = r.data), (firstSeq = head.nextSeq + sets.length);
+    async transact(seq, run, speculate = false) {
+      let from, head;
+      const put = (kv, caught, out) => {
+        from = caught.nextSeq;
+        head = caught.head;
+        if (out.sets.length === 0 && !out.snapshot) return;
+        head = { ...head, nextSeq: from + out.sets.length };
+        out.sets.forEach((s, i) => {
+          kv.put(s.cs, logKey(from + i));
+          if (s.changes) kv.put(encoder.encode(JSON.stringify(s.changes)), noteKey(from + i));
+        });
+        if (out.snapshot) head = putSnapshot(kv, head, out.snapshot, head.nextSeq);
+        kv.put(encodeHead(head), "head");
+      };
+      const expected = known;
+      if (speculate && expected?.nextSeq === seq) {
+        await writeTx((kv, meta, abort) => {
+          kv.get("head").onsuccess = (ev) => {
+            try {
+              const now = parseHead(ev.target.result);
+              if (now.nextSeq !== seq) return abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
+              if (head !== expected && (now.gen !== head.gen || now.chunks !== head.chunks || now.firstSeq !== head.firstSeq)) {
+                // Another tab compacted meanwhile: its snapshot stays, under the log just put.
+                head = { ...now, nextSeq: head.nextSeq };
+                kv.put(encodeHead(head), "head");
+              } else if (head === expected) head = now;
+            } catch (e) {
+              abort(e);
+            }
+          };
+          const caught = { head: expected, nextSeq: seq, entries: [] };
+          const out = run(caught);
+          if (out.snapshot) throw new Error("tabletop: a compaction cannot be speculated");
+          put(kv, caught, out);
+        });
+      } else {
+        await writeTx((kv, meta, abort) => {
+          readSince(kv, seq, (caught) => {
+            try {
+              put(kv, caught, run(caught));
+            } catch (e) {
+              abort(e);
+            }
+          }, abort);
+        });
       }
-      if (sets.length > 0) await append(sets, shrinking);
-      if (snap === undefined) return {};
+      known = head;
+      return from;
+    },
+    /**
+     * snapshot replaces the snapshot, and the log before firstSeq, by data, a snapshot of
+     * the store after every change set before firstSeq; a newer snapshot already there wins.
+     * It frees space: failing for the quota it releases the ballast and tries once more.
+     */
+    async snapshot(data, firstSeq) {
+      const once = () =>
+        writeTx((kv, _, abort) => {
+          kv.get("head").onsuccess = (ev) => {
+            try {
+              const head = parseHead(ev.target.result);
+              if (head.firstSeq < firstSeq && head.nextSeq >= firstSeq) written = putSnapshot(kv, head, data, firstSeq);
+              else written = head;
+            } catch (e) {
+              abort(e);
+            }
+          };
+        });
+      let written;
       try {
-        await snapshot(snap, firstSeq);
-        return {};
+        await once();
       } catch (e) {
-        return { compactError: e };
+        if (e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
+        await once();
       }
+      if (known?.nextSeq === written.nextSeq) known = written;
+    },
+    /** releaseBallast deletes the ballast, so that a write that frees space fits again; it reports whether there was one. */
+    releaseBallast() {
+      return releaseBallast(db);
     },
     /** getMeta reads a value kept beside the store (the service properties). */
     getMeta(key) {
@@ -197,7 +318,7 @@ function storage(name, db, lease, durability, release) {
     },
     /** putMeta durably writes a value kept beside the store. */
     putMeta(key, value) {
-      return write((_, meta) => meta.put(value, key));
+      return writeTx((_, meta) => meta.put(value, key));
     },
     close() {
       db.close();
@@ -251,15 +372,23 @@ async function releaseBallast(db) {
 }
 
 /**
- * writeLease writes a new lease for this opener and returns it. When the storage quota is
- * full the lease cannot be written: the opener adopts the current one, so that the store
- * still opens (to be read, and written once there is room); the Web Lock still keeps a
- * second tab out where there are Web Locks.
+ * writeLease returns the lease this opener's commits check. A sharing opener adopts the
+ * current shared lease ("shared:…") or, if an exclusive opener wrote the last one, writes
+ * a new shared one (read and written in one transaction, so that tabs opening together
+ * agree); an exclusive opener writes its own, which makes every earlier opener's commits
+ * fail. When the storage quota is full the lease cannot be written: the opener adopts the
+ * current one, so that the store still opens (to be read, and written once there is room);
+ * the Web Lock still keeps other tabs out where there are Web Locks.
  */
-async function writeLease(db) {
-  const lease = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+async function writeLease(db, shared) {
+  const fresh = `${shared ? "shared:" : "x:"}${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const tx = db.transaction(META, "readwrite", { durability: "strict" });
-  tx.objectStore(META).put(lease, "lease");
+  const meta = tx.objectStore(META);
+  let lease = fresh;
+  meta.get("lease").onsuccess = (ev) => {
+    if (shared && typeof ev.target.result === "string" && ev.target.result.startsWith("shared:")) lease = ev.target.result;
+    else meta.put(fresh, "lease");
+  };
   try {
     await complete(tx);
     return lease;
@@ -270,8 +399,10 @@ async function writeLease(db) {
 }
 
 /**
- * acquireLock takes the store's Web Lock and returns the function that releases it. Where
- * there are no Web Locks (Node), only the lease protects the database.
+ * acquireLock takes the store's Web Lock, shared or exclusive (mode "fail" | "wait" |
+ * "steal"), and returns the function that releases it. A shared lock waits up to timeout
+ * for an exclusive holder. Where there are no Web Locks (Node), only the lease protects
+ * the database.
  */
 function acquireLock(name, mode, timeout) {
   const locks = globalThis.navigator?.locks;
@@ -279,7 +410,8 @@ function acquireLock(name, mode, timeout) {
   return new Promise((resolve, reject) => {
     let release;
     const held = new Promise((r) => (release = r));
-    const options = mode === "steal" ? { steal: true } : mode === "wait" ? {} : { signal: AbortSignal.timeout(timeout) };
+    const options =
+      mode === "steal" ? { steal: true } : mode === "wait" ? {} : { signal: AbortSignal.timeout(timeout), mode: mode === "shared" ? "shared" : "exclusive" };
     let granted = false;
     locks
       .request(`tabletop:${name}`, options, () => {

@@ -1,15 +1,30 @@
 // Stores: one engine store per database name, persistent in IndexedDB or in memory.
 //
-// Durability. The engine applies a write at once, in memory, and hands back the records
-// that make it durable; the Store commits them to IndexedDB (idb.js) and only then
-// resolves the write. Writes that arrive while a commit is in flight are grouped into the
-// next commits, of up to GROUP_BYTES each, so that acknowledgements keep flowing. A read runs at once too, but if a write it may see is not durable yet its
-// answer waits until it is; if that commit fails, every write not yet durable fails, the
-// engine's store is reopened from IndexedDB, and the read runs again. So no caller ever
-// sees data that could still be lost.
+// Every tab, one store. Every tab of an origin may open the same persistent store at once.
+// Each keeps its own replica of it in its engine and reads from it locally, so a read
+// costs the same in every tab; writes are serialized by IndexedDB itself (idb.js). A
+// write waits in a queue until this tab's previous commit is done, then runs inside ONE
+// read-write IndexedDB transaction: it reads the log entries other tabs committed since
+// this replica's sequence number and applies them, applies the queued writes in the engine
+// (synchronously, inside the transaction's callback, so the transaction stays open), and
+// puts their change sets and the new head. Once the transaction has committed, the change
+// sets are posted on a BroadcastChannel named after the store, and only then do the writes
+// resolve. The other tabs apply what they receive in sequence order; a gap (a message
+// missed, a tab that was asleep) is read back from the log. So a conditional write always
+// runs on the latest committed state of every tab, and a write that resolved in one tab is
+// in the others' replicas as soon as its message arrives.
 //
-// The commit hook. Every committed, durable change passes through Store._subscribe
-// listeners, in commit order, after it is durable and before its write resolves:
+// Durability. A write resolves only once its transaction has committed (durability
+// "strict" by default: flushed to disk), so a tab that closes or crashes mid-write loses
+// nothing acknowledged. Writes that arrive while a commit is in flight are grouped into the
+// next transaction, of up to GROUP_BYTES each. A read runs at once, but while writes
+// applied in the engine are waiting for their transaction its answer waits for it; if that
+// transaction fails, its writes fail, the replica is reloaded from IndexedDB, and the read
+// runs again. So no caller ever sees data that could still be lost.
+//
+// The commit hook. Every committed, durable change of every tab passes through the
+// Store._subscribe listeners of every tab, once, in commit order (the order of the log);
+// in the writing tab after it is durable and before its write resolves:
 //
 //   const unsubscribe = store._subscribe((commit) => { … });
 //   commit.changes: [{ table, kind, partitionKey?, rowKey?, etag? }, …]
@@ -17,32 +32,62 @@
 //           "delete" (entities), "createTable" | "deleteTable" | "setAccessPolicy" |
 //           "import" (then the change names no keys: the tables it touched changed)
 //   commit.records: the engine's records as stored ([{ kind, data }]), [] in memory
+//   commit.local: true for a write of this tab, false for another tab's
+//   commit.reset: true (with no changes) when the replica was reloaded whole and commits
+//                 of other tabs may have been skipped: whatever was read may have changed
 //
 // It is internal: live queries and sync are built on it.
 
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
 import { openIDBStorage, deleteIDBStorage } from "./idb.js";
+import { openSliced } from "./load.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
 
-/** GROUP_BYTES bounds the records of one IndexedDB commit (one write may exceed it alone). */
+/**
+ * ALONE_MS is how long a tab that opened a store waits for another tab to answer its
+ * greeting before it writes as the only tab: in one round trip to IndexedDB instead of
+ * two, reading the head in the same round trip as its records are put (idb.js transact).
+ * If another tab wrote after all, that transaction fails, the tab's replica is reloaded
+ * and the writes run again.
+ */
+const ALONE_MS = 100;
+
+/** GROUP_BYTES bounds the change sets of one IndexedDB commit (one write may exceed it alone). */
 const GROUP_BYTES = 1 << 20;
+
+const CHANGE_SET = 1;
+const SNAPSHOT = 2;
 
 /** Store is an open database: its tables and entities. Get one from openStore. */
 export class Store {
   /** @internal */
-  constructor(name, engine, handle, storage) {
+  constructor(name, engine, handle, storage, seq = 0) {
     this.name = name;
     this.inMemory = !storage;
     this._engine = engine;
     this._handle = String(handle);
     this._storage = storage;
+    this._seq = seq; // the log's sequence number this replica has applied up to (excluded)
     this._listeners = new Set();
-    this._groups = []; // writes waiting for IndexedDB, in commit order; the first may be committing
-    this._flushing = false;
-    this._reopening = null; // a Promise while the engine's store is reopened after a failure
+    this._queue = []; // writes waiting for their transaction, in order
+    this._inbox = []; // other tabs' messages waiting for the replica to be free
+    this._pumping = null; // a Promise while commits, catch-ups or reloads are under way
+    this._pending = 0; // writes issued and not settled yet
+    this._settled = Promise.resolve(); // settles once the last write issued has
+    this._reopening = null; // a Promise while the replica is reloaded after a failure
     this._compactError = undefined;
+    this._alone = false; // no other tab has the store open, as far as this tab knows
+    if (storage && typeof BroadcastChannel === "function") {
+      this._channel = new BroadcastChannel(`tabletop:${name}`);
+      this._channel.onmessage = (ev) => this._receive(ev.data);
+      this._channel.unref?.(); // Node: an open store does not keep the process alive
+      // Tabs greet each other; a tab that no other answers within ALONE_MS writes alone.
+      this._post({ type: "hello" });
+      const quiet = setTimeout(() => (this._alone = !this._heard), ALONE_MS);
+      quiet.unref?.();
+    }
   }
 
   /** _exec runs one engine operation now, mapping a failure to RestError. */
@@ -55,87 +100,270 @@ export class Store {
   }
 
   /**
-   * _read runs a read and returns its JSON answer: at once (a string) when no write it may
-   * see is still waiting for IndexedDB, else a Promise of it that settles once they are
-   * durable (and runs the read again if they failed).
+   * _read runs a read and returns its JSON answer: at once (a string) when no write of this
+   * tab is waiting for IndexedDB, else a Promise of it that settles once the writes issued
+   * before it have settled (so a tab reads its own writes, and never one that is not
+   * durable yet).
    */
   _read(op, ...args) {
     if (this._reopening) return this._reopening.then(() => this._read(op, ...args));
-    const { json } = this._exec(op, args);
-    const pending = this._groups.at(-1);
-    if (!pending) return json;
-    return pending.done.then((ok) => (ok ? json : this._read(op, ...args)));
+    if (this._pending > 0) return this._settled.then(() => this._read(op, ...args));
+    return this._exec(op, args).json;
   }
 
   /**
    * _write runs a write and resolves with its JSON answer once it is durable. describe
    * maps the answer to the changes the commit hook reports.
    */
-  async _write(op, args, describe) {
-    if (this._reopening) await this._reopening;
-    const { json, records } = this._exec(op, args);
-    const commit = { changes: describe(json), records };
-    if (this.inMemory) {
-      this._emit(commit);
-      return json;
-    }
-    let group = this._groups.at(-1);
-    if (records.length === 0) {
-      if (group && !(await group.done)) throw group.error;
-      this._emit(commit);
-      return json;
-    }
-    if (!group || group.started || group.bytes >= GROUP_BYTES) this._groups.push((group = newGroup()));
-    for (const r of records) group.records.push(r), (group.bytes += r.data.length);
-    group.commits.push(commit);
-    if (!this._flushing) this._flush();
-    if (!(await group.done)) throw group.error;
-    return json;
-  }
-
-  /** _flush commits the waiting groups in order until none is left. */
-  async _flush() {
-    this._flushing = true;
-    while (this._groups.length > 0) {
-      const group = this._groups[0];
-      group.started = true;
+  _write(op, args, describe) {
+    if (this.inMemory || this._closed) {
       try {
-        const shrinking = group.commits.every((c) => c.changes.every((ch) => ch.kind === "delete" || ch.kind === "deleteTable"));
-        const { compactError } = await this._storage.commit(group.records, shrinking);
-        this._compactError = group.compactError = compactError;
-        this._groups.shift();
-        for (const c of group.commits) this._emit(c);
-        group.resolve(true);
+        const { json, records } = this._exec(op, args);
+        this._emit({ changes: describe(json), records, local: true });
+        return Promise.resolve(json);
       } catch (e) {
-        await this._fail(e);
+        return Promise.reject(e);
       }
     }
-    this._flushing = false;
+    const write = new Promise((resolve, reject) => {
+      this._queue.push({ op, args, describe, resolve, reject });
+      this._pump();
+    });
+    this._pending++;
+    this._settled = write.then(
+      () => this._pending--,
+      () => this._pending--,
+    );
+    return write;
+  }
+
+  /** _receive takes another tab's message: applied at once when the replica is free and it is next. */
+  _receive(msg) {
+    if (this._closed) return;
+    this._heard = true;
+    this._alone = false;
+    if (msg.type === "hello") this._post({ type: "here" });
+    if (msg.type === "hello" || msg.type === "here") return;
+    if (!this._pumping && this._inbox.length === 0 && msg.type === "commit" && msg.from <= this._seq) {
+      this._applyRemote(msg);
+      return;
+    }
+    this._inbox.push(msg);
+    this._pump();
   }
 
   /**
-   * _fail fails every group waiting (the engine has applied their writes after the one
-   * that failed, so none can be kept), and reopens the engine's store from what
-   * IndexedDB holds.
+   * _pump runs, one at a time, what changes the replica: other tabs' messages, then the
+   * queued writes, until neither is left.
    */
-  async _fail(error) {
-    const failed = this._groups;
-    this._groups = [];
-    this._failure = error;
-    this._reopening = this._reopen().finally(() => (this._reopening = null));
-    await this._reopening.catch(() => {});
-    for (const g of failed) (g.error = error), g.resolve(false);
+  _pump() {
+    this._pumping ??= this._run().finally(() => {
+      this._pumping = null;
+      if (!this._closed && (this._inbox.length > 0 || this._queue.length > 0)) this._pump(); // arrived as the loop ended
+    });
+    return this._pumping;
   }
 
-  /** _reopen replaces the engine's store by one loaded from IndexedDB. */
-  async _reopen() {
-    const { snapshot, changeSets } = await this._storage.load();
-    try {
-      this._engine.call(["close", this._handle]);
-    } catch {
-      // already closed
+  async _run() {
+    while (!this._closed && (this._inbox.length > 0 || this._queue.length > 0)) {
+      if (this._inbox.length > 0) await this._process(this._inbox.shift());
+      else await this._commit();
     }
-    this._handle = openEngineStore(this._engine, snapshot, changeSets);
+  }
+
+  /** _process handles one message: another tab's commit or snapshot, or a sync. */
+  async _process(msg) {
+    if (msg.type === "compacted") {
+      try {
+        this._exec("compacted", [String(msg.size)]);
+      } catch {
+        // closed meanwhile
+      }
+    } else if (msg.type === "commit" && msg.from <= this._seq) {
+      this._applyRemote(msg);
+    } else {
+      // A gap, or a sync: read what is missing from the log.
+      try {
+        this._absorb(await this._storage.catchUp(this._seq));
+      } catch (e) {
+        msg.done?.(e);
+        return; // the next write or message catches up again
+      }
+      msg.done?.();
+    }
+  }
+
+  /** _applyRemote applies the entries of a commit message this replica lacks; from ≤ _seq. */
+  _applyRemote(msg) {
+    const skip = this._seq - msg.from;
+    if (skip >= msg.entries.length) return;
+    this._absorb({ nextSeq: msg.from + msg.entries.length, entries: msg.entries.slice(skip) });
+  }
+
+  /**
+   * _absorb brings the replica up to caught.nextSeq with what idb.js read (or a message
+   * carried): entries applied in order, or a whole reload. Synchronous: it runs inside the
+   * transaction of a write. It emits the commits it applied.
+   */
+  _absorb(caught) {
+    if (caught.reload) {
+      const { snapshot, changeSets, firstSeq, entries } = caught.reload;
+      const old = this._handle;
+      this._handle = openEngineStore(this._engine, snapshot, changeSets);
+      closeEngineStore(this._engine, old);
+      const from = this._seq;
+      this._seq = caught.nextSeq;
+      if (from < firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
+      else this._emitRemote(entries.slice(from - firstSeq));
+      return;
+    }
+    if (caught.entries.length === 0) return;
+    try {
+      this._exec("apply", caught.entries.map((e) => e.cs));
+    } catch (e) {
+      throw fromEngine(e);
+    }
+    this._seq = caught.nextSeq;
+    this._emitRemote(caught.entries);
+  }
+
+  /** _emitRemote emits other tabs' commits: an entry with changes starts one. */
+  _emitRemote(entries) {
+    let commit;
+    for (const e of entries) {
+      if (e.changes || !commit) {
+        if (commit) this._emit(commit);
+        commit = { changes: e.changes ?? [], records: [], local: false };
+      }
+      commit.records.push({ kind: CHANGE_SET, data: e.cs });
+    }
+    if (commit) this._emit(commit);
+  }
+
+  /**
+   * _commit runs the queued writes in one IndexedDB transaction (see the top of this file)
+   * and settles them. A compaction runs alone.
+   */
+  async _commit() {
+    const batch = this._queue;
+    this._queue = [];
+    let ran = []; // the writes applied in the engine, in order
+    let auto; // a snapshot the engine produced by itself
+    let out; // what the transaction stored: { sets, snapshot }
+    let from;
+    let shrinking = true;
+    let touched = false; // the replica changed in the transaction: reload it if that fails
+    const speculate = this._alone && !batch.some((w) => w.op === "compact");
+    try {
+      from = await this._storage.transact(this._seq, (caught) => {
+        touched = true;
+        this._absorb(caught);
+        ran = [];
+        auto = undefined;
+        shrinking = true;
+        const sets = [];
+        let snapshot, bytes = 0;
+        for (const w of batch) {
+          // A snapshot covers the change sets before it: no write joins after one.
+          if (bytes >= GROUP_BYTES || (w.op === "compact" && ran.length > 0) || snapshot || auto) break;
+          ran.push(w);
+          shrinking &&= w.op === "compact" || w.op === "deleteTable" || (w.op === "write" && w.args[1] === "delete");
+          w.commit = w.error = undefined; // a write tried again after a failure
+          try {
+            const { json, records } = this._exec(w.op, w.args);
+            w.json = json;
+            w.commit = { changes: w.describe(json), records, local: true };
+            let first = true;
+            for (const r of records) {
+              if (r.kind === CHANGE_SET) {
+                sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined });
+                first = false;
+                bytes += r.data.length;
+              } else if (w.op === "compact") snapshot = r.data;
+              else auto = r.data;
+            }
+          } catch (e) {
+            w.error = e;
+          }
+        }
+        return (out = { sets, snapshot });
+      }, speculate);
+    } catch (error) {
+      await this._failed(batch, ran, shrinking && ran.length > 0, touched, error);
+      return;
+    }
+    this._queue.unshift(...batch.slice(ran.length));
+    this._seq = from + out.sets.length;
+    if (out.sets.length > 0) this._post({ type: "commit", from, entries: out.sets });
+    if (out.snapshot) this._post({ type: "compacted", size: out.snapshot.length });
+    for (const w of ran) {
+      if (w.error) w.reject(w.error);
+      else if (w.op === "compact") w.resolve(w.json);
+      else this._emit(w.commit), w.resolve(w.json);
+    }
+    if (auto) await this._snapshot(auto, this._seq);
+  }
+
+  /**
+   * _failed handles a transaction that failed: nothing of it is stored. If it changed the
+   * replica, the replica is reloaded from IndexedDB. Writes that only free space and failed
+   * for the quota are tried again once, the ballast released. Otherwise the writes that
+   * ran fail with the error (an engine error their own), and so does every write issued
+   * before the failure was known: writes issued one after the other are never applied
+   * with a gap.
+   */
+  async _failed(batch, ran, shrinking, touched, error) {
+    if (touched) {
+      this._reopening = this._reload().finally(() => (this._reopening = null));
+      await this._reopening.catch(() => {});
+    }
+    const rest = batch.slice(ran.length);
+    if (error?.speculation) {
+      // Another tab wrote after all: run the writes again, on the state it left.
+      this._alone = false;
+      this._queue.unshift(...ran, ...rest);
+      return;
+    }
+    if (error?.code === "QuotaExceeded" && shrinking && !ran.some((w) => w.retried) && (await this._storage.releaseBallast().catch(() => false))) {
+      for (const w of ran) (w.error = undefined), (w.retried = true);
+      this._queue.unshift(...ran, ...rest);
+      return;
+    }
+    const later = this._queue;
+    this._queue = [];
+    for (const w of [...ran, ...rest, ...later]) w.reject(w.error ?? error);
+  }
+
+  /** _reload replaces the replica by one loaded from IndexedDB, emitting what others committed meanwhile. */
+  async _reload() {
+    const loaded = await this._storage.load();
+    const old = this._handle;
+    this._handle = openEngineStore(this._engine, loaded.snapshot, loaded.changeSets);
+    closeEngineStore(this._engine, old);
+    const from = this._seq;
+    this._seq = loaded.nextSeq;
+    if (from < loaded.firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
+    // Entries from `from` on are other tabs' commits (this tab's failed ones are not stored).
+    else this._emitRemote(loaded.entries.slice(from - loaded.firstSeq));
+  }
+
+  /** _snapshot stores a snapshot the engine produced by itself, covering the log before seq. */
+  async _snapshot(data, seq) {
+    try {
+      await this._storage.snapshot(data, seq);
+      this._compactError = undefined;
+      this._post({ type: "compacted", size: data.length });
+    } catch (e) {
+      this._compactError = e; // the log is intact: the next snapshot tries again
+    }
+  }
+
+  _post(msg) {
+    try {
+      this._channel?.postMessage(msg);
+    } catch {
+      // a closed channel: the other tabs read the log
+    }
   }
 
   _emit(commit) {
@@ -172,24 +400,32 @@ export class Store {
 
   /** compact writes a snapshot now, replacing the change log (it also happens by itself). */
   async compact() {
-    if (this._reopening) await this._reopening;
-    const { records } = this._exec("compact", []);
-    if (this.inMemory || records.length === 0) return;
-    const group = newGroup();
-    group.records = records;
-    group.bytes = Infinity; // no write joins it: its failure is compact's
-    this._groups.push(group);
-    if (!this._flushing) this._flush();
-    if (!(await group.done)) throw group.error;
-    if (group.compactError) throw group.compactError;
+    if (this.inMemory) {
+      this._exec("compact", []);
+      return;
+    }
+    await this._write("compact", [], () => []);
+  }
+
+  /**
+   * sync brings this tab's replica up to every write committed in any tab, reading the log
+   * (a write does so by itself; a read answers from what this tab has received).
+   */
+  async sync() {
+    if (this.inMemory) return;
+    const error = await new Promise((done) => {
+      this._inbox.push({ type: "sync", done });
+      this._pump();
+    });
+    if (error) throw error;
   }
 
   /** close closes the store and, for a persistent one, releases the database for other tabs. */
   async close() {
-    this._closed = true;
     for (const [key, entry] of open) if (entry.store === this) open.delete(key);
-    await this._groups.at(-1)?.done;
-    if (this._reopening) await this._reopening.catch(() => {});
+    while (this._pumping) await this._pumping; // the writes already issued are committed
+    this._closed = true;
+    this._channel?.close();
     this._exec("close", []);
     this._storage?.close();
   }
@@ -205,26 +441,30 @@ function defaultProperties() {
   };
 }
 
-function newGroup() {
-  const g = { records: [], commits: [], bytes: 0, started: false, error: undefined };
-  g.done = new Promise((resolve) => (g.resolve = resolve));
-  return g;
-}
-
 /** openEngineStore opens a store in the engine on a snapshot and change sets; it returns the handle. */
 function openEngineStore(engine, snapshot, changeSets) {
   try {
-    return engine.call(["open", "", "outbox", snapshot, ...changeSets]).json;
+    return String(engine.call(["open", "", "outbox", snapshot, ...changeSets]).json);
   } catch (e) {
     throw fromEngine(e);
   }
 }
 
+function closeEngineStore(engine, handle) {
+  try {
+    engine.call(["close", handle]);
+  } catch {
+    // already closed
+  }
+}
+
 /**
  * openStore opens the store of that name: persistent in IndexedDB unless inMemory is set.
- * A database opened by another tab fails with RestError code "StoreLocked" after
- * lockTimeout ms (lock: "fail", the default), waits (lock: "wait"), or is taken over
- * (lock: "steal"). durability "strict" (default) resolves each write only once the
+ * Every tab may open it at once (lock: "shared", the default). An exclusive opener
+ * (lock: "fail" | "wait" | "steal") keeps every other tab out: while another tab has the
+ * store open it fails with RestError code "StoreLocked" after lockTimeout ms ("fail"),
+ * waits ("wait"), or takes the store over ("steal"); a sharing tab waits up to lockTimeout
+ * for an exclusive holder, then fails with StoreLocked. durability "strict" (default) resolves each write only once the
  * browser has flushed it to disk; "relaxed" once the operating system has it. persist:
  * true asks the browser to keep the origin's storage under pressure
  * (navigator.storage.persist()); store.persisted says whether it agreed.
@@ -237,8 +477,9 @@ export async function openStore(name, options = {}) {
   const persisted = options.persist ? await persist() : undefined;
   const storage = await openIDBStorage(name, options);
   try {
-    const { snapshot, changeSets } = await storage.load();
-    const store = new Store(name, engine, openEngineStore(engine, snapshot, changeSets), storage);
+    const { snapshot, changeSets, nextSeq } = await storage.load();
+    const store = new Store(name, engine, await openSliced(engine, snapshot, changeSets), storage, nextSeq);
+    store.sync().catch(() => {}); // what other tabs committed while it opened
     if (persisted !== undefined) store.persisted = persisted;
     return store;
   } catch (e) {

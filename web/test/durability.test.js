@@ -6,16 +6,16 @@ import assert from "node:assert/strict";
 import { fresh, rejects, collect } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 
-/** gated makes the store's commits wait for open(); it counts them. */
+/** gated makes the store's commits (IndexedDB transactions) wait for open(); it counts them. */
 function gated(store) {
-  const commit = store._storage.commit;
+  const transact = store._storage.transact;
   let open;
   const g = { calls: 0, gate: new Promise((r) => (open = r)) };
   g.open = open;
-  store._storage.commit = async (records) => {
+  store._storage.transact = async (seq, run) => {
     g.calls++;
     await g.gate;
-    return commit(records);
+    return transact(seq, run);
   };
   return g;
 }
@@ -71,15 +71,15 @@ test("writes issued together are committed together", async (t) => {
 test("a failed commit fails its writes and every later one, and nothing of them is seen", async (t) => {
   const { name, store, c } = await persistent(t);
   await c.createEntity({ partitionKey: "p", rowKey: "kept", v: 0 });
-  const commit = store._storage.commit;
+  const transact = store._storage.transact;
   let fail = true;
-  store._storage.commit = async (records) => {
+  store._storage.transact = async (seq, run) => {
     await new Promise((r) => setTimeout(r, 5));
     if (fail) {
       fail = false;
       throw Object.assign(new Error("no room"), { code: "QuotaExceeded", statusCode: 507 });
     }
-    return commit(records);
+    return transact(seq, run);
   };
   const a = c.createEntity({ partitionKey: "p", rowKey: "a" });
   const b = c.upsertEntity({ partitionKey: "p", rowKey: "kept", v: 1 });
@@ -124,9 +124,45 @@ test("IndexedDB holds kvlog's layout: after a compaction, one snapshot and the l
   const keys = await new Promise((r) => (db.transaction("kv").objectStore("kv").getAllKeys().onsuccess = (ev) => r(ev.target.result)));
   const head = await new Promise((r) => (db.transaction("kv").objectStore("kv").get("head").onsuccess = (ev) => r(new TextDecoder().decode(ev.target.result))));
   db.close();
-  assert.deepEqual(keys, ["head", "log/0000000000000015", "snap/0000000000000001/00000000"]);
+  assert.deepEqual(keys, ["head", "log/0000000000000015", "note/0000000000000015", "snap/0000000000000001/00000000"]);
   assert.equal(head, "1 1 22 21");
   const again = await openStore(name);
   assert.equal((await collect(new TableClient(again, "things").listEntities())).length, 4);
   await again.close();
+});
+
+test("a snapshot the engine writes by itself in the middle of grouped writes loses none of them", async (t) => {
+  const { name, store, c } = await persistent(t);
+  const big = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i}`, "y".repeat(30000)]));
+  // 20 writes of about 360 KB issued together: several per transaction, and the log
+  // outgrows the snapshot by 4 MiB in the middle of them.
+  await Promise.all(Array.from({ length: 20 }, (_, i) => c.upsertEntity({ partitionKey: "p", rowKey: String(i).padStart(2, "0"), v: i, ...big })));
+  await store.close();
+  const again = await openStore(name);
+  const rows = await collect(new TableClient(again, "things").listEntities({ queryOptions: { select: ["v"] } }));
+  await again.close();
+  assert.deepEqual(rows.map((e) => e.v), Array.from({ length: 20 }, (_, i) => i));
+});
+
+test("writes that free space and fail for the quota are tried again once the ballast is released", async (t) => {
+  const { store, c } = await persistent(t);
+  await c.createEntity({ partitionKey: "p", rowKey: "1" });
+  await c.createEntity({ partitionKey: "p", rowKey: "2" });
+  const transact = store._storage.transact;
+  let failures = 0;
+  // The first transaction runs the writes in the engine, stores nothing, and fails.
+  store._storage.transact = ((inner) => async (seq, run) => {
+    if (failures === 0) {
+      failures++;
+      await inner(seq, (caught) => (run(caught), { sets: [] }));
+      throw Object.assign(new Error("no room"), { code: "QuotaExceeded", statusCode: 507 });
+    }
+    return inner(seq, run);
+  })(transact);
+  await Promise.all([c.deleteEntity("p", "1"), c.deleteEntity("p", "2")]);
+  assert.equal(failures, 1);
+  assert.deepEqual(await collect(c.listEntities()), []);
+  failures = 0;
+  await assert.rejects(c.createEntity({ partitionKey: "p", rowKey: "3" }), { code: "QuotaExceeded" }); // not a write that frees space
+  await rejects(c.getEntity("p", "3"), "ResourceNotFound", 404);
 });

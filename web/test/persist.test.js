@@ -61,7 +61,7 @@ test("a store taken over by a second opener refuses to write", async () => {
   const first = await openStore(name);
   const c1 = new TableClient(first, "things");
   await c1.createTable();
-  const second = await openStore(name); // no Web Locks under Node: only the lease protects
+  const second = await openStore(name, { lock: "steal" }); // no Web Locks under Node: only the lease protects
   await rejects(c1.createEntity({ partitionKey: "p", rowKey: "lost" }), "StoreLocked", 409);
   await rejects(c1.getEntity("p", "lost"), "ResourceNotFound", 404);
   const c2 = new TableClient(second, "things");

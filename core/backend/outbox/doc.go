@@ -13,4 +13,9 @@
 // the stored snapshot and every change set before it; change sets after it are kept in
 // order; replaying a change set twice is harmless. Writing a Snapshot and trimming the log
 // in one atomic step leaves no torn state.
+//
+// Several replicas may share one host's storage (the browser's tabs each keep one): a
+// host that stores one replica's records lets the others catch up with
+// core.Store.ApplyChangeSet, applying every replica's change sets in the order it stored
+// them, and tells them of a stored snapshot with core.Store.Compacted.
 package outbox

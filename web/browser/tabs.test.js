@@ -1,0 +1,127 @@
+// Every tab, one store, in Chromium: two tabs of one origin open the same store at once,
+// write concurrently (conditional writes on one entity: exactly one wins), read each
+// other's resolved writes, see each other's commits through _subscribe, and a tab closed
+// or crashed in the middle of its writes loses none that it acknowledged.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "./serve.js";
+import { launch } from "./chromium.js";
+
+const web = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** twoTabs starts chromium with two tabs of the server's origin, each with the store open as globalThis.store and a client of table Shared as globalThis.c. */
+async function twoTabs(t, name) {
+  const server = await serve(web);
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-tabs-")));
+  t.after(async () => (await b.close(), server.close()));
+  const pages = [];
+  for (let i = 0; i < 2; i++) {
+    const page = await b.ctx.newPage();
+    await page.goto(`${server.url}browser/blank.html`);
+    await page.evaluate(async (name) => {
+      const T = await import("/tabletop.js");
+      globalThis.store = await T.openStore(name);
+      globalThis.c = new T.TableClient(globalThis.store, "Shared");
+      await globalThis.c.createTable();
+      globalThis.seen = [];
+      globalThis.store._subscribe((commit) => globalThis.seen.push(...commit.changes.map((ch) => `${commit.local ? "local" : "remote"} ${ch.kind} ${ch.rowKey ?? ""}`)));
+    }, name);
+    pages.push(page);
+  }
+  return { b, pages };
+}
+
+test("two tabs share one store: each reads the other's resolved writes, and _subscribe sees them", async (t) => {
+  const { pages: [one, two] } = await twoTabs(t, "shared");
+  for (let i = 0; i < 20; i++) {
+    const [writer, reader] = i % 2 ? [two, one] : [one, two];
+    const etag = await writer.evaluate((i) => globalThis.c.upsertEntity({ partitionKey: "p", rowKey: "x", i }, "Replace").then((r) => r.etag), i);
+    const read = await reader.evaluate(() => globalThis.c.getEntity("p", "x").then((e) => ({ i: e.i, etag: e.etag })));
+    assert.deepEqual(read, { i, etag }, `round ${i}: the other tab read ${JSON.stringify(read)}`);
+  }
+  await one.evaluate(() => globalThis.c.createEntity({ partitionKey: "p", rowKey: "from-one" }));
+  await two.waitForFunction(() => globalThis.seen.includes("remote create from-one"));
+  const seenTwo = await two.evaluate(() => globalThis.seen);
+  assert.equal(seenTwo.filter((s) => s === "remote create from-one").length, 1);
+});
+
+test("two tabs writing at once: every write lands, and of two conditional writes exactly one wins", async (t) => {
+  const { pages } = await twoTabs(t, "busy");
+  await Promise.all(
+    pages.map((page, n) =>
+      page.evaluate(async (n) => {
+        const writes = [];
+        for (let i = 0; i < 100; i++) {
+          writes.push(globalThis.c.createEntity({ partitionKey: `tab${n}`, rowKey: String(i).padStart(3, "0") }));
+          writes.push(globalThis.c.upsertEntity({ partitionKey: "both", rowKey: "hot", n, i }, "Replace"));
+        }
+        await Promise.all(writes);
+      }, n),
+    ),
+  );
+  for (let round = 0; round < 10; round++) {
+    const etag = await pages[0].evaluate(() => globalThis.c.getEntity("both", "hot").then((e) => e.etag));
+    const results = await Promise.all(
+      pages.map((page, n) =>
+        page.evaluate(
+          ([n, etag]) => globalThis.c.updateEntity({ partitionKey: "both", rowKey: "hot", winner: n }, "Replace", { etag }).then((r) => ({ ok: r.etag }), (e) => ({ code: e.code })),
+          [n, etag],
+        ),
+      ),
+    );
+    const won = results.filter((r) => r.ok);
+    assert.equal(won.length, 1, `round ${round}: ${JSON.stringify(results)}`);
+    assert.equal(results.find((r) => !r.ok).code, "UpdateConditionNotSatisfied");
+  }
+  await pages[1].evaluate(() => globalThis.store.sync());
+  const lists = await Promise.all(
+    pages.map((page) =>
+      page.evaluate(async () => {
+        const rows = [];
+        for await (const e of globalThis.c.listEntities()) rows.push(`${e.partitionKey}/${e.rowKey} ${e.etag}`);
+        return rows;
+      }),
+    ),
+  );
+  assert.equal(lists[0].length, 201);
+  assert.deepEqual(lists[1], lists[0]);
+});
+
+for (const how of ["closed", "crashed"]) {
+  test(`a tab ${how} in the middle of its writes loses none it acknowledged`, async (t) => {
+    const { b, pages: [one, two] } = await twoTabs(t, `gone-${how}`);
+    const acked = new Map();
+    await one.exposeFunction("ack", (key, v) => acked.set(key, Math.max(acked.get(key) ?? 0, v)));
+    one.evaluate(async () => {
+      const blob = "x".repeat(20000);
+      const writes = [];
+      for (let v = 1; v <= 400; v++) {
+        writes.push(globalThis.c.upsertEntity({ partitionKey: "p", rowKey: `k${v % 7}`, v, blob }, "Replace").then(() => globalThis.ack(`k${v % 7}`, v)));
+        if (v % 20 === 0) await new Promise((r) => setTimeout(r, 2));
+      }
+      await Promise.all(writes);
+    }).catch(() => {});
+    for (let waited = 0; acked.size < 7 && waited < 30000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    if (how === "closed") await one.close({ runBeforeUnload: false });
+    else {
+      // The renderer dies mid-write (the CDP call never answers: its target is gone).
+      (await b.ctx.newCDPSession(one)).send("Page.crash").catch(() => {});
+      await assert.rejects(one.evaluate(() => 1), /crash/i);
+    }
+    const rows = await two.evaluate(async () => {
+      await globalThis.store.sync();
+      const rows = {};
+      for await (const e of globalThis.c.listEntities({ queryOptions: { select: ["RowKey", "v"] } })) rows[e.rowKey] = e.v;
+      return rows;
+    });
+    t.diagnostic(`acknowledged up to ${Math.max(...acked.values())}`);
+    assert.ok(acked.size > 0, "no write was acknowledged");
+    for (const [key, v] of acked) assert.ok(rows[key] >= v, `${key} is ${rows[key]}, acknowledged ${v}`);
+    // The surviving tab still writes.
+    await two.evaluate(() => globalThis.c.upsertEntity({ partitionKey: "p", rowKey: "after", v: 1 }));
+  });
+}
