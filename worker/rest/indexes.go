@@ -1,11 +1,10 @@
 package rest
 
 import (
-	"net/http"
-
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // The secondary index extension (the README's "Secondary indexes"), on the table's own
@@ -57,7 +56,7 @@ func (c *call) listIndexes() {
 		b = append(b, `"}`...)
 	}
 	c.w.Header().Set("Content-Type", "application/json")
-	c.w.WriteHeader(http.StatusOK)
+	c.w.WriteHeader(exchange.StatusOK)
 	c.w.Write(append(b, "]}"...))
 }
 
@@ -88,5 +87,5 @@ func (c *call) changeIndex(op auth.Operation, change func(tx *core.Tx, table, pr
 		c.fail(err)
 		return
 	}
-	c.noContent(http.StatusNoContent)
+	c.noContent(exchange.StatusNoContent)
 }
