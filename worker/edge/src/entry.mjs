@@ -4,6 +4,7 @@
 // the same Go handler the native server runs.
 import { route, batchRoute, accountNames, objectName } from "./route.mjs";
 import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
+import { forwardTable } from "./ranges.mjs";
 import { errorResponse } from "./exchange.mjs";
 import { refusal } from "./door.mjs";
 import { started } from "./gohost.mjs";
@@ -28,16 +29,18 @@ export default {
       const refused = refusal(request, url, accounts);
       if (refused) return refused;
       let r = route(request.method, request.url, accounts);
-      if (r.batch) {
-        const body = await request.arrayBuffer();
-        r = batchRoute(new TextDecoder().decode(body), request.url, accounts);
-        request = new Request(request, { body });
-      }
       const headers = new Headers(request.headers);
+      if (!r.table && !r.batch) {
+        headers.set(OBJECT_HEADER, r.account);
+        return await accountStub(env, r.account).fetch(new Request(request, { headers }));
+      }
+      const read = await request.arrayBuffer();
+      const body = read.byteLength ? read : null;
+      if (r.batch) r = { ...batchRoute(new TextDecoder().decode(read), request.url, accounts), batch: true };
       headers.set(OBJECT_HEADER, r.table ? objectName(r.account, r.table) : r.account);
-      const forwarded = new Request(request, { headers });
-      const stub = r.table ? tableStub(env, r.account, r.table) : accountStub(env, r.account);
-      return await stub.fetch(forwarded);
+      const forwarded = new Request(request, { headers, body });
+      if (r.table) return await forwardTable(env, r, forwarded, body);
+      return await accountStub(env, r.account).fetch(forwarded);
     } catch (err) {
       return errorResponse(err);
     }
