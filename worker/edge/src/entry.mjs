@@ -50,12 +50,14 @@ export default {
 // GET /__tabletop/ping answers "pong" from the entry Worker alone: a health check that
 // starts no object. When TABLETOP_DEBUG is "1" (the test runtime sets it; wrangler.toml
 // does not), debug answers GET /__tabletop/stats/{account}[/{table}] with an object's
-// counters, /__tabletop/exit/… ends its Go instance, and /__tabletop/started says how many
-// Go instances this isolate has started.
+// counters, /__tabletop/exit/… ends its Go instance, /__tabletop/started says how many
+// Go instances this isolate has started, and /__tabletop/map/{account}/{table} gives a
+// table's partition map, with the splits left unsettled, before it settles them.
 async function debug(request, env) {
-  const [, , what, account, table] = new URL(request.url).pathname.split("/");
+  const [, , what, account, table] = new URL(request.url).pathname.split("/").map(decodeURIComponent);
   if (what === "started") return Response.json({ started: started.count });
+  if (what === "map") return Response.json(await accountStub(env, account).debugMap(account, table));
   if ((what !== "stats" && what !== "exit") || !account) return new Response("not found", { status: 404 });
   const stub = table ? tableStub(env, account, table) : accountStub(env, account);
-  return Response.json(what === "stats" ? await stub.stats(account) : { exited: await stub.exitGo(account) });
+  return Response.json(what === "stats" ? await stub.stats(account, table) : { exited: await stub.exitGo(account) });
 }

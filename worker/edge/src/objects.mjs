@@ -179,6 +179,13 @@ export class TableObject extends GoObject {
     this.ctx.waitUntil?.(asked);
   }
 
+  /** stats adds to the counters the entities of the table this object holds and its range (tests; see entry.mjs). */
+  async stats(account, table = "") {
+    const name = table.split("#")[0];
+    const entities = Number(await (await this.instance(account)).call("count", name));
+    return { ...(await super.stats(account)), entities, range: this.ctx.storage.kv.get(RANGE) ?? null };
+  }
+
   /** move runs an internal operation that moves a span (RPC from the account object; see split.mjs). */
   async move(account, op, arg) {
     return (await this.instance(account)).call(op, arg);
@@ -273,6 +280,11 @@ export class AccountObject extends GoObject {
     await this.ready(account);
     if (!this.splitting && pendingSplits(this.ctx.storage).length) await this.serial(() => this.settleSplits());
     return readMap(this.ctx.storage, account, table);
+  }
+
+  /** debugMap is a table's partition map and the splits not yet settled, settling nothing (tests; see entry.mjs). */
+  async debugMap(account, table) {
+    return { pending: pendingSplits(this.ctx.storage), map: readMap(this.ctx.storage, account, table) };
   }
 
   /** split splits a table object's range if the map still has it (RPC from that object); it tells whether it did. */
