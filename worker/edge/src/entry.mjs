@@ -24,7 +24,7 @@ export default {
       const url = new URL(request.url);
       const path = url.pathname;
       if (path === "/__tabletop/ping") return new Response("pong");
-      if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return debug(request, env);
+      if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return await debug(request, env);
       if (accounts.length === 0) return errorResponse(NO_ACCOUNTS, 403, "AuthenticationFailed");
       const refused = refusal(request, url, accounts);
       if (refused) return refused;

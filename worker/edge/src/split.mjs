@@ -38,6 +38,15 @@ export function splitLimit(env) {
   return n;
 }
 
+/**
+ * step pauses between the steps of a split for TABLETOP_SPLIT_STEP_MS when TABLETOP_DEBUG
+ * is "1": fault injection, so that a test can kill the runtime at each step.
+ */
+async function step(env) {
+  const ms = env.TABLETOP_DEBUG === "1" ? Number(env.TABLETOP_SPLIT_STEP_MS ?? 0) : 0;
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** objectStub is the stub of the table object named name. */
 export function objectStub(env, name) {
   return env.TABLES.get(env.TABLES.idFromName(name));
@@ -81,15 +90,19 @@ async function copyAndSwitch(ao, { account, table, src, key, dst }) {
   const from = objectStub(ao.env, src.obj);
   const to = objectStub(ao.env, dst);
   await from.fence(account, src, key);
+  await step(ao.env);
   await to.forget(account, table);
+  await step(ao.env);
   let cursor = args("", "", "");
   for (;;) {
     const [kind, pk, rk, chunk] = (await from.move(account, "export", args(table, key, src.hi, cursor))).split("\0");
     await to.move(account, "import", args(table, chunk));
+    await step(ao.env);
     if (!kind) break;
     cursor = args(kind, pk, rk);
   }
   await to.setRange(account, { lo: key, hi: src.hi, obj: dst });
+  await step(ao.env);
   const map = readMap(ao.ctx.storage, account, table);
   ao.ctx.storage.kv.put(MAP + table.toLowerCase(), splitMap(map, key, dst));
 }
@@ -99,10 +112,13 @@ export async function settleSplit(ao, { account, table, src, key, dst }) {
   const map = readMap(ao.ctx.storage, account, table);
   const from = objectStub(ao.env, src.obj);
   if (map.ranges.some((r) => r.obj === dst)) {
+    await step(ao.env);
     await from.move(account, "evict", args(table, key, src.hi));
+    await step(ao.env);
     await from.setRange(account, { lo: src.lo, hi: key, obj: src.obj });
   } else {
     await objectStub(ao.env, dst).forget(account, table);
+    await step(ao.env);
     await from.setRange(account, src);
   }
   ao.ctx.storage.kv.delete(SPLIT + table.toLowerCase());
