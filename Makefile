@@ -84,6 +84,7 @@ bench: worker
 	$(GO) test -run '^$$' -bench Copy -benchtime 1x ./worker/native/transfer/
 	worker/native/bench/run.sh
 	node $(EDGE)/bench.mjs
+	node $(EDGE)/bench-split.mjs --rows 100000
 	$(MAKE) bench-web
 
 # The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one table.

@@ -207,3 +207,16 @@ func TestTx_SplitKey(t *testing.T) {
 		})
 	}
 }
+
+func TestStore_Records(t *testing.T) {
+	s := moveFixture(t)
+	n, err := s.Records()
+	// 12 entities, 1 deletion record, the table record, the clock and the store id
+	if err != nil || n != 16 {
+		t.Fatalf("Records = %d, %v; want 16", n, err)
+	}
+	s.Close()
+	if _, err := s.Records(); !errors.Is(err, core.ErrStoreClosed) {
+		t.Fatalf("closed: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"syscall/js"
 	"time"
@@ -85,7 +86,7 @@ func (o *Object) JSCall(_ js.Value, args []js.Value) any {
 
 // Internal runs the operations the glue needs beside the REST API: keeping a table
 // object's table in step with the account's catalog (ensureTable, dropTable, tableName),
-// splitting a table between objects (count, splitKey, export, import, evict, forget),
+// splitting a table between objects (count, size, splitKey, export, import, evict, forget),
 // handing on service properties (properties, setProperties: kept in memory), stats, and exit (which ends
 // the program, for tests of the glue's restart).
 func (o *Object) Internal(op, arg string) (string, error) {
@@ -109,6 +110,9 @@ func (o *Object) Internal(op, arg string) (string, error) {
 		return "", nil
 	case "count": // the entities of the table in this store
 		return count(o.store, arg)
+	case "size": // the records of the store, in constant time: what a split is decided on
+		n, err := o.store.Records()
+		return strconv.Itoa(n), err
 	case "splitKey", "export", "import", "evict", "forget": // moving a span (see move.go)
 		return o.move(op, arg)
 	case "stats":

@@ -105,7 +105,6 @@ export class TableObject extends GoObject {
   constructor(ctx, env) {
     super(ctx, env);
     this.inflight = new Set();
-    this.writes = 0;
   }
 
   async fetch(request) {
@@ -164,18 +163,22 @@ export class TableObject extends GoObject {
     return inSpan(span, pk) && (span.fence == null || pk < span.fence);
   }
 
-  // maybeSplit counts the table's entities every tenth of the split limit's writes and,
-  // past the limit, asks the account object to split this object's range. It runs after
-  // the answer, and a failure only delays the split.
+  // maybeSplit asks the account object to split this object's range once its store
+  // holds more records (entities and deletion records: what takes memory) than the split
+  // limit. It runs after the answer, and a failure only delays the split. A range that
+  // cannot be split (one partition) is asked about again when it has doubled.
   maybeSplit(go, account, table, span) {
     const limit = splitLimit(this.env);
-    if (!limit || span.fence != null || ++this.writes % Math.ceil(limit / 10) !== 0) return;
+    if (!limit || span.fence != null || this.asking) return;
+    this.asking = true;
     const ask = async () => {
-      const n = Number(await go.call("count", table));
+      const n = Number(await go.call("size"));
       if (n <= limit || n < (this.splitRefusedAt ?? 0) * 2) return;
       if (!(await accountStub(this.env, account).split(account, table, span))) this.splitRefusedAt = n;
     };
-    const asked = ask().catch((err) => console.error(`tabletop: split of ${table} not started: ${err.message}`));
+    const asked = ask()
+      .catch((err) => console.error(`tabletop: split of ${table} not started: ${err.message}`))
+      .finally(() => (this.asking = false));
     this.ctx.waitUntil?.(asked);
   }
 
