@@ -3,8 +3,10 @@
 //
 // AccountObject: one per account; its store is the table catalog and the service
 // properties. It answers Query/Create/Delete Table, service properties and stats, and
-// every CORS preflight. TableObject: one per table; its store holds the table, its
-// entities and its access policies. It answers entity requests, $batch and table ACLs.
+// every CORS preflight; it also keeps each table's partition map and runs splits
+// (split.mjs). TableObject: one per PartitionKey range of a table (one per table until it
+// is split); its store holds the table, the entities of its range and the access
+// policies. It answers entity requests, $batch and table ACLs routed to its range.
 //
 // Create and Delete Table change two objects: the catalog in the account object and the
 // table in the table's object. A crash between the two must leave no table that Query
