@@ -19,9 +19,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // TABLETOP_DEBUG), so that the swept kills land at each of them.
 const STEP_MS = 25;
 
-// SWEEP_MS is how far after a split is seen under way the last kill comes: past the end
-// of a split here (about a second, most of it starting the new object's Go instance).
-const SWEEP_MS = 1500;
 const start = () =>
   startEdge({ persistDir: tmp.dir, vars: { TABLETOP_DEBUG: "1", TABLETOP_SPLIT_ENTITIES: "60", TABLETOP_SPLIT_STEP_MS: String(STEP_MS) } });
 
@@ -33,7 +30,8 @@ test("a crash at any moment of a split loses no acknowledged write and leaves ev
     const payload = "y".repeat(8000);
     let seq = 0;
     const settled = { forward: 0, back: 0 };
-    for (let round = 0; round < ROUNDS; round++) {
+    // writers keeps three writers going until stop() is called or the runtime dies.
+    const writers = () => {
       const t = clients(edge.url).table("Crashy");
       let writing = true;
       const writer = async () => {
@@ -48,13 +46,29 @@ test("a crash at any moment of a split loses no acknowledged write and leaves ev
           acked.add(keyOf(e));
         }
       };
-      const writers = [writer(), writer(), writer()];
+      const running = [writer(), writer(), writer()];
+      return () => ((writing = false), Promise.all(running));
+    };
+    // splitSeen resolves once a split is under way.
+    const splitSeen = async () => {
       const deadline = Date.now() + 30000;
       while (Date.now() < deadline && (await mapOf(edge.url, "Crashy")).pending.length === 0);
-      await sleep((round * SWEEP_MS) / (ROUNDS - 1)); // from the start of a split to past its end
+    };
+
+    // One split undisturbed, to time it: the kills are swept from its start to 1.3 times its span.
+    let stop = writers();
+    await splitSeen();
+    const t0 = performance.now();
+    while ((await mapOf(edge.url, "Crashy")).pending.length);
+    const span = (performance.now() - t0) * 1.3;
+    await stop();
+
+    for (let round = 0; round < ROUNDS; round++) {
+      stop = writers();
+      await splitSeen();
+      await sleep((round * span) / (ROUNDS - 1));
       await edge.kill();
-      writing = false;
-      await Promise.all(writers);
+      await stop();
 
       edge = await start();
       const { pending, map: before } = await mapOf(edge.url, "Crashy");
@@ -65,7 +79,7 @@ test("a crash at any moment of a split loses no acknowledged write and leaves ev
     }
     const { map } = await mapOf(edge.url, "Crashy");
     console.log(
-      `${ROUNDS} kills: ${settled.back} splits undone, ${settled.forward} finished after the restart; ` +
+      `${ROUNDS} kills swept over ${span.toFixed(0)} ms: ${settled.back} splits undone, ${settled.forward} finished after the restart; ` +
         `${acked.size} acknowledged writes, ${map.ranges.length} ranges at the end`,
     );
     assert.ok(settled.back >= 1 && settled.forward >= 1, "the kills did not land both before and after a split's switch");
