@@ -64,6 +64,7 @@ test-edge: worker
 	cd $(EDGE) && node --test test/*.test.mjs
 	cd worker/sdktest && npm ci --no-audit --no-fund
 	node $(EDGE)/test-sdk.mjs
+	TABLETOP_SPLIT_ENTITIES=2 node $(EDGE)/test-sdk.mjs
 
 # tabletop copy end to end: every EDM type through native, a dump, a real Azurite (npm,
 # pinned in the lock file), the edge worker in local workerd and back; Azurite's file read.
@@ -83,6 +84,7 @@ bench: worker
 	$(GO) test -run '^$$' -bench Copy -benchtime 1x ./worker/native/transfer/
 	worker/native/bench/run.sh
 	node $(EDGE)/bench.mjs
+	node $(EDGE)/bench-split.mjs --rows 100000
 	$(MAKE) bench-web
 
 # The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one table.

@@ -7,5 +7,6 @@
 // to the glue. One request crosses the boundary once each way (see worker/edge/bridge); the
 // internal operations keep a table's object in step with the account's catalog.
 //
-// The package builds only for js/wasm; natively it is empty.
+// The package's host glue builds only for js/wasm; natively only the operations that
+// move a span of a table between objects (move.go) build, so that they are tested there.
 package object

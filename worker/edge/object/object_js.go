@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"syscall/js"
 	"time"
@@ -85,6 +86,7 @@ func (o *Object) JSCall(_ js.Value, args []js.Value) any {
 
 // Internal runs the operations the glue needs beside the REST API: keeping a table
 // object's table in step with the account's catalog (ensureTable, dropTable, tableName),
+// splitting a table between objects (count, size, splitKey, export, import, evict, forget),
 // handing on service properties (properties, setProperties: kept in memory), stats, and exit (which ends
 // the program, for tests of the glue's restart).
 func (o *Object) Internal(op, arg string) (string, error) {
@@ -106,12 +108,34 @@ func (o *Object) Internal(op, arg string) (string, error) {
 	case "setProperties": // the account's properties, for a table object's CORS (memory only)
 		o.account.UseProperties(arg)
 		return "", nil
+	case "count": // the entities of the table in this store
+		return count(o.store, arg)
+	case "size": // the records of the store, in constant time: what a split is decided on
+		n, err := o.store.Records()
+		return strconv.Itoa(n), err
+	case "splitKey", "export", "import", "evict", "forget": // moving a span (see move.go)
+		return o.move(op, arg)
 	case "stats":
 		return o.Stats(), nil
 	case "exit": // end the program, as a fatal error would (tests of the glue's restart)
 		os.Exit(3)
 	}
 	return "", fmt.Errorf("%s: %w", op, ErrUnknownOp)
+}
+
+// move runs one of the operations that move a span of a table between objects.
+func (o *Object) move(op, arg string) (string, error) {
+	switch op {
+	case "splitKey":
+		return splitKey(o.store, arg)
+	case "export":
+		return exportChunk(o.store, arg)
+	case "import":
+		return "", importChunk(o.store, arg)
+	case "evict":
+		return "", evict(o.store, arg)
+	}
+	return "", forget(o.store, arg)
 }
 
 // tableName returns the stored name of the table named name in any case, "" if none.

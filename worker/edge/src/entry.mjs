@@ -4,6 +4,7 @@
 // the same Go handler the native server runs.
 import { route, batchRoute, accountNames, objectName } from "./route.mjs";
 import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
+import { forwardTable } from "./ranges.mjs";
 import { errorResponse } from "./exchange.mjs";
 import { refusal } from "./door.mjs";
 import { started } from "./gohost.mjs";
@@ -24,21 +25,23 @@ export default {
       const url = new URL(request.url);
       const path = url.pathname;
       if (path === "/__tabletop/ping") return new Response("pong");
-      if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return debug(request, env);
+      if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return await debug(request, env);
       if (accounts.length === 0) return errorResponse(NO_ACCOUNTS, 403, "AuthenticationFailed");
       const refused = refusal(request, url, accounts);
       if (refused) return refused;
       let r = route(request.method, request.url, accounts);
-      if (r.batch) {
-        const body = await request.arrayBuffer();
-        r = batchRoute(new TextDecoder().decode(body), request.url, accounts);
-        request = new Request(request, { body });
-      }
       const headers = new Headers(request.headers);
+      if (!r.table && !r.batch) {
+        headers.set(OBJECT_HEADER, r.account);
+        return await accountStub(env, r.account).fetch(new Request(request, { headers }));
+      }
+      const read = await request.arrayBuffer();
+      const body = read.byteLength ? read : null;
+      if (r.batch) r = { ...batchRoute(new TextDecoder().decode(read), request.url, accounts), batch: true };
       headers.set(OBJECT_HEADER, r.table ? objectName(r.account, r.table) : r.account);
-      const forwarded = new Request(request, { headers });
-      const stub = r.table ? tableStub(env, r.account, r.table) : accountStub(env, r.account);
-      return await stub.fetch(forwarded);
+      const forwarded = new Request(request, { headers, body });
+      if (r.table) return await forwardTable(env, r, forwarded, body);
+      return await accountStub(env, r.account).fetch(forwarded);
     } catch (err) {
       return errorResponse(err);
     }
@@ -48,12 +51,14 @@ export default {
 // GET /__tabletop/ping answers "pong" from the entry Worker alone: a health check that
 // starts no object. When TABLETOP_DEBUG is "1" (the test runtime sets it; wrangler.toml
 // does not), debug answers GET /__tabletop/stats/{account}[/{table}] with an object's
-// counters, /__tabletop/exit/… ends its Go instance, and /__tabletop/started says how many
-// Go instances this isolate has started.
+// counters, /__tabletop/exit/… ends its Go instance, /__tabletop/started says how many
+// Go instances this isolate has started, and /__tabletop/map/{account}/{table} gives a
+// table's partition map, with the splits left unsettled, before it settles them.
 async function debug(request, env) {
-  const [, , what, account, table] = new URL(request.url).pathname.split("/");
+  const [, , what, account, table] = new URL(request.url).pathname.split("/").map(decodeURIComponent);
   if (what === "started") return Response.json({ started: started.count });
+  if (what === "map") return Response.json(await accountStub(env, account).debugMap(account, table));
   if ((what !== "stats" && what !== "exit") || !account) return new Response("not found", { status: 404 });
   const stub = table ? tableStub(env, account, table) : accountStub(env, account);
-  return Response.json(what === "stats" ? await stub.stats(account) : { exited: await stub.exitGo(account) });
+  return Response.json(what === "stats" ? await stub.stats(account, table) : { exited: await stub.exitGo(account) });
 }

@@ -3,8 +3,10 @@
 //
 // AccountObject: one per account; its store is the table catalog and the service
 // properties. It answers Query/Create/Delete Table, service properties and stats, and
-// every CORS preflight. TableObject: one per table; its store holds the table, its
-// entities and its access policies. It answers entity requests, $batch and table ACLs.
+// every CORS preflight; it also keeps each table's partition map and runs splits
+// (split.mjs). TableObject: one per PartitionKey range of a table (one per table until it
+// is split); its store holds the table, the entities of its range and the access
+// policies. It answers entity requests, $batch and table ACLs routed to its range.
 //
 // Create and Delete Table change two objects: the catalog in the account object and the
 // table in the table's object. A crash between the two must leave no table that Query
@@ -26,6 +28,8 @@ import { DurableObject } from "cloudflare:workers";
 import { startGo } from "./gohost.mjs";
 import { requestHead, requestBody, toResponse, statusOf, errorResponse } from "./exchange.mjs";
 import { tableLifecycle, objectName } from "./route.mjs";
+import { RANGE_HEADER, KEY_HEADER, MOVED_HEADER, sameSpan, inSpan } from "./partition.mjs";
+import { splitRange, settleSplit, pendingSplits, resetTable, readMap, splitLimit } from "./split.mjs";
 
 /** OBJECT_HEADER carries the object's name ("account" or "account/table") from the entry Worker. */
 export const OBJECT_HEADER = "x-tabletop-object";
@@ -39,7 +43,13 @@ const TABLE_NAME = /^[A-Za-z][A-Za-z0-9]{2,62}$/;
 /** INTENT is the storage key prefix of the account object's unsettled Create/Delete Table. */
 export const INTENT = "intent/";
 
-const SKIP = new Set([OBJECT_HEADER]);
+const SKIP = new Set([OBJECT_HEADER, RANGE_HEADER, KEY_HEADER]);
+
+/** RANGE is the storage key of a table object's range: { lo, hi, obj, fence? } (see split.mjs). */
+const RANGE = "range";
+
+/** WRITES are the methods that may add entities, after which an object may ask to be split. */
+const WRITES = new Set(["POST", "PUT", "PATCH", "MERGE"]);
 
 class GoObject extends DurableObject {
   /** instance starts the Go instance once, and again if it ever exits. */
@@ -94,6 +104,11 @@ export function accountStub(env, account) {
 }
 
 export class TableObject extends GoObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.inflight = new Set();
+  }
+
   async fetch(request) {
     try {
       const account = accountOf(request);
@@ -101,14 +116,102 @@ export class TableObject extends GoObject {
       if (request.headers.has("origin")) await this.refreshCors(go, account);
       const body = await requestBody(request);
       const head = requestHead(request, SKIP);
-      let [h, b] = await go.serve(head, body);
-      if (tableNotFound(h) && (await accountStub(this.env, account).settle(account, tableOf(request)))) {
-        [h, b] = await go.serve(head, body);
-      }
+      const span = this.span(request);
+      if (!this.serves(span, request)) return moved();
+      const answer = this.track(this.serve(go, account, request, head, body));
+      const [h, b] = await answer;
+      if (WRITES.has(request.method) && statusOf(h) < 300) this.maybeSplit(go, account, tableOf(request), span);
       return toResponse(h, b, request.method);
     } catch (err) {
       return errorResponse(err);
     }
+  }
+
+  // serve answers one request; on TableNotFound it asks the account object to settle
+  // its intents first and, if one named this table, tries once more.
+  async serve(go, account, request, head, body) {
+    let [h, b] = await go.serve(head, body);
+    if (tableNotFound(h) && (await accountStub(this.env, account).settle(account, tableOf(request)))) {
+      [h, b] = await go.serve(head, body);
+    }
+    return [h, b];
+  }
+
+  /** track keeps answer among the requests in flight until it settles (fence waits for them). */
+  track(answer) {
+    this.inflight.add(answer);
+    const done = () => this.inflight.delete(answer);
+    answer.then(done, done);
+    return answer;
+  }
+
+  /** span is the range this object serves: stored by a split, else every key of the table named in the request. */
+  span(request) {
+    return this.ctx.storage.kv.get(RANGE) ?? { lo: "", hi: null, obj: request.headers.get(OBJECT_HEADER) ?? "" };
+  }
+
+  // serves tells whether this object answers a request routed to the range in its
+  // RANGE_HEADER (one without came from the account object, not by the map): the range
+  // must be this object's, and the key the request concerns, if any, outside the part
+  // being moved; a request across the range waits while a part is moving.
+  serves(span, request) {
+    const routed = request.headers.get(RANGE_HEADER);
+    if (routed === null) return true;
+    const [lo, hi, obj] = JSON.parse(decodeURIComponent(routed));
+    if (!sameSpan(span, { lo, hi, obj })) return false;
+    const key = request.headers.get(KEY_HEADER);
+    if (key === null) return span.fence == null;
+    const pk = JSON.parse(decodeURIComponent(key));
+    return inSpan(span, pk) && (span.fence == null || pk < span.fence);
+  }
+
+  // maybeSplit asks the account object to split this object's range once its store
+  // holds more records (entities and deletion records: what takes memory) than the split
+  // limit. It runs after the answer, and a failure only delays the split. A range that
+  // cannot be split (one partition) is asked about again when it has doubled.
+  maybeSplit(go, account, table, span) {
+    const limit = splitLimit(this.env);
+    if (!limit || span.fence != null || this.asking) return;
+    this.asking = true;
+    const ask = async () => {
+      const n = Number(await go.call("size"));
+      if (n <= limit || n < (this.splitRefusedAt ?? 0) * 2) return;
+      if (!(await accountStub(this.env, account).split(account, table, span))) this.splitRefusedAt = n;
+    };
+    const asked = ask()
+      .catch((err) => console.error(`tabletop: split of ${table} not started: ${err.message}`))
+      .finally(() => (this.asking = false));
+    this.ctx.waitUntil?.(asked);
+  }
+
+  /** stats adds to the counters the entities of the table this object holds and its range (tests; see entry.mjs). */
+  async stats(account, table = "") {
+    const name = table.split("#")[0];
+    const entities = Number(await (await this.instance(account)).call("count", name));
+    return { ...(await super.stats(account)), entities, range: this.ctx.storage.kv.get(RANGE) ?? null };
+  }
+
+  /** move runs an internal operation that moves a span (RPC from the account object; see split.mjs). */
+  async move(account, op, arg) {
+    return (await this.instance(account)).call(op, arg);
+  }
+
+  /** fence stores this object's range with [key, hi) fenced, then waits for the requests in flight (RPC). */
+  async fence(account, span, key) {
+    this.ctx.storage.kv.put(RANGE, { ...span, fence: key });
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  /** setRange stores the range this object serves; null is every key of the table it is named after (RPC). */
+  async setRange(account, span) {
+    if (span) this.ctx.storage.kv.put(RANGE, { lo: span.lo, hi: span.hi, obj: span.obj });
+    else this.ctx.storage.kv.delete(RANGE);
+  }
+
+  /** forget drops the table and the range of an object that no longer serves any of it (RPC). */
+  async forget(account, table) {
+    await (await this.instance(account)).call("forget", table);
+    this.ctx.storage.kv.delete(RANGE);
   }
 
   /** hasTable tells whether this object holds the table (RPC from the account object). */
@@ -177,6 +280,36 @@ export class AccountObject extends GoObject {
     }
   }
 
+  /** partitionMap is the partition map of a table (RPC from the entry Worker; see partition.mjs). */
+  async partitionMap(account, table) {
+    await this.ready(account);
+    if (!this.splitting && pendingSplits(this.ctx.storage).length) await this.serial(() => this.settleSplits());
+    return readMap(this.ctx.storage, account, table);
+  }
+
+  /** debugMap is a table's partition map and the splits not yet settled, settling nothing (tests; see entry.mjs). */
+  async debugMap(account, table) {
+    return { pending: pendingSplits(this.ctx.storage), map: readMap(this.ctx.storage, account, table) };
+  }
+
+  /** split splits a table object's range if the map still has it (RPC from that object); it tells whether it did. */
+  async split(account, table, span) {
+    await this.ready(account);
+    return this.serial(async () => {
+      this.splitting = true;
+      try {
+        return await splitRange(this, account, table, span);
+      } finally {
+        this.splitting = false;
+      }
+    });
+  }
+
+  /** settleSplits settles the splits a crash or a failure left (see split.mjs). It runs inside serial. */
+  async settleSplits() {
+    for (const intent of pendingSplits(this.ctx.storage)) await settleSplit(this, intent);
+  }
+
   /** properties is the account's service properties document, "" for the defaults (RPC). */
   async properties(account) {
     return (await this.instance(account)).call("properties");
@@ -220,10 +353,11 @@ export class AccountObject extends GoObject {
       const forwarded = new Request(request.url, { method: "DELETE", headers, body: body.length ? body : null });
       const res = await tableStub(this.env, account, table).fetch(forwarded);
       if (res.status === 204) {
-        await go.call("dropTable", table);
+        await this.dropTable(go, account, table);
         return res;
       }
       if (res.status !== 404) return res;
+      await resetTable(this, account, table);
       const [h, b] = await go.serve(requestHead(request, SKIP), body);
       return toResponse(h, b, request.method);
     } finally {
@@ -245,11 +379,19 @@ export class AccountObject extends GoObject {
 
   // settleAll settles every intent: see the top of this file. It runs inside serial.
   async settleAll(go, account) {
+    await this.settleSplits();
     for (const [key, name] of this.intents()) {
       if (key.startsWith(`${INTENT}create/`)) await this.settleCreate(go, account, name);
-      else if (!(await tableStub(this.env, account, name).hasTable(account, name))) await go.call("dropTable", name);
+      else if (!(await tableStub(this.env, account, name).hasTable(account, name))) await this.dropTable(go, account, name);
       this.ctx.storage.kv.delete(key);
     }
+  }
+
+  // dropTable removes a table whose first range's object no longer has it: from the other
+  // ranges' objects, from the map and from the catalog.
+  async dropTable(go, account, name) {
+    await resetTable(this, account, name);
+    await go.call("dropTable", name);
   }
 
   // settleCreate makes sure the table's object has the table the catalog lists under name.
@@ -257,6 +399,13 @@ export class AccountObject extends GoObject {
     const stored = await go.call("tableName", name);
     if (stored) await tableStub(this.env, account, stored).ensureTable(account, stored);
   }
+}
+
+/** moved is a table object's refusal of a range it does not serve now: the entry Worker reads the map again. */
+function moved() {
+  const res = errorResponse("The table's partition is moving; retry the request.", 503, "ServerBusy");
+  res.headers.set(MOVED_HEADER, "1");
+  return res;
 }
 
 /** tableNotFound tells whether an answer's head is 404 TableNotFound. */

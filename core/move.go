@@ -1,0 +1,227 @@
+package core
+
+import (
+	"strconv"
+
+	"github.com/tidwall/buntdb"
+)
+
+// Moving a PartitionKey range of a table to another store, record by record as stored:
+// entities keep their Timestamps, and so their ETags, and deletion records come along, so
+// the range reads the same in its new store. A host that serves one table from several
+// stores, one per PartitionKey range (the edge: one Durable Object per range), copies a
+// range with Export and Import, then drops it from the old store with Evict.
+
+// MovedKind is the kind of a record on its way to another store.
+type MovedKind byte
+
+// The kinds of records a table's range is made of.
+const (
+	// MovedTable is the table's own record: its name as created and its access policies.
+	MovedTable MovedKind = 't'
+	// MovedEntity is an entity: its Timestamp and properties.
+	MovedEntity MovedKind = 'e'
+	// MovedDeletion is the record of a deleted entity, for the change feed.
+	MovedDeletion MovedKind = 'd'
+)
+
+// Moved is one stored record of a table on its way to another store. Value is opaque:
+// only Import reads it.
+type Moved struct {
+	Kind         MovedKind
+	PartitionKey string
+	RowKey       string
+	Value        string
+}
+
+// Span is a range of PartitionKeys, [From, To) in ordinal order; To "" means no upper
+// bound. It is the unit a table is split into.
+type Span struct {
+	From, To string
+}
+
+// WholeSpan is the span of every PartitionKey.
+var WholeSpan = Span{}
+
+// Contains reports whether partition pk lies in s.
+func (s Span) Contains(pk string) bool { return pk >= s.From && (s.To == "" || pk < s.To) }
+
+// bounds returns the keys, under prefix, that enclose the records of s: keys are
+// prefix + pk + \0 + rk, and no key contains a byte below 0x20, so pk >= From exactly
+// when the key is >= prefix+From, and likewise for To.
+func (s Span) bounds(prefix string) (from, to string) {
+	to = prefix + "\xff"
+	if s.To != "" {
+		to = prefix + s.To
+	}
+	return prefix + s.From, to
+}
+
+// Export calls fn, until it returns false, with the records of table that lie in span:
+// the table record, then its entities in key order, then its deletion records in key
+// order. To resume after the last record fn was given, pass that record as after; pass
+// nil to start. Records are given in the order Import takes them.
+func (tx *Tx) Export(table string, span Span, after *Moved, fn func(m Moved) bool) error {
+	t, err := tx.Table(table)
+	if err != nil {
+		return err
+	}
+	id := tableID(table)
+	if after == nil {
+		if !fn(Moved{Kind: MovedTable, Value: encodeTable(t)}) {
+			return nil
+		}
+		after = &Moved{Kind: MovedTable}
+	}
+	more := true
+	if after.Kind != MovedDeletion {
+		more, err = tx.exportKind(MovedEntity, tableEntities(id), span, after, fn)
+		if err != nil || !more {
+			return err
+		}
+		after = nil
+	}
+	_, err = tx.exportKind(MovedDeletion, tableDeletions(id), span, after, fn)
+	return err
+}
+
+// exportKind gives fn the records under prefix in span, after the record after if it is
+// of this kind, and reports whether fn wants more.
+func (tx *Tx) exportKind(kind MovedKind, prefix string, span Span, after *Moved, fn func(m Moved) bool) (bool, error) {
+	from, to := span.bounds(prefix)
+	if after != nil && after.Kind == kind {
+		from = max(from, prefix+string(KeyAfter(after.PartitionKey, after.RowKey)))
+	}
+	more := true
+	err := tx.btx.AscendGreaterOrEqual("", from, func(k, v string) bool {
+		if k >= to {
+			return false
+		}
+		pk, rk := splitEntityKey(k, len(prefix))
+		more = fn(Moved{Kind: kind, PartitionKey: pk, RowKey: rk, Value: v})
+		return more
+	})
+	return more, err
+}
+
+// Import writes records that Export gave, as they were stored, into table (the table
+// record first: an entity or deletion record of a table this store lacks is
+// ErrTableNotFound). The store's clock moves past every Timestamp imported, so the next
+// write of an imported entity changes its ETag.
+func (tx *Tx) Import(table string, recs []Moved) error {
+	id := tableID(table)
+	for _, m := range recs {
+		var err error
+		switch m.Kind {
+		case MovedTable:
+			err = tx.set(tableKey(id), m.Value)
+		case MovedEntity:
+			err = tx.importStamped(table, entityKey(id, m.PartitionKey, m.RowKey), m.Value)
+		case MovedDeletion:
+			err = tx.importStamped(table, deletionKey(id, m.PartitionKey, m.RowKey), m.Value)
+		default:
+			err = ErrValueInvalid
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// importStamped writes one entity or deletion record and advances the clock past it.
+func (tx *Tx) importStamped(table, key, value string) error {
+	if _, err := tx.Table(table); err != nil {
+		return err
+	}
+	if ts := stampOf(value); ts > tx.store.clock {
+		tx.store.clock = ts
+		if err := tx.set(clockKey, strconv.FormatInt(int64(ts), 10)); err != nil {
+			return err
+		}
+	}
+	return tx.set(key, value)
+}
+
+// Evict removes the entities and deletion records of table in span, recording no
+// deletion: they have moved to another store, they were not deleted. A table this store
+// lacks has nothing to evict.
+func (tx *Tx) Evict(table string, span Span) (int, error) {
+	id := tableID(table)
+	n := 0
+	for _, prefix := range []string{tableEntities(id), tableDeletions(id)} {
+		from, to := span.bounds(prefix)
+		var keys []string
+		err := tx.btx.AscendRange("", from, to, func(k, _ string) bool {
+			keys = append(keys, k)
+			return true
+		})
+		if err != nil {
+			return n, err
+		}
+		for _, k := range keys {
+			if err := tx.del(k); err != nil {
+				return n, err
+			}
+		}
+		n += len(keys)
+	}
+	return n, nil
+}
+
+// Forget removes table and every record of it from this store, recording no deletion:
+// the table lives on in other stores.
+func (tx *Tx) Forget(table string) error {
+	if _, err := tx.Evict(table, WholeSpan); err != nil {
+		return err
+	}
+	return tx.del(tableKey(tableID(table)))
+}
+
+// SplitKey returns the number of entities of table in span and a PartitionKey that
+// splits them about in half: the partition of the median entity, or the next partition
+// when that is the span's first, so that both halves hold entities. It returns "" when
+// the span holds fewer than two partitions: a partition is never split.
+func (tx *Tx) SplitKey(table string, span Span) (key string, count int, err error) {
+	from, to := span.bounds(tableEntities(tableID(table)))
+	if _, err := tx.Table(table); err != nil {
+		return "", 0, err
+	}
+	err = tx.btx.AscendRange("", from, to, func(string, string) bool { count++; return true })
+	if err != nil || count < 2 {
+		return "", count, err
+	}
+	first, i := "", 0
+	err = tx.ScanRecords(table, KeyRange{From: Bound(span.From), To: spanEnd(span)}, func(rec *Record) bool {
+		if i == 0 {
+			first = rec.PartitionKey
+		}
+		i++
+		if i > count/2 && rec.PartitionKey != first {
+			key = rec.PartitionKey
+			return false
+		}
+		return true
+	})
+	return key, count, err
+}
+
+// spanEnd is the Bound where span ends in key order.
+func spanEnd(s Span) Bound {
+	if s.To == "" {
+		return TableEnd
+	}
+	return Bound(s.To)
+}
+
+// Records returns how many records the store holds: entities, deletion records and a few
+// of the store's own. It takes constant time: a cheap measure of a store's size, which
+// is what a host watches to decide when to split a table across stores.
+func (s *Store) Records() (int, error) {
+	var n int
+	err := s.db.View(func(btx *buntdb.Tx) (err error) {
+		n, err = btx.Len()
+		return err
+	})
+	return n, mapClosed(err)
+}

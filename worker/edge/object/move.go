@@ -1,0 +1,158 @@
+package object
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// The internal operations that split a table between objects (see Internal): the
+// account object asks the source object for a split key, fences it, pulls the upper span
+// from it chunk by chunk with export, hands each chunk to the new object's import, and
+// finally has the source evict the span. Arguments are fields joined by NUL, which no
+// table name or key contains.
+
+// ErrBadArgument means the glue gave an internal operation arguments it cannot read.
+var ErrBadArgument = errors.New("bad internal operation argument")
+
+// chunkBytes bounds the records one export call returns, so a chunk crosses the RPC
+// between objects in one piece whatever the table's size.
+const chunkBytes = 1 << 20
+
+// fields splits an argument into n NUL-separated fields.
+func fields(arg string, n int) ([]string, error) {
+	f := strings.Split(arg, "\x00")
+	if len(f) != n {
+		return nil, fmt.Errorf("read %d fields of %q: %w", n, arg, ErrBadArgument)
+	}
+	return f, nil
+}
+
+// splitKey answers "table\0from\0to" with "count\0key": the entities of the span and a
+// PartitionKey that halves them, "" when the span cannot be split.
+func splitKey(s *core.Store, arg string) (string, error) {
+	f, err := fields(arg, 3)
+	if err != nil {
+		return "", err
+	}
+	var key string
+	var count int
+	err = s.View(func(tx *core.Tx) (err error) {
+		key, count, err = tx.SplitKey(f[0], core.Span{From: f[1], To: f[2]})
+		return err
+	})
+	return strconv.Itoa(count) + "\x00" + key, err
+}
+
+// exportChunk answers "table\0from\0to\0kind\0pk\0rk" (kind "" to start) with
+// "kind\0pk\0rk\0chunk": the last record of the chunk to resume after (kind "" when the
+// span is done) and the chunk of records, packed and base64-encoded.
+func exportChunk(s *core.Store, arg string) (string, error) {
+	f, err := fields(arg, 6)
+	if err != nil {
+		return "", err
+	}
+	var after *core.Moved
+	if f[3] != "" {
+		after = &core.Moved{Kind: core.MovedKind(f[3][0]), PartitionKey: f[4], RowKey: f[5]}
+	}
+	var chunk []byte
+	var last core.Moved
+	full := false
+	err = s.View(func(tx *core.Tx) error {
+		return tx.Export(f[0], core.Span{From: f[1], To: f[2]}, after, func(m core.Moved) bool {
+			chunk, last = packMoved(chunk, m), m
+			full = len(chunk) >= chunkBytes
+			return !full
+		})
+	})
+	if err != nil {
+		return "", err
+	}
+	kind := ""
+	if full {
+		kind = string(last.Kind)
+	}
+	return kind + "\x00" + last.PartitionKey + "\x00" + last.RowKey + "\x00" + base64.StdEncoding.EncodeToString(chunk), nil
+}
+
+// importChunk writes "table\0chunk", a chunk exportChunk made, into the store.
+func importChunk(s *core.Store, arg string) error {
+	f, err := fields(arg, 2)
+	if err != nil {
+		return err
+	}
+	raw, err := base64.StdEncoding.DecodeString(f[1])
+	if err != nil {
+		return fmt.Errorf("decode chunk: %w", ErrBadArgument)
+	}
+	recs, err := unpackMoved(raw)
+	if err != nil {
+		return err
+	}
+	return s.Update(func(tx *core.Tx) error { return tx.Import(f[0], recs) })
+}
+
+// evict answers "table\0from\0to" by removing the span from the store (it has moved).
+func evict(s *core.Store, arg string) error {
+	f, err := fields(arg, 3)
+	if err != nil {
+		return err
+	}
+	return s.Update(func(tx *core.Tx) error {
+		_, err := tx.Evict(f[0], core.Span{From: f[1], To: f[2]})
+		return err
+	})
+}
+
+// forget removes the table from the store without recording a deletion.
+func forget(s *core.Store, table string) error {
+	return s.Update(func(tx *core.Tx) error { return tx.Forget(table) })
+}
+
+// packMoved appends m: its kind byte, then its keys and value, each length-prefixed.
+func packMoved(b []byte, m core.Moved) []byte {
+	b = append(b, byte(m.Kind))
+	for _, s := range []string{m.PartitionKey, m.RowKey, m.Value} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+// unpackMoved reads the records packMoved wrote.
+func unpackMoved(b []byte) ([]core.Moved, error) {
+	var out []core.Moved
+	for len(b) > 0 {
+		m := core.Moved{Kind: core.MovedKind(b[0])}
+		b = b[1:]
+		var parts [3]string
+		for i := range parts {
+			n, k := binary.Uvarint(b)
+			if k <= 0 || uint64(len(b)-k) < n {
+				return nil, fmt.Errorf("unpack record %d: %w", len(out), ErrBadArgument)
+			}
+			parts[i], b = string(b[k:k+int(n)]), b[k+int(n):]
+		}
+		m.PartitionKey, m.RowKey, m.Value = parts[0], parts[1], parts[2]
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// count answers with the number of entities of table in the store.
+func count(s *core.Store, table string) (string, error) {
+	n := 0
+	err := s.View(func(tx *core.Tx) error {
+		return tx.ScanRecords(table, core.WholeTable, func(*core.Record) bool { n++; return true })
+	})
+	if errors.Is(err, core.ErrTableNotFound) {
+		return "0", nil
+	}
+	return strconv.Itoa(n), err
+}

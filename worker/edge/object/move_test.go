@@ -1,0 +1,117 @@
+package object
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// moveStore is a store with table Things: partitions p00…p19 of five entities each, and
+// values large enough that a span takes several chunks.
+func moveStore(t *testing.T) *core.Store {
+	t.Helper()
+	s, err := core.Open(core.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.CreateTable("Things"); err != nil {
+		t.Fatal(err)
+	}
+	big := core.StringValue(strings.Repeat("x", 30<<10))
+	for p := range 20 {
+		for r := range 5 {
+			e := &core.Entity{PartitionKey: fmt.Sprintf("p%02d", p), RowKey: fmt.Sprint(r), Properties: []core.Property{{Name: "A", Value: big}, {Name: "B", Value: big}}}
+			if _, err := s.Apply("things", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return s
+}
+
+// moveSpan copies a span of Things from src to dst as the account object does, chunk by
+// chunk, and returns how many chunks it took.
+func moveSpan(t *testing.T, src, dst *core.Store, from, to string) int {
+	t.Helper()
+	cursor, chunks := "\x00\x00", 0
+	for {
+		out, err := exportChunk(src, "things\x00"+from+"\x00"+to+"\x00"+cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.SplitN(out, "\x00", 4)
+		if err := importChunk(dst, "things\x00"+f[3]); err != nil {
+			t.Fatal(err)
+		}
+		chunks++
+		if f[0] == "" {
+			return chunks
+		}
+		cursor = strings.Join(f[:3], "\x00")
+	}
+}
+
+func TestObject_Move(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		src, dst := moveStore(t), moveStore(t)
+		if err := forget(dst, "things"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := splitKey(src, "things\x00\x00")
+		if err != nil || got != "100\x00p10" {
+			t.Fatalf("splitKey = %q, %v; want 100 entities split at p10", got, err)
+		}
+		if chunks := moveSpan(t, src, dst, "p10", ""); chunks < 3 {
+			t.Fatalf("%d chunks: 3 MB should take at least 3", chunks)
+		}
+		if err := evict(src, "things\x00p10\x00"); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			s    *core.Store
+			want string
+		}{{src, "50"}, {dst, "50"}} {
+			if n, err := count(c.s, "things"); n != c.want || err != nil {
+				t.Fatalf("count = %s, %v; want %s", n, err, c.want)
+			}
+		}
+		if _, err := dst.Get("things", "p19", "4"); err != nil {
+			t.Fatalf("moved entity: %v", err)
+		}
+		if _, err := src.Get("things", "p10", "0"); !errors.Is(err, core.ErrEntityNotFound) {
+			t.Fatalf("evicted entity: %v", err)
+		}
+	})
+	t.Run("ErrBadArgument", func(t *testing.T) {
+		s := moveStore(t)
+		for _, arg := range []string{"things", "things\x00!!!", "things\x00" + "AQ=="} {
+			if err := importChunk(s, arg); !errors.Is(err, ErrBadArgument) {
+				t.Fatalf("import %q: %v", arg, err)
+			}
+		}
+		if _, err := exportChunk(s, "things\x00a"); !errors.Is(err, ErrBadArgument) {
+			t.Fatalf("export: %v", err)
+		}
+	})
+}
+
+func TestUnpackMoved(t *testing.T) {
+	recs := []core.Moved{{Kind: core.MovedTable, Value: "t\x00\xff"}, {Kind: core.MovedEntity, PartitionKey: "ü", RowKey: "", Value: string([]byte{1, 2, 0, 255})}}
+	var b []byte
+	for _, m := range recs {
+		b = packMoved(b, m)
+	}
+	got, err := unpackMoved(b)
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(recs) {
+		t.Fatalf("round trip: %v, %v", got, err)
+	}
+	for n := 1; n < len(b); n++ {
+		if _, err := unpackMoved(b[:n]); err == nil && n != len(packMoved(nil, recs[0])) {
+			t.Fatalf("a chunk cut at %d bytes was read", n)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+// The partition map and what the entry Worker reads from a request to route it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  defaultMap,
+  rangeIndex,
+  spanOf,
+  splitMap,
+  sameSpan,
+  inSpan,
+  pathKey,
+  bodyKey,
+  batchKey,
+  filterKey,
+  encodeToken,
+  decodeToken,
+  feedParts,
+  joinFeeds,
+} from "../src/partition.mjs";
+
+test("splitMap: ranges stay ordered, versions grow, and every key has one range", () => {
+  let map = defaultMap("acct", "Things");
+  assert.deepEqual(map, { version: 0, ranges: [{ lo: "", obj: "acct/things" }] });
+  map = splitMap(map, "m", "acct/things#1");
+  map = splitMap(map, "f", "acct/things#2");
+  map = splitMap(map, "t", "acct/things#3");
+  assert.equal(map.version, 3);
+  assert.deepEqual(
+    map.ranges.map((r) => r.lo),
+    ["", "f", "m", "t"],
+  );
+  for (const [pk, i] of [["", 0], ["a", 0], ["f", 1], ["ezzz", 0], ["m", 2], ["s", 2], ["t", 3], ["zz", 3]]) {
+    assert.equal(rangeIndex(map, pk), i, pk);
+    assert.ok(inSpan(spanOf(map, i), pk), pk);
+  }
+  assert.deepEqual(spanOf(map, 3), { lo: "t", hi: null, obj: "acct/things#3" });
+  assert.deepEqual(spanOf(map, 1), { lo: "f", hi: "m", obj: "acct/things#2" });
+  assert.throws(() => splitMap(map, "m", "x"), /a range starts there/);
+  assert.ok(sameSpan({ lo: "f", hi: "m", obj: "o" }, { lo: "f", hi: "m", obj: "o" }));
+  assert.ok(!sameSpan({ lo: "f", hi: "m", obj: "o" }, { lo: "f", hi: null, obj: "o" }));
+});
+
+test("pathKey, bodyKey, batchKey find the partition of a request", () => {
+  assert.equal(pathKey("/acct/t(PartitionKey='it''s',RowKey='r')"), "it's");
+  assert.equal(pathKey("/acct/t()"), undefined);
+  assert.equal(bodyKey('{"PartitionKey":"p\\u00fc","RowKey":"r"}'), "pü");
+  assert.equal(bodyKey('{"PartitionKey":1}'), undefined);
+  assert.equal(bodyKey("not json"), undefined);
+  const batch = [
+    "--batch_1",
+    "Content-Type: multipart/mixed; boundary=changeset_1",
+    "",
+    "--changeset_1",
+    "Content-Type: application/http",
+    "",
+    "POST http://h/acct/t HTTP/1.1",
+    "Content-Type: application/json",
+    "",
+    '{"PartitionKey":"from body","RowKey":"1"}',
+    "--changeset_1",
+    "DELETE http://h/acct/t(PartitionKey='from%20url',RowKey='2') HTTP/1.1",
+    "",
+  ].join("\r\n");
+  assert.equal(batchKey(batch), "from body");
+  assert.equal(batchKey(batch.replace("POST http://h/acct/t HTTP/1.1", "MERGE http://h/acct/t(PartitionKey='first',RowKey='1') HTTP/1.1")), "first");
+  assert.equal(batchKey("--batch_1\r\n--batch_1--"), undefined);
+});
+
+test("filterKey finds a partition only when every match is in it", () => {
+  const cases = [
+    ["PartitionKey eq 'a'", "a"],
+    ["(PartitionKey eq 'a''b') and RowKey gt '1'", "a'b"],
+    ["RowKey gt '1' and PartitionKey eq 'a'", "a"],
+    ["PartitionKey eq 'a' or PartitionKey eq 'b'", undefined],
+    ["not (PartitionKey eq 'a')", undefined],
+    ["PartitionKey ge 'a'", undefined],
+    ["Name eq ' PartitionKey eq ''x'''", undefined],
+    ["Name eq 'or' and PartitionKey eq 'x'", "x"],
+    ["", undefined],
+    [null, undefined],
+  ];
+  for (const [filter, want] of cases) assert.equal(filterKey(filter), want, String(filter));
+});
+
+test("continuation tokens read as the Go handler writes them", () => {
+  // core/query: base64url of version 1, kind 'P' and the key "pk1"
+  assert.equal(encodeToken("P", "pk1"), "AVBwazE");
+  assert.deepEqual(decodeToken("AVBwazE"), { kind: "P", key: "pk1" });
+  assert.deepEqual(decodeToken(encodeToken("S", "ünï")), { kind: "S", key: "ünï" });
+  assert.deepEqual(decodeToken(encodeToken("S", "")), { kind: "S", key: "" });
+  for (const bad of ["", "A", "AlBw", "!!", null]) assert.equal(decodeToken(bad), undefined, String(bad));
+});
+
+test("joinFeeds joins the entities of several pages in order, byte for byte", () => {
+  const head = '{"odata.metadata":"http://h/acct/$metadata#t","value":[';
+  const a = feedParts(`${head}{"PartitionKey":"a","value":[1]},{"PartitionKey":"b"}]}`);
+  const empty = feedParts(`${head}]}`);
+  const c = feedParts(`${head}{"PartitionKey":"c","N":1.0}]}`);
+  assert.equal(joinFeeds([a, empty, c]), `${head}{"PartitionKey":"a","value":[1]},{"PartitionKey":"b"},{"PartitionKey":"c","N":1.0}]}`);
+  assert.equal(joinFeeds([empty]), `${head}]}`);
+  assert.equal(feedParts('{"odata.error":{}}'), undefined);
+});
