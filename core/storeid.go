@@ -1,7 +1,5 @@
 package core
 
-import "crypto/rand"
-
 // storeIDKey holds the store's identity, made by its first write transaction.
 const storeIDKey = metaPrefix + "store-id"
 
@@ -23,7 +21,6 @@ func (tx *Tx) ensureStoreID() error {
 	if _, ok, err := tx.get(storeIDKey); err != nil || ok {
 		return err
 	}
-	var g Guid
-	rand.Read(g[:])
+	g := NewGuid()
 	return tx.set(storeIDKey, string(g[:]))
 }

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"crypto/rand"
 	"net/url"
 	"time"
 
@@ -59,13 +58,7 @@ func (h *Handler) newCall(w exchange.ResponseWriter, r *exchange.Request) *call 
 }
 
 // newRequestID returns a random UUID (version 4) in text form.
-func newRequestID() string {
-	var u core.Guid
-	rand.Read(u[:])
-	u[6] = u[6]&0x0f | 0x40
-	u[8] = u[8]&0x3f | 0x80
-	return u.String()
-}
+func newRequestID() string { return core.NewGuid().String() }
 
 func orDefaultInt(n, def int64) int64 {
 	if n <= 0 {
