@@ -35,6 +35,7 @@ var engineCodes = []struct {
 	{core.ErrTooManyPolicies, InvalidXmlDocument},
 	{core.ErrStoreClosed, ServerBusy},
 	{core.ErrCheckpointExpired, CheckpointExpired},
+	{core.ErrNotTracked, InvalidInput},
 
 	// Entity group transactions (core).
 	{core.ErrBatchEmpty, InvalidInput},
