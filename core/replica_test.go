@@ -88,7 +88,7 @@ func TestTx_ApplyPulled(t *testing.T) {
 		var changed []core.Key
 		update(t, s, func(tx *core.Tx) (err error) {
 			changed, err = tx.ApplyPulled("ttt", core.Pulled{
-				Entities: []core.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}},
+				Entities:   []core.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}},
 				Checkpoint: "cp1", SetCheckpoint: true,
 			})
 			return err
