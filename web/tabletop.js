@@ -13,4 +13,5 @@ export { RestError, isRestError } from "./src/errors.js";
 export { odata } from "./src/odata.js";
 export { loadEngine } from "./src/engine.js";
 export { liveQuery } from "./src/live.js";
+export { TableSync } from "./src/sync.js";
 export { AzureNamedKeyCredential, AzureSASCredential, generateTableSas, generateAccountSas } from "./src/sas.js";
