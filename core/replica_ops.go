@@ -232,3 +232,17 @@ func (tx *Tx) SyncedKeys(table string) ([]Key, error) {
 	})
 	return keys, err
 }
+
+// Pending counts the keys of a tracked table waiting in the outbox.
+func (tx *Tx) Pending(table string) (int, error) {
+	if _, err := tx.Checkpoint(table); err != nil {
+		return 0, err
+	}
+	prefix := outboxPrefix + tableID(table) + sep
+	n := 0
+	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(_, _ string) bool {
+		n++
+		return true
+	})
+	return n, err
+}

@@ -48,8 +48,10 @@ func TestTx_Track(t *testing.T) {
 		if _, err := s.Apply("ttt", core.Op{Kind: core.OpDelete, Entity: rent("p", "old", "")}); err != nil {
 			t.Fatal(err)
 		}
+		var n int
+		s.View(func(tx *core.Tx) (err error) { n, err = tx.Pending("ttt"); return err })
 		got := outbox(t, s)
-		if len(got) != 2 || got[0].RowKey != "new" || got[1].RowKey != "old" || got[1].Entity != nil || got[0].Entity == nil || got[0].BaseETag != "" {
+		if n != 2 || len(got) != 2 || got[0].RowKey != "new" || got[1].RowKey != "old" || got[1].Entity != nil || got[0].Entity == nil || got[0].BaseETag != "" {
 			t.Fatalf("outbox = %+v", got)
 		}
 	})

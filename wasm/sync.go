@@ -21,9 +21,7 @@ func init() {
 	handlers["syncState"] = (*store).syncState
 	handlers["syncOutbox"] = (*store).syncOutbox
 	handlers["syncPull"] = (*store).syncPull
-	handlers["syncAck"] = func(s *store, a [][]byte) ([]byte, error) {
-		return nil, s.db.Update(func(tx *core.Tx) error { return tx.Acknowledge(arg(a, 0), keyArgs(a, 1), arg(a, 3), arg(a, 4)) })
-	}
+	handlers["syncAck"] = (*store).syncAck
 	handlers["syncRebase"] = func(s *store, a [][]byte) ([]byte, error) {
 		return nil, s.db.Update(func(tx *core.Tx) error { return tx.Rebase(arg(a, 0), keyArgs(a, 1), arg(a, 3)) })
 	}
@@ -45,6 +43,22 @@ func remoteArg(a [][]byte, i int) (*core.Entity, error) {
 	return wire.DecodeEntity(a[i])
 }
 
+// syncAck acknowledges pushes in one transaction: arguments table, then for each push
+// pk, rk, the local ETag pushed and the server's new ETag ("" when it has none).
+func (s *store) syncAck(a [][]byte) ([]byte, error) {
+	if len(a) < 5 || (len(a)-1)%4 != 0 {
+		return nil, ErrActionInvalid
+	}
+	return nil, s.db.Update(func(tx *core.Tx) error {
+		for i := 1; i < len(a); i += 4 {
+			if err := tx.Acknowledge(arg(a, 0), keyArgs(a, i), arg(a, i+2), arg(a, i+3)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // syncState answers {"checkpoint":"…","pending":n} for a tracked table.
 func (s *store) syncState(a [][]byte) ([]byte, error) {
 	var cp string
@@ -53,8 +67,7 @@ func (s *store) syncState(a [][]byte) ([]byte, error) {
 		if cp, err = tx.Checkpoint(arg(a, 0)); err != nil {
 			return err
 		}
-		items, err := tx.Outbox(arg(a, 0), core.Key{}, 0)
-		n = len(items)
+		n, err = tx.Pending(arg(a, 0))
 		return err
 	})
 	if err != nil {

@@ -32,6 +32,15 @@ func TestAPI_Sync(t *testing.T) {
 		if got := s.must("syncKeys", "people"); got != `[["p","remote"]]` {
 			t.Fatalf("keys = %s", got)
 		}
+		local := strings.Split(strings.Split(box, `"local":"`)[1], `","body"`)[0]
+		local = strings.ReplaceAll(local, `\"`, `"`)
+		s.must("syncAck", "people", "p", "local", local, `W/"r2"`, "p", "remote", "", `W/"r1"`)
+		if got := s.must("syncState", "people"); got != `{"checkpoint":"feed:c1","pending":0}` {
+			t.Fatalf("state after ack = %s", got)
+		}
+		if _, _, err := s.call("syncAck", "people", "p", "x", ""); err == nil {
+			t.Fatal("a partial ack group was accepted")
+		}
 	})
 	t.Run("ErrNotTracked", func(t *testing.T) {
 		s := newSession(t)

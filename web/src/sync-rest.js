@@ -6,6 +6,7 @@
 
 import { hmacSHA256 } from "./sas.js";
 import { fromBase64, toBase64 } from "./values.js";
+import { batchBody, batchResponses } from "./sync-batch.js";
 
 const VERSION = "2019-02-02";
 const JSON_ACCEPT = "application/json;odata=minimalmetadata";
@@ -60,6 +61,20 @@ export class RemoteTable {
     return this.request("DELETE", entityPath(this.table, pk, rk), {}, { headers: { "If-Match": etag } });
   }
 
+  /**
+   * batch sends ops ({ method, path, body?, etag? }) of one partition as one entity group
+   * transaction; it answers the sub-responses ([{ status, etag }]) when all succeeded,
+   * null when the transaction failed (nothing applied), and throws for any other failure.
+   */
+  async batch(ops) {
+    const { body, contentType } = batchBody(this.base, ops);
+    const res = await this.request("POST", "$batch", {}, { body, headers: { "Content-Type": contentType } });
+    if (!res.ok) throw remoteError(res, "$batch");
+    const subs = batchResponses(res.text);
+    if (subs.length === ops.length && subs.every((r) => r.status < 300)) return subs;
+    return null;
+  }
+
   /** createTable creates the remote table; an existing one is not an error. */
   async createTable() {
     const res = await this.request("POST", "Tables", {}, { body: JSON.stringify({ TableName: this.table }), headers: { Prefer: "return-no-content" } });
@@ -81,7 +96,7 @@ export class RemoteTable {
       MaxDataServiceVersion: "3.0;NetFx",
       ...headers,
     };
-    if (body !== undefined) h["Content-Type"] = "application/json";
+    if (body !== undefined) h["Content-Type"] ??= "application/json";
     if (this.credential?.key) h.Authorization = this._sharedKey(method, url, h);
     let res;
     try {

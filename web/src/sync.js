@@ -29,6 +29,8 @@
 import { RemoteTable, remoteError } from "./sync-rest.js";
 import { fromWire } from "./values.js";
 import { SyncEmitter } from "./sync-status.js";
+import { MAX_BATCH } from "./sync-batch.js";
+import { entityPath } from "./sync-rest.js";
 
 const PAGE = 1000; // entities per pull request
 const PUSH_PAGE = 200; // outbox keys read at a time
@@ -123,7 +125,7 @@ export class TableSync extends SyncEmitter {
       if (items.length === 0) return;
       after = [items.at(-1).pk, items.at(-1).rk];
       const inRange = items.filter((it) => this._inRange(it.pk));
-      await pool(inRange, PUSH_CONCURRENCY, (it) => this._pushOne(store, it, totals));
+      await pool(batches(inRange), PUSH_CONCURRENCY, (group) => this._pushGroup(store, group, totals));
       this._status({ pending: await this._pending(store) });
       this.emit("progress", { phase: "push", ...totals });
     }
@@ -132,6 +134,28 @@ export class TableSync extends SyncEmitter {
   _inRange(pk) {
     const r = this.options.partitionKeyRange;
     return !r || ((r.start === undefined || pk >= r.start) && (r.end === undefined || pk < r.end));
+  }
+
+  /**
+   * _pushGroup pushes items of one partition as one entity group transaction; if it
+   * fails (a conflict in it, most likely), nothing was applied and each is pushed alone.
+   */
+  async _pushGroup(store, items, totals) {
+    const ops = items.filter((it) => it.body !== "" || it.base !== "");
+    if (ops.length < 2) {
+      for (const it of items) await this._pushOne(store, it, totals);
+      return;
+    }
+    const subs = await this.remote.batch(ops.map((it) => pushOp(this.remote.table, it)));
+    if (!subs) {
+      for (const it of items) await this._pushOne(store, it, totals);
+      return;
+    }
+    totals.pushed += ops.length;
+    const etags = new Map(ops.map((it, i) => [it, it.body === "" ? "" : subs[i].etag ?? ""]));
+    const args = [this.client.tableName];
+    for (const it of items) args.push(it.pk, it.rk, it.local, etags.get(it) ?? "");
+    await store._write("syncAck", args, () => []);
   }
 
   /** _pushOne pushes one outbox item as the README's table says. */
@@ -211,7 +235,7 @@ export class TableSync extends SyncEmitter {
       }
       if (listed) for (const e of JSON.parse(res.text).value) listed.add(keyOf(e.PartitionKey, e.RowKey));
       const answer = await this._apply(store, res.text, "feed", "");
-      totals.pulled += answer.entities;
+      totals.pulled += answer.changed.length;
       since = answer.checkpoint;
       this.emit("progress", { phase: "pull", ...totals });
       if (!answer.more) break;
@@ -237,7 +261,7 @@ export class TableSync extends SyncEmitter {
       const next = continuation(res.headers);
       state = next ? { ...state, next, max } : { mark: max || state.mark, next: null, max: "" };
       const answer = await this._apply(store, res.text, "set", "mark:" + JSON.stringify(state));
-      totals.pulled += answer.entities;
+      totals.pulled += answer.changed.length;
       this.emit("progress", { phase: "pull", ...totals });
     } while (state.next);
     const every = this.options.reconcileInterval ?? 0;
@@ -321,6 +345,24 @@ export class TableSync extends SyncEmitter {
     globalThis.removeEventListener?.("offline", this._offline);
     return this._running ?? Promise.resolve();
   }
+}
+
+/** pushOp is the $batch operation that pushes an outbox item (see _pushOne). */
+function pushOp(table, it) {
+  if (it.body === "") return { method: "DELETE", path: entityPath(table, it.pk, it.rk), etag: it.base };
+  if (it.base === "") return { method: "POST", path: table, body: it.body };
+  return { method: "PUT", path: entityPath(table, it.pk, it.rk), body: it.body, etag: it.base };
+}
+
+/** batches splits outbox items (in key order) into runs of one partition, of at most MAX_BATCH. */
+function batches(items) {
+  const out = [];
+  for (const it of items) {
+    const last = out.at(-1);
+    if (last && last[0].pk === it.pk && last.length < MAX_BATCH) last.push(it);
+    else out.push([it]);
+  }
+  return out;
 }
 
 /** pool runs fn over items with at most n in flight; it rejects with the first failure once all settled. */

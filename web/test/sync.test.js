@@ -71,6 +71,44 @@ test("TableSync.sync", async (t) => {
     assert.equal(b.sync.status.pending, 0);
   });
 
+  await t.test("Conflict/InBatch", async (t) => {
+    // Three changes of one partition go as one entity group transaction; one conflicts, so
+    // the transaction fails whole and each is pushed alone: two land, one is reported.
+    const [a, b] = await replicas(t, 2);
+    await a.client.createEntity({ partitionKey: "p", rowKey: "x", v: "base" });
+    await a.sync.sync();
+    await b.sync.sync();
+    await a.client.updateEntity({ partitionKey: "p", rowKey: "x", v: "a" });
+    await a.sync.sync();
+    await b.client.updateEntity({ partitionKey: "p", rowKey: "x", v: "b" });
+    await b.client.createEntity({ partitionKey: "p", rowKey: "y", v: "b" });
+    await b.client.createEntity({ partitionKey: "p", rowKey: "z", v: "b" });
+    const r = await b.sync.sync();
+    assert.deepEqual([r.pushed, r.conflicts], [2, 1]);
+    await a.sync.sync();
+    const want = { "p/x": "a", "p/y": "b", "p/z": "b" };
+    assert.deepEqual(await contents(a.client), want);
+    assert.deepEqual(await contents(b.client), want);
+  });
+
+  await t.test("Batch", async (t) => {
+    const [a, b] = await replicas(t, 2);
+    for (let i = 0; i < 150; i++) await a.client.createEntity({ partitionKey: "p", rowKey: String(i).padStart(3, "0"), v: i });
+    const requests = [];
+    const fetch = (url, init) => (requests.push(init.method + " " + new URL(url).pathname), globalThis.fetch(url, init));
+    const counted = new TableSync(a.client, { url: server.url, table: a.sync.remote.table, credential: cred, fetch });
+    const r = await counted.sync();
+    assert.equal(r.pushed, 150);
+    assert.equal(requests.filter((q) => q.endsWith("/$batch")).length, 2, requests.join("\n"));
+    await b.sync.sync();
+    assert.equal(Object.keys(await contents(b.client)).length, 150);
+    await a.client.deleteEntity("p", "000");
+    await a.client.deleteEntity("p", "001");
+    await a.sync.sync(); // two deletes in one transaction
+    await b.sync.sync();
+    assert.equal(Object.keys(await contents(b.client)).length, 148);
+  });
+
   await t.test("Conflict/Resolver", async (t) => {
     const [a, b] = await replicas(t, 2, { resolve: (c) => ({ v: `${c.remote.v}+${c.local.v}` }) });
     await a.client.createEntity({ partitionKey: "p", rowKey: "x", v: "base" });
