@@ -56,9 +56,9 @@ test-js:
 test-web: web
 	cd web && npm ci --no-audit --no-fund && npx tsc -p test/types && node --test test/*.test.js
 
-test-browser: test-web
+test-browser: test-web worker
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	cd web && node --test browser/*.test.js
+	cd web && TABLETOP_SYNC_EDGE=1 node --test browser/*.test.js
 
 test-edge: worker
 	cd $(EDGE) && node --test test/*.test.mjs

@@ -417,6 +417,8 @@ export interface SyncStatus {
   pending?: number;
   lastSync?: Date;
   error: { code: string; statusCode?: number; message: string } | null;
+  /** How pulls read the server: its change feed, or the Timestamp fallback (Azure, Azurite). */
+  pull?: "changes" | "timestamp";
 }
 export interface SyncResult {
   pushed: number;

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { TableServiceClient, TableClient, AzureNamedKeyCredential } from "@azure/data-tables";
 import { serve } from "./serve.js";
 import { launch } from "./chromium.js";
-import { startNative, DEV_KEY } from "../test/servers.js";
+import { startNative, startAzurite, startEdgeWorker, DEV_KEY } from "../test/servers.js";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cred = new AzureNamedKeyCredential("devstoreaccount1", DEV_KEY);
@@ -58,9 +58,31 @@ const contents = () => window.app.contents();
 const sync = () => window.app.sync.sync().then((r) => r, (e) => ({ failed: e.code }));
 
 test("two browsers sync through the native server", async (t) => {
-  const site = await serve(web);
   const server = await startNative();
-  t.after(async () => (site.close(), await server.stop()));
+  t.after(() => server.stop());
+  await scenario(t, server, "changes");
+});
+
+test("two browsers sync through the edge worker in local workerd", async (t) => {
+  const server = await startEdgeWorker();
+  if (!server) {
+    assert.ok(!process.env.TABLETOP_SYNC_EDGE, "TABLETOP_SYNC_EDGE is set: the edge must be built (make worker)");
+    return t.skip("worker/edge/build missing: run make worker");
+  }
+  t.after(() => server.stop());
+  await scenario(t, server, "changes");
+});
+
+test("two browsers sync through Azurite (no change feed: Timestamp pulls and key reconciliation)", async (t) => {
+  const server = await startAzurite();
+  t.after(() => server.stop());
+  await scenario(t, server, "timestamp");
+});
+
+/** scenario runs the whole story against a server ({ url }), whose pulls go by pullMode. */
+async function scenario(t, server, pullMode) {
+  const site = await serve(web);
+  t.after(() => site.close());
   await allowAll(server.url);
   const table = "synced";
   await new TableClient(server.url, table, cred, { allowInsecureConnection: true }).createTable();
@@ -77,6 +99,7 @@ test("two browsers sync through the native server", async (t) => {
   assert.equal((await a.run(sync)).pushed, 3);
   await b.run(sync);
   assert.deepEqual(await b.run(contents), { shared: "shared v1", onlyA: "onlyA v1", doomedByB: "doomedByB v1" });
+  assert.equal(await b.run(() => window.app.sync.status.pull), pullMode);
 
   // Both go offline and edit, the same entity included; each deletes one.
   await a.b.ctx.setOffline(true);
@@ -136,4 +159,4 @@ test("two browsers sync through the native server", async (t) => {
   assert.equal(Object.keys(all).length, 403);
   assert.equal(all["0399"], 399);
   assert.deepEqual([...a.errors, ...b.errors], []);
-});
+}

@@ -1,6 +1,7 @@
 // The events and status of a TableSync.
 //
-//   sync.on("status", ({ online, syncing, pending, lastSync, error }) => …)
+//   sync.on("status", ({ online, syncing, pending, lastSync, error, pull }) => …)
+//     pull: "changes" (Tabletop's change feed) or "timestamp" (the fallback), once known
 //   sync.on("conflict", ({ partitionKey, rowKey, local, remote, code, resolution }) => …)
 //   sync.on("progress", ({ phase, pushed, pulled, conflicts }) => …)
 //   sync.on("error", (error) => …)            // error.code: the Azure code, or "NetworkError"

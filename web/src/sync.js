@@ -218,6 +218,7 @@ export class TableSync extends SyncEmitter {
     const table = this.client.tableName;
     const { checkpoint } = JSON.parse(await store._read("syncState", table));
     if (checkpoint.startsWith("mark:") || this._noFeed) return this._pullByTimestamp(store, checkpoint, totals);
+    this._status({ pull: "changes" });
     const reconcile = this._reconcileNext;
     this._reconcileNext = false;
     let since = reconcile ? "" : checkpoint.replace(/^feed:/, "");
@@ -250,6 +251,7 @@ export class TableSync extends SyncEmitter {
    * continuation, so a reload resumes it.
    */
   async _pullByTimestamp(store, checkpoint, totals) {
+    this._status({ pull: "timestamp" });
     let state = checkpoint.startsWith("mark:") ? JSON.parse(checkpoint.slice(5)) : { mark: "", next: null, max: "" };
     const from = state.mark ? new Date(Date.parse(state.mark) - OVERLAP_MS).toISOString() : "";
     const filter = and(from && `Timestamp ge datetime'${from}'`, this._range);
