@@ -14,7 +14,7 @@
 // Bump VERSION when this file's list or logic changes: the new worker then starts from a
 // fresh cache and deletes the old ones.
 
-const VERSION = "tabletop-shell-v2";
+const VERSION = "tabletop-shell-v3";
 const PREFIX = "tabletop-shell-";
 
 /** SHELL lists the files of the page, relative to this file. */
@@ -25,13 +25,20 @@ const SHELL = [
   "src/dump.js",
   "src/engine.js",
   "src/errors.js",
+  "src/events.js",
   "src/idb.js",
+  "src/live.js",
   "src/odata.js",
   "src/pages.js",
   "src/sas.js",
   "src/store.js",
+  "src/sync.js",
+  "src/sync-batch.js",
+  "src/sync-rest.js",
+  "src/sync-status.js",
   "src/values.js",
   "playground/app.js",
+  "playground/sync.js",
   "playground/style.css",
   "dist/tabletop.wasm",
   "dist/wasm_exec.js",

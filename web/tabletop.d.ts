@@ -456,3 +456,5 @@ export declare class TableSync {
   on(event: "error", listener: (error: Error & { code?: string; statusCode?: number }) => void): this;
   off(event: string, listener: (...args: any[]) => void): this;
 }
+/** listRemoteTables lists the tables of a remote endpoint (the account URL), e.g. to choose one to sync. */
+export declare function listRemoteTables(url: string, options?: { credential?: NamedKeyCredential | SASCredential; fetch?: typeof fetch }): Promise<string[]>;

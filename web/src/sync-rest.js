@@ -154,3 +154,20 @@ export function remoteError(res, what = "request") {
     statusCode: res.status,
   });
 }
+
+/**
+ * listRemoteTables lists the table names of a remote endpoint (Query Tables, every page).
+ * options: { credential, fetch }.
+ */
+export async function listRemoteTables(url, { credential, fetch } = {}) {
+  const remote = new RemoteTable(url, "", credential, { fetch });
+  const names = [];
+  let next;
+  do {
+    const res = await remote.request("GET", "Tables", { NextTableName: next });
+    if (!res.ok) throw remoteError(res, "list tables");
+    for (const t of JSON.parse(res.text).value) names.push(t.TableName);
+    next = res.headers.get("x-ms-continuation-NextTableName") ?? undefined;
+  } while (next);
+  return names;
+}
