@@ -221,8 +221,10 @@ export class TableSync extends SyncEmitter {
     this._status({ pull: "changes" });
     const reconcile = this._reconcileNext;
     this._reconcileNext = false;
+    // A reconciliation reads the whole feed and stores its checkpoint only with the
+    // deletion of what it did not list: interrupted, it starts over (410 again).
     let since = reconcile ? "" : checkpoint.replace(/^feed:/, "");
-    const listed = reconcile || since === "" ? new Set() : null;
+    const listed = reconcile ? new Set() : null;
     for (;;) {
       const res = await this.remote.changes(since, PAGE, this._range);
       if (res.status === 410) {
@@ -235,13 +237,13 @@ export class TableSync extends SyncEmitter {
         return this._pullByTimestamp(store, checkpoint, totals);
       }
       if (listed) for (const e of JSON.parse(res.text).value) listed.add(keyOf(e.PartitionKey, e.RowKey));
-      const answer = await this._apply(store, res.text, "feed", "");
+      const answer = await this._apply(store, res.text, listed ? "" : "feed", "");
       totals.pulled += answer.changed.length;
       since = answer.checkpoint;
       this.emit("progress", { phase: "pull", ...totals });
       if (!answer.more) break;
     }
-    if (listed) await this._deleteUnlisted(store, listed);
+    if (listed) await this._deleteUnlisted(store, listed, "feed:" + since);
   }
 
   /**
@@ -285,13 +287,16 @@ export class TableSync extends SyncEmitter {
     this._lastReconcile = Date.now();
   }
 
-  /** _deleteUnlisted deletes every synced local entity in range that a full pass did not list, unless it is pending. */
-  async _deleteUnlisted(store, listed) {
+  /**
+   * _deleteUnlisted deletes every synced local entity in range that a full pass did not
+   * list, unless it is pending; with checkpoint, it stores it in the same transaction.
+   */
+  async _deleteUnlisted(store, listed, checkpoint) {
     const table = this.client.tableName;
     const gone = JSON.parse(await store._read("syncKeys", table)).filter(([pk, rk]) => this._inRange(pk) && !listed.has(keyOf(pk, rk)));
-    if (gone.length === 0) return;
+    if (gone.length === 0 && checkpoint === undefined) return;
     const body = JSON.stringify({ value: [], "tabletop.deleted": gone.map(([PartitionKey, RowKey]) => ({ PartitionKey, RowKey })) });
-    return this._apply(store, body, "", "", "1");
+    return this._apply(store, body, checkpoint === undefined ? "" : "set", checkpoint ?? "", "1");
   }
 
   /**
