@@ -397,7 +397,8 @@ export interface LiveObservable<T> {
   subscribe(observer?: LiveObserver<T> | ((value: T) => void), error?: (error: unknown) => void, complete?: () => void): LiveSubscription;
 }
 /** liveQuery runs querier, and again whenever a change could alter its answer; an async iterable answer is collected into an array. */
-export declare function liveQuery<T>(querier: () => Promise<T> | AsyncIterable<T> | T): LiveObservable<T extends AsyncIterable<infer U> ? U[] : T>;
+export declare function liveQuery<T>(querier: () => AsyncIterable<T>): LiveObservable<T[]>;
+export declare function liveQuery<T>(querier: () => Promise<T> | T): LiveObservable<T>;
 
 export interface SyncConflict {
   table: string;

@@ -216,6 +216,46 @@ test("TableSync.sync", async (t) => {
   });
 });
 
+test("TableSync.start", async (t) => {
+  await t.test("OK", async (t) => {
+    // Running by itself: a local write is pushed soon after, without a call to sync.
+    const [a, b] = await replicas(t, 2);
+    a.sync.start({ interval: 60_000, debounce: 10 });
+    t.after(() => a.sync.stop());
+    await a.client.createEntity({ partitionKey: "p", rowKey: "auto", v: 1 });
+    for (let i = 0; i < 200 && a.sync.status.pending !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await a.sync.stop();
+    await b.sync.sync();
+    assert.deepEqual(await contents(b.client), { "p/auto": 1 });
+  });
+
+  await t.test("Backoff", async (t) => {
+    // Offline, it retries with growing delays, reports offline, and pushes once back.
+    let offline = true;
+    const attempts = [];
+    const fetch = (url, init) => {
+      if (offline) return attempts.push(performance.now()), Promise.reject(new TypeError("offline"));
+      return globalThis.fetch(url, init);
+    };
+    const [a] = await replicas(t, 1);
+    const s = new TableSync(a.client, { url: server.url, table: a.sync.remote.table, credential: cred, fetch });
+    const statuses = [];
+    s.on("status", (st) => statuses.push(st.online));
+    await a.client.createEntity({ partitionKey: "p", rowKey: "later", v: 1 });
+    s.start({ interval: 60_000 });
+    t.after(() => s.stop());
+    while (attempts.length < 3) await new Promise((r) => setTimeout(r, 20));
+    const gaps = [attempts[1] - attempts[0], attempts[2] - attempts[1]];
+    assert.ok(gaps[0] >= 700 && gaps[1] >= gaps[0] * 1.2, `delays grow: ${gaps.map(Math.round)}`);
+    assert.ok(statuses.includes(false));
+    offline = false;
+    for (let i = 0; i < 400 && !s.status.lastSync; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(s.status.pending, 0);
+    assert.equal(s.status.online, true);
+    await s.stop();
+  });
+});
+
 test("TableSync without the change feed", async (t) => {
   // An endpoint that refuses comp=changes, as one without the extension may.
   let feedAsked = 0;
