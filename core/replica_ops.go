@@ -89,38 +89,47 @@ func (tx *Tx) Checkpoint(table string) (string, error) {
 // alone; a key with a change waiting in the outbox is left alone (its push will meet the
 // server's version); anything else takes the server's version and ETag. The checkpoint is
 // stored in the same transaction. It returns the keys it changed locally.
-func (tx *Tx) ApplyPulled(table string, p Pulled) ([]Key, error) {
+func (tx *Tx) ApplyPulled(table string, p Pulled) (Applied, error) {
+	var a Applied
 	if _, err := tx.Checkpoint(table); err != nil {
-		return nil, err
+		return a, err
 	}
 	id := tableID(table)
 	tx.pulling = true
 	defer func() { tx.pulling = false }()
-	var changed []Key
 	for _, re := range p.Entities {
 		k := Key{re.Entity.PartitionKey, re.Entity.RowKey}
 		ok, err := tx.pullEntity(id, k, re)
 		if err != nil {
-			return nil, err
+			return a, err
 		}
 		if ok {
-			changed = append(changed, k)
+			a.Written = append(a.Written, k)
 		}
 	}
 	for _, k := range p.Deleted {
 		ok, err := tx.pullDeletion(id, k, p.OnlySynced)
 		if err != nil {
-			return nil, err
+			return a, err
 		}
 		if ok {
-			changed = append(changed, k)
+			a.Deleted = append(a.Deleted, k)
 		}
 	}
 	if !p.SetCheckpoint {
-		return changed, nil
+		return a, nil
 	}
-	return changed, tx.set(trackKey(id), p.Checkpoint)
+	return a, tx.set(trackKey(id), p.Checkpoint)
 }
+
+// Applied lists the keys a pull changed locally: written with the server's version, or deleted.
+type Applied struct {
+	Written []Key
+	Deleted []Key
+}
+
+// Len is the number of keys changed.
+func (a Applied) Len() int { return len(a.Written) + len(a.Deleted) }
 
 // pullEntity writes a remote version unless the key is pending or already at that ETag.
 func (tx *Tx) pullEntity(id string, k Key, re RemoteEntity) (bool, error) {

@@ -87,7 +87,7 @@ func TestTx_Track(t *testing.T) {
 func TestTx_ApplyPulled(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		s := replicaStore(t)
-		var changed []core.Key
+		var changed core.Applied
 		update(t, s, func(tx *core.Tx) (err error) {
 			changed, err = tx.ApplyPulled("ttt", core.Pulled{
 				Entities:   []core.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}},
@@ -95,7 +95,7 @@ func TestTx_ApplyPulled(t *testing.T) {
 			})
 			return err
 		})
-		if len(changed) != 1 || len(outbox(t, s)) != 0 {
+		if len(changed.Written) != 1 || len(outbox(t, s)) != 0 {
 			t.Fatalf("changed %v, outbox %v", changed, outbox(t, s))
 		}
 		// The same ETag again changes nothing.
@@ -103,7 +103,7 @@ func TestTx_ApplyPulled(t *testing.T) {
 			changed, err = tx.ApplyPulled("ttt", core.Pulled{Entities: []core.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}}})
 			return err
 		})
-		if len(changed) != 0 {
+		if changed.Len() != 0 {
 			t.Fatalf("changed %v", changed)
 		}
 		var cp string

@@ -127,7 +127,7 @@ func (s *store) syncPull(a [][]byte) ([]byte, error) {
 	case "set":
 		pulled.Checkpoint, pulled.SetCheckpoint = arg(a, 3), true
 	}
-	var changed []core.Key
+	var changed core.Applied
 	err = s.db.Update(func(tx *core.Tx) (err error) {
 		changed, err = tx.ApplyPulled(arg(a, 0), pulled)
 		return err
@@ -138,19 +138,15 @@ func (s *store) syncPull(a [][]byte) ([]byte, error) {
 	return appendPullAnswer(s.scratch[:0], page, changed), nil
 }
 
-func appendPullAnswer(b []byte, page *wire.Page, changed []core.Key) []byte {
-	deleted := make(map[core.Key]bool, len(page.Deleted))
-	for _, k := range page.Deleted {
-		deleted[k] = true
-	}
+func appendPullAnswer(b []byte, page *wire.Page, changed core.Applied) []byte {
 	b = append(b, `{"changed":[`...)
-	for i, k := range changed {
+	for i, k := range append(changed.Written, changed.Deleted...) {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = wire.AppendString(append(b, '['), k.PartitionKey)
 		b = wire.AppendString(append(b, ','), k.RowKey)
-		b = append(appendBool(append(b, ','), deleted[k]), ']')
+		b = append(appendBool(append(b, ','), i >= len(changed.Written)), ']')
 	}
 	b = appendInt(append(b, `],"entities":`...), len(page.Entities))
 	b = appendBool(append(b, `,"hasCheckpoint":`...), page.HasCheckpoint)
