@@ -66,14 +66,15 @@ export class TableSync extends SyncEmitter {
     await this._local();
   }
 
-  /** _local returns the local store, the table created and tracked for sync. */
+  /**
+   * _local returns the local store, the table created and tracked for sync (again, if
+   * the application deleted the table meanwhile: that forgets its sync state, and the
+   * next pull starts from the beginning).
+   */
   async _local() {
     const store = await this.client._store();
-    if (!this._tracked) {
-      await this.client.createTable();
-      await store._write("syncTrack", [this.client.tableName], () => []);
-      this._tracked = true;
-    }
+    await this.client.createTable();
+    await store._write("syncTrack", [this.client.tableName], () => []);
     return store;
   }
 

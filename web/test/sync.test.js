@@ -185,6 +185,18 @@ test("TableSync.sync", async (t) => {
     assert.equal(a.sync.status.online, true);
   });
 
+  await t.test("LocalTableDeleted", async (t) => {
+    // Deleting the local table forgets its sync state; the next sync starts afresh and
+    // brings the server's entities back, pushing nothing.
+    const [a] = await replicas(t, 1);
+    await a.client.createEntity({ partitionKey: "p", rowKey: "1", v: 1 });
+    await a.sync.sync();
+    await a.client.deleteTable();
+    const r = await a.sync.sync();
+    assert.deepEqual([r.pushed, r.pulled], [0, 1]);
+    assert.deepEqual(await contents(a.client), { "p/1": 1 });
+  });
+
   await t.test("PartitionKeyRange", async (t) => {
     const [a, b] = await replicas(t, 2, { partitionKeyRange: { start: "b", end: "c" } });
     await a.client.createEntity({ partitionKey: "a", rowKey: "1", v: 1 });
