@@ -228,6 +228,33 @@ test("TableSync.sync", async (t) => {
   });
 });
 
+test("TableSync pull resumes from its checkpoint after a reload", async (t) => {
+  const [a] = await replicas(t, 1);
+  for (let i = 0; i < 2500; i += 100) {
+    await a.client.submitTransaction(Array.from({ length: 100 }, (_, j) => ["create", { partitionKey: `p${i}`, rowKey: String(i + j), v: i + j }]));
+  }
+  await a.sync.sync();
+  // b pulls two pages of 1,000, then the network fails.
+  const name = fresh();
+  let pages = 0;
+  const fetch = (url, init) => (String(url).includes("comp=changes") && ++pages > 2 ? Promise.reject(new TypeError("gone")) : globalThis.fetch(url, init));
+  let store = await openStore(name, {});
+  const b = new TableSync(new TableClient(store, "items"), { url: server.url, table: a.sync.remote.table, credential: cred, fetch });
+  await assert.rejects(b.sync(), (e) => e.code === "NetworkError");
+  await store.close();
+  // Reloaded: the two pages are there, and the pull asks only for the rest.
+  store = await openStore(name, {});
+  t.after(() => store.close());
+  const client = new TableClient(store, "items");
+  assert.equal(Object.keys(await contents(client)).length, 2000);
+  const requests = [];
+  const counting = (url, init) => (requests.push(String(url)), globalThis.fetch(url, init));
+  const r = await new TableSync(client, { url: server.url, table: a.sync.remote.table, credential: cred, fetch: counting }).sync();
+  assert.equal(r.pulled, 500);
+  assert.equal(requests.filter((u) => u.includes("comp=changes")).length, 1);
+  assert.equal(Object.keys(await contents(client)).length, 2500);
+});
+
 test("TableSync.start", async (t) => {
   await t.test("OK", async (t) => {
     // Running by itself: a local write is pushed soon after, without a call to sync.
