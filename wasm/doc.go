@@ -28,6 +28,13 @@
 // web module never shows a reader data whose write is not durable yet, and reopens the
 // store from IndexedDB if a commit fails.
 //
-// The operations (api.go, ops.go, dump.go, policy.go) are plain Go and are tested
+// # Sync
+//
+// The sync* operations (sync.go) serve web/src/sync.js: they mark a table as replicated,
+// list its outbox, apply a page a remote endpoint answered (decoded here, so that every
+// value keeps its exact type) with its checkpoint, and record pushes and conflicts, each
+// in one transaction whose change set reaches IndexedDB like any write's (core/replica.go).
+//
+// The operations (api.go, ops.go, dump.go, policy.go, sync.go) are plain Go and are tested
 // natively; natively the command only says that it must be built for js/wasm.
 package main
