@@ -34,6 +34,7 @@ const SHELL = [
   "src/store.js",
   "src/sync.js",
   "src/sync-batch.js",
+  "src/sync-pull.js",
   "src/sync-rest.js",
   "src/sync-status.js",
   "src/values.js",

@@ -31,11 +31,10 @@ import { fromWire } from "./values.js";
 import { SyncEmitter } from "./sync-status.js";
 import { MAX_BATCH } from "./sync-batch.js";
 import { entityPath } from "./sync-rest.js";
+import { pull, rangeFilter } from "./sync-pull.js";
 
-const PAGE = 1000; // entities per pull request
 const PUSH_PAGE = 200; // outbox keys read at a time
 const PUSH_CONCURRENCY = 8; // push requests in flight
-const OVERLAP_MS = 5 * 60_000; // how far before its mark a Timestamp pull starts
 
 /** TableSync replicates one local table with a remote one (see the top of this file). */
 export class TableSync extends SyncEmitter {
@@ -213,103 +212,10 @@ export class TableSync extends SyncEmitter {
     this.emit("conflict", { ...conflict, resolution: choice === "remote" || choice === "local" ? choice : "merge" });
   }
 
-  // ---- pull ----
+  // ---- pull (sync-pull.js) ----
 
-  async _pull(store, totals) {
-    const table = this.client.tableName;
-    const { checkpoint } = JSON.parse(await store._read("syncState", table));
-    if (checkpoint.startsWith("mark:") || this._noFeed) return this._pullByTimestamp(store, checkpoint, totals);
-    this._status({ pull: "changes" });
-    const reconcile = this._reconcileNext;
-    this._reconcileNext = false;
-    // A reconciliation reads the whole feed and stores its checkpoint only with the
-    // deletion of what it did not list: interrupted, it starts over (410 again).
-    let since = reconcile ? "" : checkpoint.replace(/^feed:/, "");
-    const listed = reconcile ? new Set() : null;
-    for (;;) {
-      const res = await this.remote.changes(since, PAGE, this._range);
-      if (res.status === 410) {
-        this._reconcileNext = true;
-        return this._pull(store, totals);
-      }
-      if (res.status >= 500 || res.status === 403 || res.status === 401) throw remoteError(res, "pull");
-      if (!res.ok || !res.text.includes('"tabletop.checkpoint"')) {
-        this._noFeed = true; // an endpoint without the change feed
-        return this._pullByTimestamp(store, checkpoint, totals);
-      }
-      if (listed) for (const e of JSON.parse(res.text).value) listed.add(keyOf(e.PartitionKey, e.RowKey));
-      const answer = await this._apply(store, res.text, listed ? "" : "feed", "");
-      totals.pulled += answer.changed.length;
-      since = answer.checkpoint;
-      this.emit("progress", { phase: "pull", ...totals });
-      if (!answer.more) break;
-    }
-    if (listed) await this._deleteUnlisted(store, listed, "feed:" + since);
-  }
-
-  /**
-   * _pullByTimestamp pulls without the change feed: Query Entities with Timestamp ge
-   * (mark − overlap), the mark raised only after a whole pass; then, when due, a key
-   * reconciliation. Its checkpoint, "mark:{json}", also keeps an interrupted pass's
-   * continuation, so a reload resumes it.
-   */
-  async _pullByTimestamp(store, checkpoint, totals) {
-    this._status({ pull: "timestamp" });
-    let state = checkpoint.startsWith("mark:") ? JSON.parse(checkpoint.slice(5)) : { mark: "", next: null, max: "" };
-    const from = state.mark ? new Date(Date.parse(state.mark) - OVERLAP_MS).toISOString() : "";
-    const filter = and(from && `Timestamp ge datetime'${from}'`, this._range);
-    do {
-      const res = await this.remote.query(filter, undefined, PAGE, state.next);
-      if (!res.ok) throw remoteError(res, "pull");
-      let max = state.max;
-      for (const e of JSON.parse(res.text).value) if (stamp(e.Timestamp) > max) max = stamp(e.Timestamp);
-      const next = continuation(res.headers);
-      state = next ? { ...state, next, max } : { mark: max || state.mark, next: null, max: "" };
-      const answer = await this._apply(store, res.text, "set", "mark:" + JSON.stringify(state));
-      totals.pulled += answer.changed.length;
-      this.emit("progress", { phase: "pull", ...totals });
-    } while (state.next);
-    const every = this.options.reconcileInterval ?? 0;
-    if (this._reconcileNext || Date.now() - this._lastReconcile >= every) await this._reconcileKeys(store);
-  }
-
-  /** _reconcileKeys lists the remote keys and deletes the synced local entities not among them. */
-  async _reconcileKeys(store) {
-    this._reconcileNext = false;
-    const listed = new Set();
-    let next = null;
-    do {
-      const res = await this.remote.query(this._range, "PartitionKey,RowKey", PAGE, next);
-      if (!res.ok) throw remoteError(res, "key reconciliation");
-      for (const e of JSON.parse(res.text).value) listed.add(keyOf(e.PartitionKey, e.RowKey));
-      next = continuation(res.headers);
-    } while (next);
-    await this._deleteUnlisted(store, listed);
-    this._lastReconcile = Date.now();
-  }
-
-  /**
-   * _deleteUnlisted deletes every synced local entity in range that a full pass did not
-   * list, unless it is pending; with checkpoint, it stores it in the same transaction.
-   */
-  async _deleteUnlisted(store, listed, checkpoint) {
-    const table = this.client.tableName;
-    const gone = JSON.parse(await store._read("syncKeys", table)).filter(([pk, rk]) => this._inRange(pk) && !listed.has(keyOf(pk, rk)));
-    if (gone.length === 0 && checkpoint === undefined) return;
-    const body = JSON.stringify({ value: [], "tabletop.deleted": gone.map(([PartitionKey, RowKey]) => ({ PartitionKey, RowKey })) });
-    return this._apply(store, body, checkpoint === undefined ? "" : "set", checkpoint ?? "", "1");
-  }
-
-  /**
-   * _apply applies a pulled page (and its checkpoint) in one local transaction and
-   * resolves, once it is durable, with the engine's summary.
-   */
-  async _apply(store, body, mode, checkpoint, onlySynced = "") {
-    const table = this.client.tableName;
-    const json = await store._write("syncPull", [table, body, mode, checkpoint, onlySynced], (j) =>
-      JSON.parse(j).changed.map(([partitionKey, rowKey, deleted]) => ({ table, kind: deleted ? "delete" : "upsertReplace", partitionKey, rowKey, remote: true })),
-    );
-    return JSON.parse(json);
+  _pull(store, totals) {
+    return pull(this, store, totals);
   }
 
   // ---- running by itself ----
@@ -391,28 +297,3 @@ async function pool(items, n, fn) {
   if (failure) throw failure;
 }
 
-function keyOf(pk, rk) {
-  return `${pk.length}:${pk}${rk}`;
-}
-
-/** stamp normalizes a Timestamp text to 7 fractional digits, so texts compare as times. */
-function stamp(ts) {
-  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/.exec(ts ?? "");
-  return m ? `${m[1]}.${(m[2] ?? "").padEnd(7, "0")}Z` : "";
-}
-
-function continuation(headers) {
-  const pk = headers.get("x-ms-continuation-NextPartitionKey");
-  if (!pk) return null;
-  return [pk, headers.get("x-ms-continuation-NextRowKey") ?? ""];
-}
-
-function rangeFilter(r) {
-  if (!r) return "";
-  const q = (s) => `'${s.replaceAll("'", "''")}'`;
-  return and(r.start !== undefined && `PartitionKey ge ${q(r.start)}`, r.end !== undefined && `PartitionKey lt ${q(r.end)}`);
-}
-
-function and(...parts) {
-  return parts.filter(Boolean).join(" and ");
-}
