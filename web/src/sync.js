@@ -103,7 +103,7 @@ export class TableSync extends SyncEmitter {
         await this._pull(store, totals);
         this._status({ syncing: false, online: true, error: null, lastSync: new Date(), pending: await this._pending(store) });
       } catch (e) {
-        this._status({ syncing: false, online: e.code !== "NetworkError" ? true : false, error: { code: e.code, statusCode: e.statusCode, message: e.message } });
+        this._status({ syncing: false, online: e.code !== "NetworkError", error: { code: e.code, statusCode: e.statusCode, message: e.message } });
         this.emit("error", e);
         throw e;
       }
@@ -201,9 +201,10 @@ export class TableSync extends SyncEmitter {
     let choice = "remote";
     if (this.options.resolve) choice = (await this.options.resolve(conflict)) ?? "remote";
     if (choice === "remote") {
-      await store._write("syncTakeRemote", [table, it.pk, it.rk, it.local, serverBody, serverETag], () => [
-        { table, kind: serverBody ? "upsertReplace" : "delete", partitionKey: it.pk, rowKey: it.rk, remote: true },
-      ]);
+      // Taken only if the local copy is still the version pushed (else the next push meets it).
+      await store._write("syncTakeRemote", [table, it.pk, it.rk, it.local, serverBody, serverETag], (taken) =>
+        taken === "true" ? [{ table, kind: serverBody ? "upsertReplace" : "delete", partitionKey: it.pk, rowKey: it.rk, remote: true }] : [],
+      );
     } else {
       if (choice !== "local") await this.client.upsertEntity({ ...choice, partitionKey: it.pk, rowKey: it.rk }, "Replace");
       await store._write("syncRebase", [table, it.pk, it.rk, serverETag], () => []);
