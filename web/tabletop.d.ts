@@ -438,6 +438,8 @@ export interface TableSyncOptions {
   partitionKeyRange?: { start?: string; end?: string };
   /** Without the change feed: ms between key reconciliations (0: every sync). */
   reconcileInterval?: number;
+  /** Entities per pull request, 1 to 1000 (default 1000). */
+  pageSize?: number;
   fetch?: typeof fetch;
 }
 /** TableSync replicates a local table with a remote Azure Table endpoint's table. */

@@ -5,44 +5,69 @@
 
 import { remoteError } from "./sync-rest.js";
 
-const PAGE = 1000; // entities per pull request
+const PAGE = 1000; // entities per pull request, unless options.pageSize says otherwise
 const OVERLAP_MS = 5 * 60_000; // how far before its mark a Timestamp pull starts
 
 /**
- * pull brings the remote changes after sync's checkpoint into the local table, from the
- * change feed (a 410 CheckpointExpired, or sync._reconcileNext, makes it a full pass that
- * also deletes what the server no longer lists), or by Timestamp without the feed.
+ * pull brings the remote changes after sync's checkpoint into the local table: from the
+ * change feed, or by Timestamp without it. A 410 CheckpointExpired (or
+ * sync._reconcileNext) makes it a reconciliation (see reconcileFeed).
  */
 export async function pull(sync, store, totals) {
   const table = sync.client.tableName;
   const { checkpoint } = JSON.parse(await store._read("syncState", table));
   if (checkpoint.startsWith("mark:") || sync._noFeed) return pullByTimestamp(sync, store, checkpoint, totals);
   sync._status({ pull: "changes" });
-  const reconcile = sync._reconcileNext;
-  sync._reconcileNext = false;
-  // A reconciliation reads the whole feed and stores its checkpoint only with the
-  // deletion of what it did not list: interrupted, it starts over (410 again).
-  let since = reconcile ? "" : checkpoint.replace(/^feed:/, "");
-  const listed = reconcile ? new Set() : null;
+  if (sync._reconcileNext) return reconcileFeed(sync, store, totals);
+  let since = checkpoint.replace(/^feed:/, "");
   for (;;) {
-    const res = await sync.remote.changes(since, PAGE, sync._range);
-    if (res.status === 410) {
-      sync._reconcileNext = true;
-      return pull(sync, store, totals);
-    }
+    const res = await sync.remote.changes(since, pageSize(sync), sync._range);
+    if (res.status === 410) return reconcileFeed(sync, store, totals);
     if (res.status >= 500 || res.status === 403 || res.status === 401) throw remoteError(res, "pull");
     if (!res.ok || !res.text.includes('"tabletop.checkpoint"')) {
       sync._noFeed = true; // an endpoint without the change feed
       return pullByTimestamp(sync, store, checkpoint, totals);
     }
-    if (listed) for (const e of JSON.parse(res.text).value) listed.add(keyOf(e.PartitionKey, e.RowKey));
-    const answer = await apply(sync, store, res.text, listed ? "" : "feed", "");
+    const answer = await apply(sync, store, res.text, "feed", "");
     totals.pulled += answer.changed.length;
     since = answer.checkpoint;
     sync.emit("progress", { phase: "pull", ...totals });
     if (!answer.more) break;
   }
-  if (listed) await deleteUnlisted(sync, store, listed, "feed:" + since);
+}
+
+/**
+ * reconcileFeed replaces an expired checkpoint. It first finds the end of the change
+ * feed as it is now (reading it with a filter no key matches: the server examines
+ * up to 100,000 changes per request and returns none), then reads the whole table with
+ * Query Entities, and deletes the synced local entities it did not list, storing the end
+ * checkpoint in that same transaction. Changes after the end are read again next time
+ * (an entity already at its ETag is skipped); a reconciliation interrupted midway stores
+ * nothing and starts over. Reading the feed itself from the start would not do: its
+ * second page's checkpoint is older than the server's deletion horizon whenever
+ * entities older than the purged deletion records exist.
+ */
+async function reconcileFeed(sync, store, totals) {
+  sync._reconcileNext = false;
+  let end = "";
+  for (;;) {
+    const res = await sync.remote.changes(end, 1000, "PartitionKey lt ''");
+    if (!res.ok) throw remoteError(res, "pull (finding the end of the change feed)");
+    const page = JSON.parse(res.text);
+    end = page["tabletop.checkpoint"];
+    if (!page["tabletop.more"]) break;
+  }
+  const listed = new Set();
+  let next = null;
+  do {
+    const res = await sync.remote.query(sync._range, undefined, pageSize(sync), next);
+    if (!res.ok) throw remoteError(res, "pull (reconciliation)");
+    for (const e of JSON.parse(res.text).value) listed.add(keyOf(e.PartitionKey, e.RowKey));
+    totals.pulled += (await apply(sync, store, res.text, "", "")).changed.length;
+    sync.emit("progress", { phase: "pull", ...totals });
+    next = continuation(res.headers);
+  } while (next);
+  await deleteUnlisted(sync, store, listed, "feed:" + end);
 }
 
 /**
@@ -57,7 +82,7 @@ async function pullByTimestamp(sync, store, checkpoint, totals) {
   const from = state.mark ? new Date(Date.parse(state.mark) - OVERLAP_MS).toISOString() : "";
   const filter = and(from && `Timestamp ge datetime'${from}'`, sync._range);
   do {
-    const res = await sync.remote.query(filter, undefined, PAGE, state.next);
+    const res = await sync.remote.query(filter, undefined, pageSize(sync), state.next);
     if (!res.ok) throw remoteError(res, "pull");
     let max = state.max;
     for (const e of JSON.parse(res.text).value) if (stamp(e.Timestamp) > max) max = stamp(e.Timestamp);
@@ -77,7 +102,7 @@ async function reconcileKeys(sync, store) {
   const listed = new Set();
   let next = null;
   do {
-    const res = await sync.remote.query(sync._range, "PartitionKey,RowKey", PAGE, next);
+    const res = await sync.remote.query(sync._range, "PartitionKey,RowKey", pageSize(sync), next);
     if (!res.ok) throw remoteError(res, "key reconciliation");
     for (const e of JSON.parse(res.text).value) listed.add(keyOf(e.PartitionKey, e.RowKey));
     next = continuation(res.headers);
@@ -134,4 +159,8 @@ export function rangeFilter(r) {
 
 function and(...parts) {
   return parts.filter(Boolean).join(" and ");
+}
+
+function pageSize(sync) {
+  return sync.options.pageSize ?? PAGE;
 }

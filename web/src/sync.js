@@ -42,7 +42,7 @@ export class TableSync extends SyncEmitter {
    * @param client the local TableClient
    * @param options { url, table?, credential?, resolve?, partitionKeyRange?: { start?, end? },
    *   reconcileInterval? (ms between key reconciliations without the change feed, 0: every sync),
-   *   fetch? }
+   *   pageSize? (entities per pull request, 1 to 1000, default 1000), fetch? }
    */
   constructor(client, options = {}) {
     super();
