@@ -7,7 +7,7 @@ GOJS     := GOOS=js GOARCH=wasm
 FUZZTIME ?= 5s
 BENCHTIME ?= 1s
 
-.PHONY: run web worker dev test-edge test-transfer bench-web test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
+.PHONY: run web worker dev test-edge test-transfer bench-web bench-sync test test-go test-race test-wasm test-fuzz test-js test-web test-browser bench vet deps
 
 # make run ADDR=0.0.0.0:10002 DATA=/var/lib/tabletop  (DATA=:memory: keeps nothing)
 ADDR ?= 127.0.0.1:10002
@@ -56,9 +56,9 @@ test-js:
 test-web: web
 	cd web && npm ci --no-audit --no-fund && npx tsc -p test/types && node --test test/*.test.js
 
-test-browser: test-web
+test-browser: test-web worker
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	cd web && node --test browser/*.test.js
+	cd web && TABLETOP_SYNC_EDGE=1 node --test browser/*.test.js
 
 test-edge: worker
 	cd $(EDGE) && node --test test/*.test.mjs
@@ -86,6 +86,11 @@ bench: worker
 	node $(EDGE)/bench.mjs
 	node $(EDGE)/bench-split.mjs --rows 100000
 	$(MAKE) bench-web
+	$(MAKE) bench-sync
+
+# TableSync throughput, 10,000 entities pushed and pulled over loopback (native server).
+bench-sync: web
+	cd web && npm ci --no-audit --no-fund && node bench/sync.js
 
 # The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one table.
 bench-web: web

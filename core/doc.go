@@ -17,6 +17,9 @@
 //	d\x00{lower(table)}                    → deletion record of a table
 //	m\x00{name}                            → store metadata (the timestamp clock, ...)
 //	i\x00{lower(table)}\x00{prop}           → a secondary index's declaration
+//	s\x00{lower(table)}                    → sync: a replicated table's checkpoint
+//	o\x00{lower(table)}\x00{PK}\x00{RK}    → sync: outbox (changed locally, not pushed)
+//	r\x00{lower(table)}\x00{PK}\x00{RK}    → sync: the remote ETag of the local copy
 //
 // Keys may not contain U+0000–U+001F, so the \x00 separator keeps tuple order: binary
 // order of the encoded key is (PartitionKey, RowKey) in ordinal order of UTF-8 bytes,
@@ -44,6 +47,14 @@
 // checkpoint that may have missed a purged one is ErrCheckpointExpired. Two in-memory
 // buntdb indexes order entities and deletion records by Timestamp; they are rebuilt as the
 // store loads, and nothing of them is stored.
+//
+// # Replicas
+//
+// A table tracked for sync (Tx.Track) keeps an outbox record for each key written
+// locally, in the same transaction as the write, and for each synced key the server's
+// ETag; Tx.ApplyPulled applies a page of remote changes with its checkpoint in one
+// transaction, leaving keys with a pending change alone. Tx.Acknowledge, Tx.TakeRemote and
+// Tx.Rebase record a push's outcome. See replica.go.
 //
 // # Durability
 //

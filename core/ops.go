@@ -73,6 +73,9 @@ func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 	if err := precondition(op, old); err != nil {
 		return nil, err
 	}
+	if err := tx.noteLocalChange(id, e.PartitionKey, e.RowKey); err != nil {
+		return nil, err
+	}
 	if op.Kind == OpDelete {
 		if err := tx.del(key); err != nil {
 			return nil, err

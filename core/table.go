@@ -67,6 +67,9 @@ func (tx *Tx) DeleteTable(name string) error {
 	if err := tx.recordTableDeletion(id); err != nil {
 		return err
 	}
+	if err := tx.dropReplica(id); err != nil {
+		return err
+	}
 	return tx.del(tableKey(id))
 }
 

@@ -16,6 +16,7 @@ type Tx struct {
 	logging  bool     // record a change set for the backend
 	log      []byte   // the change set: buntdb commands in RESP form
 	ts       DateTime // the Timestamp of every entity this transaction writes, once issued
+	pulling  bool     // writes are the sync client's, not queued for the push (see replica.go)
 }
 
 // clockKey holds the last Timestamp issued, so it survives a reopen.

@@ -36,6 +36,13 @@
 // says that another tab wrote a snapshot. Opening uses apply too, to replay a stored
 // snapshot and log in slices, so that no call blocks the page for long.
 //
-// The operations (api.go, ops.go, dump.go, policy.go) are plain Go and are tested
+// # Sync
+//
+// The sync* operations (sync.go) serve web/src/sync.js: they mark a table as replicated,
+// list its outbox, apply a page a remote endpoint answered (decoded here, so that every
+// value keeps its exact type) with its checkpoint, and record pushes and conflicts, each
+// in one transaction whose change set reaches IndexedDB like any write's (core/replica.go).
+//
+// The operations (api.go, ops.go, dump.go, policy.go, sync.go) are plain Go and are tested
 // natively; natively the command only says that it must be built for js/wasm.
 package main

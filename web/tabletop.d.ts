@@ -279,6 +279,12 @@ export declare class TableClient {
   dropIndex(property: string, options?: OperationOptions): Promise<void>;
   /** listIndexes returns the indexed properties, in ordinal order. */
   listIndexes(options?: OperationOptions): Promise<string[]>;
+  /** on("change") calls listener with each change of this table, from this tab and every other. */
+  on(event: "change", listener: (change: TableChange) => void, options?: { filter?: ChangeFilter }): this;
+  /** off removes a listener that on added. */
+  off(event: "change", listener: (change: TableChange) => void): this;
+  /** changes iterates this table's changes from now on, until the loop ends or abortSignal aborts. */
+  changes(options?: { filter?: ChangeFilter; abortSignal?: AbortSignalLike }): AsyncIterableIterator<TableChange>;
 }
 
 export declare class TableTransaction {
@@ -379,3 +385,95 @@ export interface AccountSasOptions {
 export declare function generateTableSas(tableName: string, credential: NamedKeyCredential, options?: TableSasSignatureValues): string;
 /** generateAccountSas returns an account SAS token for the Table service (without "?"). */
 export declare function generateAccountSas(credential: NamedKeyCredential, options?: AccountSasOptions): string;
+
+/** TableChange is one committed, durable change of a table. */
+export interface TableChange {
+  table: string;
+  kind: "create" | "upsertMerge" | "upsertReplace" | "updateMerge" | "updateReplace" | "delete" | "createTable" | "deleteTable" | "setAccessPolicy" | "import";
+  partitionKey?: string;
+  rowKey?: string;
+  etag?: string;
+  /** true for a change a sync pull (or a conflict resolved for the server) brought. */
+  remote: boolean;
+}
+/** A change filter: a function of the change, or an OData filter the entity must match after it (deletions always pass). */
+export type ChangeFilter = string | ((change: TableChange) => boolean);
+
+/** Observer of a live query, as in RxJS. */
+export interface LiveObserver<T> {
+  next?(value: T): void;
+  error?(error: unknown): void;
+  complete?(): void;
+}
+export interface LiveSubscription {
+  unsubscribe(): void;
+  readonly closed: boolean;
+}
+export interface LiveObservable<T> {
+  subscribe(observer?: LiveObserver<T> | ((value: T) => void), error?: (error: unknown) => void, complete?: () => void): LiveSubscription;
+}
+/** liveQuery runs querier, and again whenever a change could alter its answer; an async iterable answer is collected into an array. */
+export declare function liveQuery<T>(querier: () => AsyncIterable<T>): LiveObservable<T[]>;
+export declare function liveQuery<T>(querier: () => Promise<T> | T): LiveObservable<T>;
+
+export interface SyncConflict {
+  table: string;
+  partitionKey: string;
+  rowKey: string;
+  /** The Azure code of the push that failed: UpdateConditionNotSatisfied, EntityAlreadyExists or ResourceNotFound. */
+  code: string;
+  statusCode: number;
+  /** The local version (null: deleted locally) and the server's (null: none). */
+  local: TableEntityResult<Record<string, unknown>> | null;
+  remote: TableEntityResult<Record<string, unknown>> | null;
+}
+export interface SyncStatus {
+  online?: boolean;
+  syncing: boolean;
+  /** Local changes not pushed yet. */
+  pending?: number;
+  lastSync?: Date;
+  error: { code: string; statusCode?: number; message: string } | null;
+  /** How pulls read the server: its change feed, or the Timestamp fallback (Azure, Azurite). */
+  pull?: "changes" | "timestamp";
+}
+export interface SyncResult {
+  pushed: number;
+  pulled: number;
+  conflicts: number;
+}
+export interface TableSyncOptions {
+  /** The remote account endpoint, e.g. "https://acct.table.core.windows.net" or "http://127.0.0.1:10002/devstoreaccount1" (a SAS may follow "?"). */
+  url: string;
+  /** The remote table; the local table's name by default. */
+  table?: string;
+  credential?: NamedKeyCredential | SASCredential;
+  /** Decides a conflict: "remote" (the default), "local", or the entity to keep (a merge). */
+  resolve?(conflict: SyncConflict): "remote" | "local" | Record<string, unknown> | Promise<"remote" | "local" | Record<string, unknown>>;
+  /** Replicate only PartitionKeys in [start, end). */
+  partitionKeyRange?: { start?: string; end?: string };
+  /** Without the change feed: ms between key reconciliations (0: every sync). */
+  reconcileInterval?: number;
+  /** Entities per pull request, 1 to 1000 (default 1000). */
+  pageSize?: number;
+  fetch?: typeof fetch;
+}
+/** TableSync replicates a local table with a remote Azure Table endpoint's table. */
+export declare class TableSync {
+  constructor(client: TableClient, options: TableSyncOptions);
+  readonly status: SyncStatus;
+  /** track creates the local table if needed and queues every local change of it for the push. */
+  track(): Promise<void>;
+  /** sync pushes the outbox, then pulls; reconcile: true also compares every key with the server. */
+  sync(options?: { reconcile?: boolean }): Promise<SyncResult>;
+  /** start syncs now, after local changes, every interval ms and when back online, with backoff on failure. */
+  start(options?: { interval?: number; debounce?: number }): this;
+  stop(): Promise<unknown>;
+  on(event: "status", listener: (status: SyncStatus) => void): this;
+  on(event: "conflict", listener: (conflict: SyncConflict & { resolution: "remote" | "local" | "merge" }) => void): this;
+  on(event: "progress", listener: (progress: SyncResult & { phase: "push" | "pull" }) => void): this;
+  on(event: "error", listener: (error: Error & { code?: string; statusCode?: number }) => void): this;
+  off(event: string, listener: (...args: any[]) => void): this;
+}
+/** listRemoteTables lists the tables of a remote endpoint (the account URL), e.g. to choose one to sync. */
+export declare function listRemoteTables(url: string, options?: { credential?: NamedKeyCredential | SASCredential; fetch?: typeof fetch }): Promise<string[]>;

@@ -12,4 +12,7 @@ export { TableServiceClient, TableClient, TableTransaction } from "./src/clients
 export { RestError, isRestError } from "./src/errors.js";
 export { odata } from "./src/odata.js";
 export { loadEngine } from "./src/engine.js";
+export { liveQuery } from "./src/live.js";
+export { TableSync } from "./src/sync.js";
+export { listRemoteTables } from "./src/sync-rest.js";
 export { AzureNamedKeyCredential, AzureSASCredential, generateTableSas, generateAccountSas } from "./src/sas.js";

@@ -36,6 +36,7 @@ var engineCodes = []struct {
 	{core.ErrStoreClosed, ServerBusy},
 	{core.ErrCheckpointExpired, CheckpointExpired},
 	{core.ErrIndexNotFound, ResourceNotFound},
+	{core.ErrNotTracked, InvalidInput},
 
 	// Entity group transactions (core).
 	{core.ErrBatchEmpty, InvalidInput},

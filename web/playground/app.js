@@ -21,6 +21,8 @@ export async function start(base) {
   $("#status").textContent = `ready in ${Math.round(performance.now() - t0)} ms · stored in IndexedDB`;
   wire();
   await refreshTables();
+  const { startSync } = await import(new URL(base + "playground/sync.js", document.baseURI).href);
+  startSync(T, store, (name, select) => act(null, () => (select || name === table ? refreshTables(select ? name : undefined) : undefined)));
 }
 
 async function firstTables() {

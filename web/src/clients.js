@@ -7,6 +7,8 @@ import { invalidInput, checkAbort } from "./errors.js";
 import { entityJSON, keysJSON, fromWire, selectText } from "./values.js";
 import { paged, encodeEntityToken, decodeEntityToken } from "./pages.js";
 import { exportDump, importDump } from "./dump.js";
+import { Listeners, changeIterator } from "./events.js";
+import { noteRead } from "./live.js";
 
 const API_VERSION = "2019-02-02";
 
@@ -177,6 +179,7 @@ export class TableClient {
     let store = this._store(options);
     if (store instanceof Promise) store = await store;
     const sel = selectText(options.queryOptions?.select);
+    noteRead(store, this.tableName, [[partitionKey, rowKey]]);
     let json = store._read("getEntity", this.tableName, partitionKey, rowKey, sel);
     if (typeof json !== "string") json = await json;
     return fromWire(JSON.parse(json), options.disableTypeConversion);
@@ -193,6 +196,7 @@ export class TableClient {
       let json = store._read("queryEntities", this.tableName, filter, sel, String(top ?? q.top ?? 0), pk, rk);
       if (typeof json !== "string") json = await json;
       const { next, plan, page } = JSON.parse(json);
+      noteRead(store, this.tableName, page.value.map((e) => [e.PartitionKey, e.RowKey]), filter);
       const entities = page.value.map((e) => fromWire(e, options.disableTypeConversion));
       return Object.assign(entities, { continuationToken: encodeEntityToken(next), plan });
     });
@@ -261,6 +265,26 @@ export class TableClient {
   async listIndexes(options) {
     const store = await this._store(options);
     return JSON.parse(await store._read("listIndexes", this.tableName));
+  }
+
+  /**
+   * on("change", fn, { filter }?) calls fn with each change of this table, from this tab
+   * and every other (see events.js); off("change", fn) stops it.
+   */
+  on(event, fn, options) {
+    (this._listeners ??= new Listeners()).add(this._store(), this.tableName, event, fn, options);
+    return this;
+  }
+
+  /** off removes a listener that on added. */
+  off(event, fn) {
+    this._listeners?.remove(event, fn);
+    return this;
+  }
+
+  /** changes returns an async iterator of this table's changes from now on: options { filter, abortSignal }. */
+  changes(options = {}) {
+    return changeIterator(this._store(), this.tableName, options);
   }
 
   /** exportTable returns this table in the Tabletop dump format (see dump.js). */

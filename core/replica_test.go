@@ -1,0 +1,267 @@
+package core_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// replicaStore opens a store with table "ttt" tracked for sync.
+func replicaStore(t *testing.T) *core.Store {
+	t.Helper()
+	s := newRuleStore(t, core.Options{}, "ttt")
+	if err := s.Update(func(tx *core.Tx) error { return tx.Track("ttt") }); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func rent(pk, rk, v string) *core.Entity {
+	return &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "v", Value: core.StringValue(v)}}}
+}
+
+// outbox lists table t's outbox.
+func outbox(t *testing.T, s *core.Store) []core.Pending {
+	t.Helper()
+	var out []core.Pending
+	if err := s.View(func(tx *core.Tx) (err error) { out, err = tx.Outbox("ttt", core.Key{}, 0); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func update(t *testing.T, s *core.Store, fn func(tx *core.Tx) error) {
+	t.Helper()
+	if err := s.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTx_Track(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := newRuleStore(t, core.Options{}, "ttt", "uuu")
+		insert(t, s, "ttt", rent("p", "old", "x"))
+		update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
+		insert(t, s, "ttt", rent("p", "new", "y"))
+		insert(t, s, "uuu", rent("p", "other", "z"))
+		if _, err := s.Apply("ttt", core.Op{Kind: core.OpDelete, Entity: rent("p", "old", "")}); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		s.View(func(tx *core.Tx) (err error) { n, err = tx.Pending("ttt"); return err })
+		got := outbox(t, s)
+		if n != 2 || len(got) != 2 || got[0].RowKey != "new" || got[1].RowKey != "old" || got[1].Entity != nil || got[0].Entity == nil || got[0].BaseETag != "" {
+			t.Fatalf("outbox = %+v", got)
+		}
+	})
+	t.Run("ErrTableNotFound", func(t *testing.T) {
+		s := newRuleStore(t, core.Options{})
+		if err := s.Update(func(tx *core.Tx) error { return tx.Track("nope") }); !errors.Is(err, core.ErrTableNotFound) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("ErrNotTracked", func(t *testing.T) {
+		s := newRuleStore(t, core.Options{}, "ttt")
+		err := s.View(func(tx *core.Tx) error { _, err := tx.Outbox("ttt", core.Key{}, 0); return err })
+		if !errors.Is(err, core.ErrNotTracked) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("DeleteTableForgetsReplica", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "a", "x"))
+		if err := s.DeleteTable("ttt"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateTable("ttt"); err != nil {
+			t.Fatal(err)
+		}
+		err := s.View(func(tx *core.Tx) error { _, err := tx.Checkpoint("ttt"); return err })
+		if !errors.Is(err, core.ErrNotTracked) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+func TestTx_ApplyPulled(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := replicaStore(t)
+		var changed core.Applied
+		update(t, s, func(tx *core.Tx) (err error) {
+			changed, err = tx.ApplyPulled("ttt", core.Pulled{
+				Entities:   []core.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}},
+				Checkpoint: "cp1", SetCheckpoint: true,
+			})
+			return err
+		})
+		if len(changed.Written) != 1 || len(outbox(t, s)) != 0 {
+			t.Fatalf("changed %v, outbox %v", changed, outbox(t, s))
+		}
+		// The same ETag again changes nothing.
+		update(t, s, func(tx *core.Tx) (err error) {
+			changed, err = tx.ApplyPulled("ttt", core.Pulled{Entities: []core.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}}})
+			return err
+		})
+		if changed.Len() != 0 {
+			t.Fatalf("changed %v", changed)
+		}
+		var cp string
+		s.View(func(tx *core.Tx) (err error) { cp, err = tx.Checkpoint("ttt"); return err })
+		if cp != "cp1" {
+			t.Fatalf("checkpoint %q", cp)
+		}
+	})
+	t.Run("PendingKeptAndRemoteDeletes", func(t *testing.T) {
+		s := replicaStore(t)
+		update(t, s, func(tx *core.Tx) error {
+			_, err := tx.ApplyPulled("ttt", core.Pulled{Entities: []core.RemoteEntity{
+				{Entity: rent("p", "a", "r1"), ETag: "Ea"}, {Entity: rent("p", "b", "r1"), ETag: "Eb"}}})
+			return err
+		})
+		if _, err := s.Apply("ttt", core.Op{Kind: core.OpInsertOrReplace, Entity: rent("p", "a", "local")}); err != nil {
+			t.Fatal(err)
+		}
+		update(t, s, func(tx *core.Tx) error {
+			_, err := tx.ApplyPulled("ttt", core.Pulled{
+				Entities: []core.RemoteEntity{{Entity: rent("p", "a", "r2"), ETag: "Ea2"}},
+				Deleted:  []core.Key{{"p", "b"}, {"p", "never"}}})
+			return err
+		})
+		a, err := s.Get("ttt", "p", "a")
+		if err != nil || a.Properties[0].Value.Str() != "local" {
+			t.Fatalf("a = %+v, %v", a, err)
+		}
+		if _, err := s.Get("ttt", "p", "b"); !errors.Is(err, core.ErrEntityNotFound) {
+			t.Fatalf("b: %v", err)
+		}
+		got := outbox(t, s)
+		if len(got) != 1 || got[0].BaseETag != "Ea" {
+			t.Fatalf("outbox %+v", got)
+		}
+	})
+	t.Run("OnlySynced", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "local", "x"))
+		etag := mustETag(t, s, "p", "local")
+		update(t, s, func(tx *core.Tx) error {
+			return tx.Acknowledge("ttt", core.Key{"p", "local"}, etag, "")
+		})
+		// Acknowledged with no remote ETag and no outbox: a reconciliation keeps it.
+		update(t, s, func(tx *core.Tx) error {
+			_, err := tx.ApplyPulled("ttt", core.Pulled{Deleted: []core.Key{{"p", "local"}}, OnlySynced: true})
+			return err
+		})
+		if _, err := s.Get("ttt", "p", "local"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func mustETag(t *testing.T, s *core.Store, pk, rk string) string {
+	t.Helper()
+	e, err := s.Get("ttt", pk, rk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.ETag()
+}
+
+func TestTx_Acknowledge(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "a", "x"))
+		etag := mustETag(t, s, "p", "a")
+		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", core.Key{"p", "a"}, etag, "R1") })
+		if got := outbox(t, s); len(got) != 0 {
+			t.Fatalf("outbox %+v", got)
+		}
+	})
+	t.Run("ChangedSince", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "a", "x"))
+		pushed := mustETag(t, s, "p", "a")
+		if _, err := s.Apply("ttt", core.Op{Kind: core.OpInsertOrReplace, Entity: rent("p", "a", "y")}); err != nil {
+			t.Fatal(err)
+		}
+		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", core.Key{"p", "a"}, pushed, "R1") })
+		got := outbox(t, s)
+		if len(got) != 1 || got[0].BaseETag != "R1" {
+			t.Fatalf("outbox %+v", got)
+		}
+	})
+}
+
+func TestTx_TakeRemote(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "a", "local"))
+		var ok bool
+		etag := mustETag(t, s, "p", "a")
+		update(t, s, func(tx *core.Tx) (err error) {
+			ok, err = tx.TakeRemote("ttt", core.Key{"p", "a"}, etag, rent("p", "a", "server"), "S1")
+			return err
+		})
+		a, _ := s.Get("ttt", "p", "a")
+		if !ok || a.Properties[0].Value.Str() != "server" || len(outbox(t, s)) != 0 {
+			t.Fatalf("ok %v a %+v outbox %+v", ok, a, outbox(t, s))
+		}
+	})
+	t.Run("ChangedSince", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "a", "local"))
+		var ok bool
+		update(t, s, func(tx *core.Tx) (err error) {
+			ok, err = tx.TakeRemote("ttt", core.Key{"p", "a"}, "W/\"stale\"", nil, "")
+			return err
+		})
+		if ok || len(outbox(t, s)) != 1 {
+			t.Fatalf("ok %v outbox %+v", ok, outbox(t, s))
+		}
+	})
+	t.Run("Deleted", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "a", "local"))
+		etag := mustETag(t, s, "p", "a")
+		update(t, s, func(tx *core.Tx) error {
+			_, err := tx.TakeRemote("ttt", core.Key{"p", "a"}, etag, nil, "")
+			return err
+		})
+		if _, err := s.Get("ttt", "p", "a"); !errors.Is(err, core.ErrEntityNotFound) || len(outbox(t, s)) != 0 {
+			t.Fatalf("get: %v outbox %+v", err, outbox(t, s))
+		}
+	})
+}
+
+func TestTx_Rebase(t *testing.T) {
+	s := replicaStore(t)
+	insert(t, s, "ttt", rent("p", "a", "local"))
+	update(t, s, func(tx *core.Tx) error { return tx.Rebase("ttt", core.Key{"p", "a"}, "S9") })
+	if got := outbox(t, s); len(got) != 1 || got[0].BaseETag != "S9" {
+		t.Fatalf("outbox %+v", got)
+	}
+}
+
+func TestTx_SameAsLocal(t *testing.T) {
+	s := replicaStore(t)
+	insert(t, s, "ttt", rent("p", "a", "x"))
+	cases := []struct {
+		name string
+		e    *core.Entity
+		want bool
+	}{
+		{"OK", rent("p", "a", "x"), true},
+		{"Different", rent("p", "a", "y"), false},
+		{"TypeDiffers", &core.Entity{PartitionKey: "p", RowKey: "a", Properties: []core.Property{{Name: "v", Value: core.BinaryValue([]byte("x"))}}}, false},
+		{"Absent", nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got bool
+			s.View(func(tx *core.Tx) (err error) { got, err = tx.SameAsLocal("ttt", core.Key{"p", "a"}, c.e); return err })
+			if got != c.want {
+				t.Fatalf("got %v", got)
+			}
+		})
+	}
+}

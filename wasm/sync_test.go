@@ -1,0 +1,58 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestAPI_Sync(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := newSession(t, "outbox", "")
+		s.must("createTable", "people")
+		s.must("syncTrack", "people")
+		s.must("write", "people", "create", `{"PartitionKey":"p","RowKey":"local","D":5.0}`, "")
+		box := s.must("syncOutbox", "people", "", "", "0")
+		if !strings.Contains(box, `"rk":"local","base":"","local":"W/`) || !strings.Contains(box, `\"D@odata.type\":\"Edm.Double\",\"D\":5.0`) {
+			t.Fatalf("outbox = %s", box)
+		}
+		page := `{"tabletop.checkpoint":"c1","tabletop.more":false,"value":[{"odata.etag":"W/\"r1\"","PartitionKey":"p","RowKey":"remote","D":5.0}],"tabletop.deleted":[]}`
+		_, records, err := s.call("syncPull", "people", page, "feed", "", "")
+		if err != nil || len(records) != 1 {
+			t.Fatalf("pull: %v, %d records (the page and its checkpoint in one change set)", err, len(records))
+		}
+		if got := s.must("syncState", "people"); got != `{"checkpoint":"feed:c1","pending":1}` {
+			t.Fatalf("state = %s", got)
+		}
+		if got := s.must("syncSame", "people", "p", "remote", `{"PartitionKey":"p","RowKey":"remote","D":5.0}`); got != "true" {
+			t.Fatalf("same = %s", got)
+		}
+		if got := s.must("syncSame", "people", "p", "remote", `{"PartitionKey":"p","RowKey":"remote","D":5}`); got != "false" {
+			t.Fatalf("same with an Int32 = %s", got)
+		}
+		if got := s.must("syncKeys", "people"); got != `[["p","remote"]]` {
+			t.Fatalf("keys = %s", got)
+		}
+		local := strings.Split(strings.Split(box, `"local":"`)[1], `","body"`)[0]
+		local = strings.ReplaceAll(local, `\"`, `"`)
+		s.must("syncAck", "people", "p", "local", local, `W/"r2"`, "p", "remote", "", `W/"r1"`)
+		if got := s.must("syncState", "people"); got != `{"checkpoint":"feed:c1","pending":0}` {
+			t.Fatalf("state after ack = %s", got)
+		}
+		if _, _, err := s.call("syncAck", "people", "p", "x", ""); err == nil {
+			t.Fatal("a partial ack group was accepted")
+		}
+	})
+	t.Run("ErrNotTracked", func(t *testing.T) {
+		s := newSession(t)
+		s.must("createTable", "people")
+		_, _, err := s.call("syncOutbox", "people", "", "", "0")
+		wantCode(t, err, "InvalidInput")
+	})
+	t.Run("ErrPageInvalid", func(t *testing.T) {
+		s := newSession(t)
+		s.must("createTable", "people")
+		s.must("syncTrack", "people")
+		_, _, err := s.call("syncPull", "people", `{"value":[{"RowKey":"x"}]}`, "feed", "", "")
+		wantCode(t, err, "PropertiesNeedValue")
+	})
+}

@@ -1,0 +1,109 @@
+// The playground's Server panel: connect to an Azure Table endpoint (by default the
+// server that serves the page, as under `make run`), list its tables, and sync one into
+// the browser with TableSync, its status shown. Synced tables are remembered (in
+// localStorage) and resume syncing when the page loads again.
+
+const $ = (sel) => document.querySelector(sel);
+const DEV_ACCOUNT = "devstoreaccount1";
+const DEV_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+const SAVED = "tabletop-playground-sync";
+
+let T, store, onLocalChange;
+const syncs = new Map(); // local table name → TableSync
+
+/**
+ * startSync wires the panel: T the module, s the store, refresh(table) shows a table
+ * after the server changed it.
+ */
+export function startSync(module, s, refresh) {
+  (T = module), (store = s), (onLocalChange = refresh);
+  const form = $("#server");
+  form.url.value ||= `${location.origin}/${DEV_ACCOUNT}`;
+  form.key.value ||= DEV_KEY;
+  form.onsubmit = (ev) => (ev.preventDefault(), connect().catch(showError));
+  $("#remote-tables").onclick = (ev) => {
+    const name = ev.target.closest("button")?.dataset.sync;
+    if (name) syncTable(name).catch(showError);
+  };
+  for (const name of saved()) syncTable(name, true).catch(showError);
+}
+
+function credential() {
+  const form = $("#server");
+  const key = form.key.value.trim();
+  if (!key) return undefined; // a SAS in the URL
+  if (key.startsWith("?") || key.includes("sig=")) return new T.AzureSASCredential(key);
+  return new T.AzureNamedKeyCredential(form.account.value.trim() || DEV_ACCOUNT, key);
+}
+
+/** connect lists the server's tables with a Sync button each. */
+async function connect() {
+  $("#server-error").hidden = true;
+  const names = await T.listRemoteTables($("#server").url.value.trim(), { credential: credential() });
+  $("#remote-tables").innerHTML = names.length
+    ? names.map((n) => `<li><span>${escapeHTML(n)}</span> <button type="button" data-sync="${escapeHTML(n)}">${syncs.has(n) ? "Syncing" : "Sync"}</button></li>`).join("")
+    : "<li>no tables on the server</li>";
+}
+
+/**
+ * syncTable syncs the server's table into the local table of the same name. A local
+ * table of that name that is not synced (the sample People, say) is replaced, after
+ * asking: its entities would otherwise be pushed to the server.
+ */
+async function syncTable(name, resumed = false) {
+  if (syncs.has(name)) return syncs.get(name).sync();
+  const local = new T.TableClient(store, name);
+  const exists = await local.getAccessPolicy().then(() => true, () => false);
+  if (exists && !resumed && !confirm(`Replace the local table ${name} with the server's?`)) return;
+  if (exists && !resumed) await local.deleteTable();
+  const sync = new T.TableSync(local, { url: $("#server").url.value.trim(), table: name, credential: credential() });
+  syncs.set(name, sync);
+  remember(name);
+  sync.on("status", () => renderStatus());
+  sync.on("conflict", (c) => note(`conflict on ${c.partitionKey}/${c.rowKey}: ${c.code}, kept the ${c.resolution === "remote" ? "server's" : "local"} version`));
+  local.on("change", (c) => c.remote && onLocalChange(name));
+  await sync.track();
+  onLocalChange(name, true);
+  sync.start({ interval: 10_000 });
+  renderStatus();
+}
+
+function renderStatus() {
+  $("#sync-status").innerHTML = [...syncs].map(([name, s]) => {
+    const st = s.status;
+    const state = st.error ? `<b class="bad">${escapeHTML(st.error.code ?? "error")}</b>` : st.syncing ? "syncing…" : st.lastSync ? "synced" : "waiting";
+    const when = st.lastSync ? ` · last sync ${st.lastSync.toLocaleTimeString()}` : "";
+    const online = st.online === false ? " · offline" : "";
+    const mode = st.pull ? ` · ${st.pull === "changes" ? "change feed" : "Timestamp pulls"}` : "";
+    return `<li data-table="${escapeHTML(name)}"><b>${escapeHTML(name)}</b>: <span class="state">${state}</span> · <span class="pending">${st.pending ?? "?"} pending</span>${online}${when}${mode}</li>`;
+  }).join("");
+}
+
+function note(text) {
+  const el = $("#sync-note");
+  el.textContent = text;
+  el.hidden = false;
+}
+
+function showError(e) {
+  const el = $("#server-error");
+  el.hidden = false;
+  el.textContent = e.code ? `${e.code} · HTTP ${e.statusCode}: ${e.message}` : String(e);
+}
+
+function saved() {
+  try {
+    return JSON.parse(localStorage.getItem(SAVED) ?? "[]");
+  } catch {
+    return [];
+  }
+}
+
+function remember(name) {
+  const list = saved();
+  if (!list.includes(name)) localStorage.setItem(SAVED, JSON.stringify([...list, name]));
+}
+
+function escapeHTML(s) {
+  return String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
