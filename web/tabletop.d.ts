@@ -389,7 +389,7 @@ export declare function generateAccountSas(credential: NamedKeyCredential, optio
 /** TableChange is one committed, durable change of a table. */
 export interface TableChange {
   table: string;
-  kind: "create" | "upsertMerge" | "upsertReplace" | "updateMerge" | "updateReplace" | "delete" | "createTable" | "deleteTable" | "setAccessPolicy" | "import";
+  kind: "create" | "upsertMerge" | "upsertReplace" | "updateMerge" | "updateReplace" | "delete" | "createTable" | "deleteTable" | "setAccessPolicy" | "import" | "reset";
   partitionKey?: string;
   rowKey?: string;
   etag?: string;

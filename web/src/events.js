@@ -6,7 +6,8 @@
 //
 // A change is { table, kind, partitionKey?, rowKey?, etag?, remote }: kind as the commit
 // hook names it ("create", "upsertMerge", …, "delete", or "createTable", "deleteTable",
-// "import", "setAccessPolicy" with no keys); remote is true for a change a sync pull
+// "import", "setAccessPolicy" with no keys, or "reset" when this tab missed other tabs'
+// commits and reloaded its copy of the store whole: re-read what you show); remote is true for a change a sync pull
 // brought. It is delivered after it is durable, in commit order.
 //
 // filter narrows the changes: a function of the change, or an OData filter text that the
@@ -16,6 +17,7 @@
 /** tableChanges returns the changes of a commit that concern table (compared as Azure does, ignoring case). */
 export function tableChanges(commit, table) {
   const id = table.toLowerCase();
+  if (commit.reset) return [{ table, kind: "reset", remote: false }];
   return commit.changes.filter((c) => c.table?.toLowerCase() === id).map((c) => ({ remote: false, ...c, table }));
 }
 

@@ -49,6 +49,7 @@ class Reads {
   affected(store, commit) {
     const tables = this.stores.get(store);
     if (!tables) return false;
+    if (commit.reset) return true; // this tab missed commits and reloaded its copy: re-run
     for (const t of tables.values()) {
       for (const c of tableChanges(commit, t.table)) {
         if (c.partitionKey === undefined || t.keys.has(keyOf(c.partitionKey, c.rowKey))) return true;

@@ -46,6 +46,16 @@ test("TableClient.on", async (t) => {
     assert.deepEqual(seen, ["big", "small"]);
   });
 
+  await t.test("Reset", async (t) => {
+    // A tab that missed other tabs' commits reloads its copy whole and says so once.
+    const c = await tableIn(t);
+    const seen = [];
+    c.on("change", (ch) => seen.push([ch.kind, ch.table]), { filter: odata`n gt ${5}` });
+    const store = await c._store();
+    store._emit({ changes: [], records: [], local: false, reset: true });
+    assert.deepEqual(seen, [["reset", "people"]]);
+  });
+
   await t.test("ErrUnknownEvent", async (t) => {
     const c = await tableIn(t);
     assert.throws(() => c.on("changed", () => {}), TypeError);
@@ -125,6 +135,18 @@ test("liveQuery", async (t) => {
     await c.updateEntity({ partitionKey: "p", rowKey: "1", n: 2 });
     assert.equal((await live.next()).n, 2);
     assert.equal(runs, 2, "the unrelated writes did not re-run the query");
+  });
+
+  await t.test("Reset", async (t) => {
+    const c = await tableIn(t);
+    await c.createEntity({ partitionKey: "p", rowKey: "1", n: 1 });
+    let runs = 0;
+    const live = values(liveQuery(() => (runs++, c.getEntity("p", "1"))));
+    t.after(() => live.sub.unsubscribe());
+    assert.equal((await live.next()).n, 1);
+    (await c._store())._emit({ changes: [], records: [], local: false, reset: true });
+    assert.equal((await live.next()).n, 1);
+    assert.equal(runs, 2, "a reset re-ran the query");
   });
 
   await t.test("Unsubscribe", async (t) => {
