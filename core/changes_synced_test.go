@@ -191,6 +191,24 @@ func TestTx_CaughtUp(t *testing.T) {
 		_, _, err = readAll(s, "feed", end, 2, nil)
 		wantErr(t, err, core.ErrCheckpointExpired)
 	})
+	t.Run("ErrCheckpointExpired/TableRecreated", func(t *testing.T) {
+		clk := newClock()
+		s := syncStore(t, clk, "feed")
+		insert(t, s, "feed", ent("p", "0"))
+		_, end, err := readAll(s, "feed", core.Checkpoint{}, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteTable("feed"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateTable("feed"); err != nil {
+			t.Fatal(err)
+		}
+		insert(t, s, "feed", ent("p", "1"))
+		_, _, err = readAll(s, "feed", end, 2, nil)
+		wantErr(t, err, core.ErrCheckpointExpired)
+	})
 	t.Run("ErrCheckpointExpired/RestoredOlderCopy", func(t *testing.T) {
 		clk := newClock()
 		kv := memoryBackend()

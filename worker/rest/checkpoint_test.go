@@ -60,6 +60,8 @@ func TestDecodeCheckpoint(t *testing.T) {
 func FuzzDecodeCheckpoint(f *testing.F) {
 	f.Add("")
 	f.Add(encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime + 5, PartitionKey: "pk", RowKey: "rk"}))
+	f.Add(encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime + 5, PartitionKey: "pk", RowKey: "rk", Synced: core.MinDateTime + 7}))
+	f.Add("AQAAAAAAAAAAAAAAAAAAAAABAXBy") // the version 1 form, without Synced (its Timestamp before 1601)
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := decodeCheckpoint(s)
 		if err != nil {
