@@ -16,13 +16,28 @@ const changeIndex = "changes"
 const changeChunk = 128
 
 // Checkpoint is a position in a table's change feed: the Timestamp and keys of the last
-// change a reader has seen, and the identity of the store that issued it. The Checkpoint
-// whose Timestamp and keys are zero is the start of the feed, in any store.
+// change a reader has seen, the identity of the store that issued it, and Synced, a reading
+// of that store's clock such that the reader needs no deletion at or before it. The
+// Checkpoint whose Timestamp and keys are zero is the start of the feed, in any store.
+//
+// Synced is what lets a reader page through a table whose entities are older than the
+// deletion records already purged. A reader that starts at the beginning of the feed holds
+// nothing, so a deletion committed before its first page concerns an entity it never sees:
+// it needs only deletions committed after that page, whose Timestamps are later than the
+// store's clock then, which every page carries forward as Synced. A reader that reads the
+// feed to its end has every change so far, and needs only later deletions: its checkpoint
+// takes the clock of that last page as Synced (see Tx.CaughtUp). The deletions a reader at
+// c still needs thus come after c in feed order and after c.Synced; one of them can have
+// been purged only if the store's deletion horizon (the latest Timestamp of a purged
+// record) is both at or after c.Timestamp and after c.Synced, and only then does Changes
+// refuse c. A Synced of zero (a checkpoint of an older server) says nothing, and c is
+// refused whenever the horizon or the retention passed c.Timestamp.
 type Checkpoint struct {
 	Store        Guid // the store's identity (see Tx.StoreID)
 	Timestamp    DateTime
 	PartitionKey string
 	RowKey       string
+	Synced       DateTime // the store's clock before every deletion the reader still needs
 }
 
 // IsZero reports whether c is the start of the feed.
@@ -52,8 +67,9 @@ func (c Change) Deleted() bool { return c.Entity == nil }
 
 // Changes calls fn with each change of a table after since, in feed order, until fn returns
 // false. From the zero Checkpoint it lists every entity and deletion record; from any
-// other it first checks that no deletion after since was forgotten, else it returns
-// ErrCheckpointExpired and the reader must reconcile (see ErrCheckpointExpired).
+// other it first checks that no deletion the reader needs was forgotten, else it returns
+// ErrCheckpointExpired and the reader must reconcile (see ErrCheckpointExpired). Each
+// change's Checkpoint carries since.Synced forward, or from the start the store's clock.
 func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) error {
 	if _, err := tx.Table(table); err != nil {
 		return err
@@ -63,10 +79,12 @@ func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) er
 	if err != nil {
 		return err
 	}
-	if !since.IsZero() {
-		if err := tx.checkCheckpoint(id, store, since); err != nil {
+	if since.IsZero() {
+		if since.Synced, err = tx.clock(); err != nil {
 			return err
 		}
+	} else if err := tx.checkCheckpoint(id, store, since); err != nil {
+		return err
 	}
 	since.Store = store
 	es := &feedCursor{tx: tx, index: changeIndex, prefix: tableEntities(id), decode: true, pos: since}
@@ -93,6 +111,22 @@ func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) er
 			return nil
 		}
 	}
+}
+
+// CaughtUp returns the checkpoint of a reader that, in this transaction, read a change feed
+// after at to its end: at, issued by this store, with Synced at the store's clock, since
+// every deletion not yet committed will take a later Timestamp.
+func (tx *Tx) CaughtUp(at Checkpoint) (Checkpoint, error) {
+	store, err := tx.StoreID()
+	if err != nil {
+		return at, err
+	}
+	clock, err := tx.clock()
+	if err != nil {
+		return at, err
+	}
+	at.Store, at.Synced = store, clock
+	return at, nil
 }
 
 // feedCursor reads one index of the feed (entities or deletion records) for one table,
@@ -144,7 +178,7 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 			return true
 		}
 		pk, rk := splitEntityKey(k, len(prefix))
-		c := Change{Checkpoint: Checkpoint{Store: pos.Store, Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk}}
+		c := Change{Checkpoint: Checkpoint{Store: pos.Store, Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk, Synced: pos.Synced}}
 		if !pos.Before(c.Checkpoint) {
 			return true
 		}

@@ -130,8 +130,8 @@ func TestTx_Changes(t *testing.T) {
 	t.Run("OK/ReinsertSupersedesDeletion", func(t *testing.T) {
 		s := syncStore(t, newClock(), "feed")
 		insert(t, s, "feed", ent("p", "1"))
-		del(t, s, "feed", "p", "1")
 		cp := feed(t, s, "feed", core.Checkpoint{})[0].Checkpoint
+		del(t, s, "feed", "p", "1")
 		insert(t, s, "feed", ent("p", "1"))
 		if got := describe(feed(t, s, "feed", core.Checkpoint{})); !slices.Equal(got, []string{"p/1"}) {
 			t.Fatalf("feed = %v, want [p/1]", got)
@@ -250,13 +250,16 @@ func TestStore_PurgeDeletions(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		clk := newClock()
 		s := syncStore(t, clk, "feed")
+		var mid core.Checkpoint // a reader's position before deletions that get purged
 		for i := range 20 {
 			insert(t, s, "feed", ent("p", itoa(i)))
+			if i == 10 {
+				start := feed(t, s, "feed", core.Checkpoint{})
+				mid = start[len(start)-1].Checkpoint
+			}
 			del(t, s, "feed", "p", itoa(i))
 		}
 		insert(t, s, "feed", ent("q", "kept"))
-		start := feed(t, s, "feed", core.Checkpoint{})
-		mid := start[len(start)-1].Checkpoint
 		clk.Advance(25 * time.Hour)
 		// Recording a deletion purges a few expired records with it.
 		insert(t, s, "feed", ent("q", "gone"))
@@ -288,8 +291,8 @@ func TestStore_PurgeDeletions(t *testing.T) {
 		s := open(time.Hour)
 		s.CreateTable("feed")
 		insert(t, s, "feed", ent("p", "1"))
-		del(t, s, "feed", "p", "1")
 		cp := feed(t, s, "feed", core.Checkpoint{})[0].Checkpoint
+		del(t, s, "feed", "p", "1")
 		e2 := insert(t, s, "feed", ent("p", "2"))
 		after := checkpointAt(t, s, e2)
 		before := cp

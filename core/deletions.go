@@ -7,7 +7,7 @@ import (
 )
 
 // ErrCheckpointExpired means a change feed cannot resume from a checkpoint: deletions
-// after it may have been purged (it is older than the deletion retention), the table was
+// its reader needs may have been purged (see Checkpoint), the table was
 // deleted since (and perhaps created again), or the checkpoint comes from another store
 // (another identity, or later than anything this store has issued, as after a restore).
 // A sync client then reconciles: it reads the whole table again and deletes what it holds
@@ -135,24 +135,29 @@ func (s *Store) retentionCutoff() DateTime {
 }
 
 // checkCheckpoint returns ErrCheckpointExpired if a change feed of table id cannot resume
-// exactly from since, which is not the zero Checkpoint.
+// exactly from since, which is not the zero Checkpoint: it comes from another store, or
+// from a later state of this one (a restored older copy); a deletion it may need was purged
+// (see Checkpoint: the horizon is at or after since and after since.Synced), or since is
+// older than the retention and the horizon moved since since.Synced; or the table was
+// deleted after since.
 func (tx *Tx) checkCheckpoint(id string, store Guid, since Checkpoint) error {
 	s := tx.store
-	if since.Store != store || s.opts.DeletionRetention <= 0 || since.Timestamp < s.retentionCutoff() {
+	if since.Store != store || s.opts.DeletionRetention <= 0 {
 		return ErrCheckpointExpired
 	}
-	clock, _, err := tx.get(clockKey)
+	clock, err := tx.clock()
 	if err != nil {
 		return err
 	}
-	if since.Timestamp > decodeClock(clock) {
+	if since.Timestamp > clock || since.Synced > clock {
 		return ErrCheckpointExpired
 	}
 	h, err := tx.horizon()
 	if err != nil {
 		return err
 	}
-	if since.Timestamp <= h {
+	moved := h > since.Synced || since.Synced == 0
+	if moved && (since.Timestamp <= h || since.Timestamp < s.retentionCutoff()) {
 		return ErrCheckpointExpired
 	}
 	v, ok, err := tx.get(tableDeletionKey(id))
@@ -163,6 +168,12 @@ func (tx *Tx) checkCheckpoint(id string, store Guid, since Checkpoint) error {
 		return ErrCheckpointExpired
 	}
 	return nil
+}
+
+// clock returns the last Timestamp the store issued: every later write takes a later one.
+func (tx *Tx) clock() (DateTime, error) {
+	v, _, err := tx.get(clockKey)
+	return decodeClock(v), err
 }
 
 // PurgeDeletions removes every deletion record older than Options.DeletionRetention (all

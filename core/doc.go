@@ -44,7 +44,10 @@
 // RowKey) order from a Checkpoint, for sync clients: every write transaction takes a
 // later Timestamp than all before it, so resuming after the last change seen neither
 // skips nor repeats a change. Deletion records are kept for Options.DeletionRetention; a
-// checkpoint that may have missed a purged one is ErrCheckpointExpired. Two in-memory
+// checkpoint that may have missed a purged one is ErrCheckpointExpired, judged by the
+// store's clock it carries (Checkpoint.Synced: when its read began, or last caught up
+// with the end of the feed, Tx.CaughtUp), so tables older than the purged records still
+// page from the start to the end. Two in-memory
 // buntdb indexes order entities and deletion records by Timestamp; they are rebuilt as the
 // store loads, and nothing of them is stored.
 //

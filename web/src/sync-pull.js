@@ -43,9 +43,9 @@ export async function pull(sync, store, totals) {
  * Query Entities, and deletes the synced local entities it did not list, storing the end
  * checkpoint in that same transaction. Changes after the end are read again next time
  * (an entity already at its ETag is skipped); a reconciliation interrupted midway stores
- * nothing and starts over. Reading the feed itself from the start would not do: its
- * second page's checkpoint is older than the server's deletion horizon whenever
- * entities older than the purged deletion records exist.
+ * nothing and starts over. Query Entities, not the feed, lists the table, because a
+ * server that keeps no deletion records (retention 0) refuses every feed checkpoint but
+ * the start, so a feed of more than one page could never be read to its end there.
  */
 async function reconcileFeed(sync, store, totals) {
   sync._reconcileNext = false;

@@ -355,10 +355,18 @@ test("TableSync: a reconciliation interrupted midway starts over and still delet
   await assert.rejects(b.sync.sync(), (e) => e.code === "NetworkError");
   await b.sync.sync();
   assert.deepEqual(await contents(b.client), { "p/1": "1", "p/2": "2", "p/3": "3" });
-  // Entities older than the deletion horizon no longer stop a full read of the table:
-  // a new replica pulls all of them, page by page.
-  const [c] = await replicas(t, 1, { url: kept.url, pageSize: 2 });
+  // Entities older than the deletion horizon do not stop a read of the change feed from
+  // the start: a new replica pulls all of them, page by page, with no reconciliation
+  // (no Query Entities request).
+  let queries = 0;
+  const counting = (url, init) => {
+    const u = String(url);
+    if (u.includes("()") && !u.includes("comp=changes")) queries++;
+    return globalThis.fetch(url, init);
+  };
+  const [c] = await replicas(t, 1, { url: kept.url, pageSize: 2, fetch: counting });
   c.sync.remote.table = a.sync.remote.table;
   await c.sync.sync();
   assert.deepEqual(await contents(c.client), { "p/1": "1", "p/2": "2", "p/3": "3" });
+  assert.equal(queries, 0, "the feed is read to its end without a 410");
 });

@@ -102,9 +102,15 @@ type changePage struct {
 	more     bool            // the page ended before the feed did
 }
 
-// read fills the page from the feed of table after p.next.
+// read fills the page from the feed of table after p.next; a page that reaches the end
+// of the feed resumes with the checkpoint of a reader caught up (see core.Tx.CaughtUp).
 func (p *changePage) read(tx *core.Tx, table string) error {
-	return tx.Changes(table, p.next, p.visit)
+	if err := tx.Changes(table, p.next, p.visit); err != nil || p.more {
+		return err
+	}
+	var err error
+	p.next, err = tx.CaughtUp(p.next)
+	return err
 }
 
 // visit examines the next change of the feed and reports whether to go on. A full page

@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"testing"
 
@@ -13,6 +15,7 @@ func TestDecodeCheckpoint(t *testing.T) {
 			{},
 			{Timestamp: core.MinDateTime, PartitionKey: "", RowKey: ""},
 			{Store: core.Guid{1, 2, 3, 15: 0xff}, Timestamp: core.MaxDateTime, PartitionKey: "p\U0001F600", RowKey: "r 'x'"},
+			{Store: core.Guid{7}, Timestamp: core.MinDateTime + 9, PartitionKey: "p", RowKey: "r", Synced: core.MaxDateTime},
 		} {
 			got, err := decodeCheckpoint(encodeCheckpoint(c))
 			if err != nil || got != c {
@@ -20,18 +23,32 @@ func TestDecodeCheckpoint(t *testing.T) {
 			}
 		}
 	})
+	t.Run("OK/Version1", func(t *testing.T) {
+		// A checkpoint of a server before Synced: version 1, without it.
+		want := core.Checkpoint{Store: core.Guid{7}, Timestamp: core.MinDateTime, PartitionKey: "p", RowKey: "r"}
+		b := append([]byte{1}, want.Store[:]...)
+		b = binary.AppendUvarint(b, uint64(want.Timestamp))
+		b = append(binary.AppendUvarint(b, 1), "pr"...)
+		got, err := decodeCheckpoint(base64.RawURLEncoding.EncodeToString(b))
+		if err != nil || got != want {
+			t.Fatalf("decode = %+v, %v; want %+v", got, err, want)
+		}
+	})
 	t.Run("ErrCheckpointInvalid", func(t *testing.T) {
 		for _, s := range []string{
 			"!!",                           // not base64url
 			"AA==",                         // padded
 			"AQAAAAAA",                     // no store identity
-			"AgAAAAAAAAAAAAAAAAAAAAABAA",   // an unknown version
+			"AwAAAAAAAAAAAAAAAAAAAAABAA",   // an unknown version
 			"AQAAAAAAAAAAAAAAAAAAAACA",     // a truncated Timestamp
 			"AQAAAAAAAAAAAAAAAAAAAAAB",     // no key length
 			"AQAAAAAAAAAAAAAAAAAAAAABBWFi", // a key length beyond the end
 			encodeCheckpoint(core.Checkpoint{Timestamp: 1, PartitionKey: "p"}),            // before 1601
 			encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime, RowKey: "a/b"}), // a key no entity has
 			encodeCheckpoint(core.Checkpoint{Timestamp: core.MaxDateTime + 1}),
+			encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime, Synced: 1}),                    // Synced before 1601
+			encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime, Synced: core.MaxDateTime + 1}), // Synced too late
+			"AgAAAAAAAAAAAAAAAAAAAAAB", // no Synced
 		} {
 			if _, err := decodeCheckpoint(s); !errors.Is(err, ErrCheckpointInvalid) {
 				t.Errorf("decode %q: err = %v, want ErrCheckpointInvalid", s, err)
@@ -43,6 +60,8 @@ func TestDecodeCheckpoint(t *testing.T) {
 func FuzzDecodeCheckpoint(f *testing.F) {
 	f.Add("")
 	f.Add(encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime + 5, PartitionKey: "pk", RowKey: "rk"}))
+	f.Add(encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime + 5, PartitionKey: "pk", RowKey: "rk", Synced: core.MinDateTime + 7}))
+	f.Add("AQAAAAAAAAAAAAAAAAAAAAABAXBy") // the version 1 form, without Synced (its Timestamp before 1601)
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := decodeCheckpoint(s)
 		if err != nil {

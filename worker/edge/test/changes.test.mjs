@@ -12,9 +12,9 @@ const tmp = tempDir();
 after(() => tmp.cleanup());
 
 /** changes reads one page of table's change feed with a query-only table SAS. */
-async function changes(url, table, since = "") {
+async function changes(url, table, since = "", top = 1000) {
   const sas = generateTableSas(table, credential, { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600e3) });
-  const res = await fetch(`${url}/${accountName}/${table}()?comp=changes&since=${encodeURIComponent(since)}&${sas}`, {
+  const res = await fetch(`${url}/${accountName}/${table}()?comp=changes&since=${encodeURIComponent(since)}&$top=${top}&${sas}`, {
     headers: { Accept: "application/json;odata=minimalmetadata", "x-ms-version": "2019-02-02" },
   });
   const body = await res.json();
@@ -60,6 +60,33 @@ test("the change feed reports deletions across a restart, and expires without re
     assert.deepEqual([expired.status, expired.code], [410, "CheckpointExpired"]);
     const fresh = await changes(edge.url, "Synced");
     assert.deepEqual([fresh.status, fresh.keys], [200, ["a", "d"]]);
+  } finally {
+    await edge.stop();
+  }
+});
+
+test("a read from the start pages past entities older than the purged deletion records", async () => {
+  // A retention of one second: the record of x's deletion is purged when y's is made
+  // later, and the deletion horizon is then after a, b and c.
+  const edge = await startEdge({ persistDir: tmp.dir, vars: { TABLETOP_DELETION_RETENTION: "1s" } });
+  try {
+    const { service, table } = clients(edge.url);
+    await service.createTable("Aged");
+    const t = table("Aged");
+    for (const rk of ["a", "b", "c", "x"]) await t.createEntity({ partitionKey: "p", rowKey: rk });
+    await t.deleteEntity("p", "x");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await t.createEntity({ partitionKey: "p", rowKey: "y" });
+    await t.deleteEntity("p", "y");
+    const keys = [];
+    let since = "";
+    for (let more = "true"; more === "true"; ) {
+      const page = await changes(edge.url, "Aged", since, 1);
+      assert.equal(page.status, 200, `page after ${JSON.stringify(keys)}: ${page.status} ${page.code}`);
+      keys.push(...page.keys);
+      [since, more] = [page.checkpoint, page.more];
+    }
+    assert.deepEqual(keys, ["a", "b", "c", "-y"]);
   } finally {
     await edge.stop();
   }
