@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
-	obox "github.com/tabletopdb/tabletop/core/backend/outbox"
+	"github.com/tabletopdb/tabletop/core/backend/outbox"
 )
 
 // replica opens a store over an outbox backend, as each browser tab does.
-func replica(t *testing.T, compactAfter int64, now time.Time) (*core.Store, *obox.Backend) {
+func replica(t *testing.T, compactAfter int64, now time.Time) (*core.Store, *outbox.Backend) {
 	t.Helper()
-	box := obox.New(nil, nil)
+	box := outbox.New(nil, nil)
 	s, err := core.Open(core.Options{Backend: box, CompactAfter: compactAfter, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
@@ -22,9 +22,9 @@ func replica(t *testing.T, compactAfter int64, now time.Time) (*core.Store, *obo
 }
 
 // changeSets returns the change sets box holds, dropping snapshots.
-func changeSets(box *obox.Backend) (sets [][]byte, snapshots int) {
+func changeSets(box *outbox.Backend) (sets [][]byte, snapshots int) {
 	for _, r := range box.Take() {
-		if r.Kind == obox.ChangeSet {
+		if r.Kind == outbox.ChangeSet {
 			sets = append(sets, r.Data)
 		} else {
 			snapshots++
