@@ -14,7 +14,7 @@
 // Bump VERSION when this file's list or logic changes: the new worker then starts from a
 // fresh cache and deletes the old ones.
 
-const VERSION = "tabletop-shell-v3";
+const VERSION = "tabletop-shell-v4";
 const PREFIX = "tabletop-shell-";
 
 /** SHELL lists the files of the page, relative to this file. */
@@ -38,6 +38,7 @@ const SHELL = [
   "src/sync-pull.js",
   "src/sync-rest.js",
   "src/sync-status.js",
+  "src/transaction.js",
   "src/values.js",
   "playground/app.js",
   "playground/sync.js",

@@ -8,7 +8,8 @@
 // See README.md for persistence, the second-tab behaviour and the size of the engine.
 
 export { openStore, deleteStore, closeStores, Store } from "./src/store.js";
-export { TableServiceClient, TableClient, TableTransaction } from "./src/clients.js";
+export { TableServiceClient, TableClient } from "./src/clients.js";
+export { TableTransaction } from "./src/transaction.js";
 export { RestError, isRestError } from "./src/errors.js";
 export { odata } from "./src/odata.js";
 export { loadEngine } from "./src/engine.js";

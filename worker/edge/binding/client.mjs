@@ -17,8 +17,9 @@
 import { entityJSON, keysJSON, fromWire, selectText } from "../../../web/src/values.js";
 import { paged, encodeEntityToken, decodeEntityToken } from "../../../web/src/pages.js";
 import { RestError, isRestError, invalidInput, checkAbort } from "../../../web/src/errors.js";
+import { TableTransaction, transactionAction, checkMode } from "../../../web/src/transaction.js";
 
-export { RestError, isRestError };
+export { RestError, isRestError, TableTransaction };
 export { odata } from "../../../web/src/odata.js";
 
 const API_VERSION = "2019-02-02";
@@ -160,45 +161,6 @@ export class TableClient {
   }
 }
 
-/** TableTransaction collects actions for TableClient.submitTransaction, as in the SDK. */
-export class TableTransaction {
-  constructor(actions = []) {
-    this.actions = actions;
-  }
-  createEntity(entity) {
-    this.actions.push(["create", entity]);
-  }
-  deleteEntity(partitionKey, rowKey, options) {
-    this.actions.push(["delete", { partitionKey, rowKey }, options]);
-  }
-  /** updateEntity takes (entity, mode?, options?) or, as the SDK also does, (entity, options). */
-  updateEntity(entity, mode = "Merge", options) {
-    if (typeof mode === "object" && mode !== null) [mode, options] = ["Merge", mode];
-    this.actions.push(["update", entity, mode, options]);
-  }
-  upsertEntity(entity, mode = "Merge") {
-    this.actions.push(["upsert", entity, mode]);
-  }
-}
-
-/** transactionAction is the [kind, json, ifMatch] write of one SDK transaction action. */
-function transactionAction([kind, entity, a, b]) {
-  switch (kind) {
-    case "create": return ["create", entityJSON(entity), ""];
-    case "delete": return ["delete", keysJSON(entity?.partitionKey, entity?.rowKey), a?.etag ?? "*"];
-    case "update": {
-      const [mode, options] = typeof a === "object" && a !== null ? ["Merge", a] : [a ?? "Merge", b];
-      return [`update${checkMode(mode)}`, entityJSON(entity), options?.etag ?? "*"];
-    }
-    case "upsert": return [`upsert${checkMode(a ?? "Merge")}`, entityJSON(entity), ""];
-  }
-  throw invalidInput(`unknown transaction action ${kind}`);
-}
-
-function checkMode(mode) {
-  if (mode !== "Merge" && mode !== "Replace") throw invalidInput(`update mode must be "Merge" or "Replace", not ${mode}`);
-  return mode;
-}
 
 /** ignoring awaits p, treating a RestError with that code as success. */
 async function ignoring(p, code) {
