@@ -1,6 +1,5 @@
-// Change events and live queries across tabs. PENDING until the multi-tab store (every
-// tab's commits reaching Store._subscribe in every tab) is merged: rename to
-// tabs-events.test.js then.
+// Change events and live queries across tabs: every tab's commits reach Store._subscribe
+// in every tab, and change listeners and live queries are built on it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp } from "node:fs/promises";
