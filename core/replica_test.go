@@ -21,8 +21,8 @@ func rent(pk, rk, v string) *core.Entity {
 	return &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "v", Value: core.StringValue(v)}}}
 }
 
-// outbox lists table t's outbox.
-func outbox(t *testing.T, s *core.Store) []core.Pending {
+// pending lists table t's outbox.
+func pending(t *testing.T, s *core.Store) []core.Pending {
 	t.Helper()
 	var out []core.Pending
 	if err := s.View(func(tx *core.Tx) (err error) { out, err = tx.Outbox("ttt", core.Key{}, 0); return err }); err != nil {
@@ -50,7 +50,7 @@ func TestTx_Track(t *testing.T) {
 		}
 		var n int
 		s.View(func(tx *core.Tx) (err error) { n, err = tx.Pending("ttt"); return err })
-		got := outbox(t, s)
+		got := pending(t, s)
 		if n != 2 || len(got) != 2 || got[0].RowKey != "new" || got[1].RowKey != "old" || got[1].Entity != nil || got[0].Entity == nil || got[0].BaseETag != "" {
 			t.Fatalf("outbox = %+v", got)
 		}
@@ -95,8 +95,8 @@ func TestTx_ApplyPulled(t *testing.T) {
 			})
 			return err
 		})
-		if len(changed.Written) != 1 || len(outbox(t, s)) != 0 {
-			t.Fatalf("changed %v, outbox %v", changed, outbox(t, s))
+		if len(changed.Written) != 1 || len(pending(t, s)) != 0 {
+			t.Fatalf("changed %v, outbox %v", changed, pending(t, s))
 		}
 		// The same ETag again changes nothing.
 		update(t, s, func(tx *core.Tx) (err error) {
@@ -135,7 +135,7 @@ func TestTx_ApplyPulled(t *testing.T) {
 		if _, err := s.Get("ttt", "p", "b"); !errors.Is(err, core.ErrEntityNotFound) {
 			t.Fatalf("b: %v", err)
 		}
-		got := outbox(t, s)
+		got := pending(t, s)
 		if len(got) != 1 || got[0].BaseETag != "Ea" {
 			t.Fatalf("outbox %+v", got)
 		}
@@ -173,7 +173,7 @@ func TestTx_Acknowledge(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "a", "x"))
 		etag := mustETag(t, s, "p", "a")
 		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", core.Key{"p", "a"}, etag, "R1") })
-		if got := outbox(t, s); len(got) != 0 {
+		if got := pending(t, s); len(got) != 0 {
 			t.Fatalf("outbox %+v", got)
 		}
 	})
@@ -185,7 +185,7 @@ func TestTx_Acknowledge(t *testing.T) {
 			t.Fatal(err)
 		}
 		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", core.Key{"p", "a"}, pushed, "R1") })
-		got := outbox(t, s)
+		got := pending(t, s)
 		if len(got) != 1 || got[0].BaseETag != "R1" {
 			t.Fatalf("outbox %+v", got)
 		}
@@ -203,8 +203,8 @@ func TestTx_TakeRemote(t *testing.T) {
 			return err
 		})
 		a, _ := s.Get("ttt", "p", "a")
-		if !ok || a.Properties[0].Value.Str() != "server" || len(outbox(t, s)) != 0 {
-			t.Fatalf("ok %v a %+v outbox %+v", ok, a, outbox(t, s))
+		if !ok || a.Properties[0].Value.Str() != "server" || len(pending(t, s)) != 0 {
+			t.Fatalf("ok %v a %+v outbox %+v", ok, a, pending(t, s))
 		}
 	})
 	t.Run("ChangedSince", func(t *testing.T) {
@@ -215,8 +215,8 @@ func TestTx_TakeRemote(t *testing.T) {
 			ok, err = tx.TakeRemote("ttt", core.Key{"p", "a"}, "W/\"stale\"", nil, "")
 			return err
 		})
-		if ok || len(outbox(t, s)) != 1 {
-			t.Fatalf("ok %v outbox %+v", ok, outbox(t, s))
+		if ok || len(pending(t, s)) != 1 {
+			t.Fatalf("ok %v outbox %+v", ok, pending(t, s))
 		}
 	})
 	t.Run("Deleted", func(t *testing.T) {
@@ -227,8 +227,8 @@ func TestTx_TakeRemote(t *testing.T) {
 			_, err := tx.TakeRemote("ttt", core.Key{"p", "a"}, etag, nil, "")
 			return err
 		})
-		if _, err := s.Get("ttt", "p", "a"); !errors.Is(err, core.ErrEntityNotFound) || len(outbox(t, s)) != 0 {
-			t.Fatalf("get: %v outbox %+v", err, outbox(t, s))
+		if _, err := s.Get("ttt", "p", "a"); !errors.Is(err, core.ErrEntityNotFound) || len(pending(t, s)) != 0 {
+			t.Fatalf("get: %v outbox %+v", err, pending(t, s))
 		}
 	})
 }
@@ -237,7 +237,7 @@ func TestTx_Rebase(t *testing.T) {
 	s := replicaStore(t)
 	insert(t, s, "ttt", rent("p", "a", "local"))
 	update(t, s, func(tx *core.Tx) error { return tx.Rebase("ttt", core.Key{"p", "a"}, "S9") })
-	if got := outbox(t, s); len(got) != 1 || got[0].BaseETag != "S9" {
+	if got := pending(t, s); len(got) != 1 || got[0].BaseETag != "S9" {
 		t.Fatalf("outbox %+v", got)
 	}
 }

@@ -129,17 +129,18 @@ func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// getEntity returns one entity in minimal metadata, projected by sel ("" for all).
+// getEntity returns one entity in minimal metadata, projected by sel ("" for all),
+// written straight from the stored record, with no entity decoded.
 func (s *store) getEntity(table, pk, rk, sel string) ([]byte, error) {
 	selection, err := query.ParseSelect(sel)
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.db.Get(table, pk, rk)
+	rec, err := s.db.GetRecord(table, pk, rk)
 	if err != nil {
 		return nil, err
 	}
-	return wire.AppendEntity(s.scratch[:0], e, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}), nil
+	return wire.AppendRecord(s.scratch[:0], &rec, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}), nil
 }
 
 // write performs one entity write; its arguments are table, action (see actionKinds), the
