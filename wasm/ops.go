@@ -16,6 +16,10 @@ type store struct {
 	db      *core.Store
 	box     *outbox.Backend // the records a write leaves for JavaScript; nil in memory
 	scratch []byte          // the last answer's buffer, reused so that answers do not regrow one
+	// The last point read's record and writing context: kept here, a call allocates
+	// neither (the writer's interfaces would move them to the heap).
+	rec core.Record
+	ctx wire.Context
 }
 
 // maxScratch is the largest answer buffer a store keeps for the next answer.
@@ -136,11 +140,11 @@ func (s *store) getEntity(table, pk, rk, sel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.db.GetRecord(table, pk, rk)
-	if err != nil {
+	if s.rec, err = s.db.GetRecord(table, pk, rk); err != nil {
 		return nil, err
 	}
-	return wire.AppendRecord(s.scratch[:0], &rec, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}), nil
+	s.ctx = wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}
+	return wire.AppendRecord(s.scratch[:0], &s.rec, &s.ctx), nil
 }
 
 // write performs one entity write; its arguments are table, action (see actionKinds), the

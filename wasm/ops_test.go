@@ -209,9 +209,15 @@ func TestAPI_AccessPolicy(t *testing.T) {
 
 func TestDecodeRequest(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		args, err := decodeRequest(frame("op", "1", "", "x\ny"))
+		args, err := decodeRequest(nil, frame("op", "1", "", "x\ny"))
 		if err != nil || len(args) != 4 || string(args[3]) != "x\ny" || len(args[2]) != 0 {
 			t.Fatalf("args = %q, %v", args, err)
+		}
+	})
+	t.Run("OK/NoAllocation", func(t *testing.T) {
+		req, room := frame("getEntity", "1", "t", "p", "r", ""), make([][]byte, 0, 8)
+		if n := testing.AllocsPerRun(10, func() { _, _ = decodeRequest(room, req) }); n != 0 {
+			t.Fatalf("%v allocations with room for the arguments", n)
 		}
 	})
 	for name, req := range map[string][]byte{
@@ -221,7 +227,7 @@ func TestDecodeRequest(t *testing.T) {
 		"Trailing":      append(frame("op", "x"), 'z'),
 	} {
 		t.Run("ErrFrameInvalid/"+name, func(t *testing.T) {
-			if _, err := decodeRequest(req); !errors.Is(err, ErrFrameInvalid) {
+			if _, err := decodeRequest(nil, req); !errors.Is(err, ErrFrameInvalid) {
 				t.Fatalf("err = %v", err)
 			}
 		})
