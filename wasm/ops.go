@@ -16,10 +16,6 @@ type store struct {
 	db      *core.Store
 	box     *outbox.Backend // the records a write leaves for JavaScript; nil in memory
 	scratch []byte          // the last answer's buffer, reused so that answers do not regrow one
-	// The last point read's record and writing context: kept here, a call allocates
-	// neither (the writer's interfaces would move them to the heap).
-	rec core.Record
-	ctx wire.Context
 }
 
 // maxScratch is the largest answer buffer a store keeps for the next answer.
@@ -133,18 +129,18 @@ func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// getEntity returns one entity in minimal metadata, projected by sel ("" for all),
-// written straight from the stored record, with no entity decoded.
+// getEntity returns one entity as a binary entity answer (entity.go), projected by sel
+// ("" for all), written straight from the stored record, with no entity decoded.
 func (s *store) getEntity(table, pk, rk, sel string) ([]byte, error) {
 	selection, err := query.ParseSelect(sel)
 	if err != nil {
 		return nil, err
 	}
-	if s.rec, err = s.db.GetRecord(table, pk, rk); err != nil {
+	rec, err := s.db.GetRecord(table, pk, rk)
+	if err != nil {
 		return nil, err
 	}
-	s.ctx = wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}
-	return wire.AppendRecord(s.scratch[:0], &s.rec, &s.ctx), nil
+	return appendEntityAnswer(s.scratch[:0], &rec, selection), nil
 }
 
 // write performs one entity write; its arguments are table, action (see actionKinds), the

@@ -87,9 +87,9 @@ func TestAPI_Write(t *testing.T) {
 		if !strings.HasPrefix(etag, `"W/\"datetime'`) {
 			t.Fatalf("write = %s", etag)
 		}
-		got := s.must("getEntity", "people", "p", "1", "")
-		if !strings.Contains(got, `"N@odata.type":"Edm.Int64","N":"9007199254740993","D@odata.type":"Edm.Double","D":5.0`) {
-			t.Fatalf("getEntity = %s", got)
+		got := s.entity("people", "p", "1")
+		if got["N"] != core.Int64Value(9007199254740993) || got["D"] != core.DoubleValue(5) {
+			t.Fatalf("getEntity = %+v", got)
 		}
 	})
 	t.Run("ErrActionInvalid", func(t *testing.T) {

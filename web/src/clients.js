@@ -4,7 +4,7 @@
 
 import { storeOf, checkTarget } from "./store.js";
 import { invalidInput, checkAbort } from "./errors.js";
-import { entityJSON, keysJSON, fromWire, selectText } from "./values.js";
+import { entityJSON, keysJSON, fromWire, selectText, entityAnswer } from "./values.js";
 import { paged, encodeEntityToken, decodeEntityToken } from "./pages.js";
 import { exportDump, importDump } from "./dump.js";
 import { Listeners, changeIterator } from "./events.js";
@@ -180,9 +180,8 @@ export class TableClient {
     if (store instanceof Promise) store = await store;
     const sel = selectText(options.queryOptions?.select);
     noteRead(store, this.tableName, [[partitionKey, rowKey]]);
-    let json = store._read("getEntity", this.tableName, partitionKey, rowKey, sel);
-    if (typeof json !== "string") json = await json;
-    return fromWire(JSON.parse(json), options.disableTypeConversion);
+    const entity = store._readAs(entityAnswer(options.disableTypeConversion), "getEntity", this.tableName, partitionKey, rowKey, sel);
+    return entity instanceof Promise ? await entity : entity;
   }
 
   /** listEntities queries the table: options.queryOptions { filter, select }; iterate or .byPage(). */

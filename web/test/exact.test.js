@@ -28,6 +28,24 @@ test("Doubles read back as Doubles", async (t) => {
   assert.deepEqual((await c.getEntity("p", "1", { disableTypeConversion: true })).five, { value: "5", type: "Double" });
 });
 
+test("getEntity (a binary answer) reads every type exactly as a query (JSON) does", async (t) => {
+  const c = await tableIn(t);
+  await c.createEntity(allTypes("p", "é\u2028"));
+  for (const disableTypeConversion of [false, true]) {
+    const got = await c.getEntity("p", "é\u2028", { disableTypeConversion });
+    const [listed] = await collect(c.listEntities({ disableTypeConversion }));
+    assert.deepEqual(got, listed);
+    assert.deepEqual(Object.keys(got), Object.keys(listed));
+    assert.equal(got.when instanceof Date || disableTypeConversion, true);
+    const select = ["max64", "rowKey", "missing", "bytes", "etag"];
+    const projected = await c.getEntity("p", "é\u2028", { disableTypeConversion, queryOptions: { select } });
+    const [listedProjected] = await collect(c.listEntities({ disableTypeConversion, queryOptions: { select } }));
+    assert.deepEqual(projected, listedProjected);
+    assert.equal(projected.missing, null);
+    assert.equal(projected.partitionKey, undefined);
+  }
+});
+
 test("a typed value that is not of its type is an error, never coerced", async (t) => {
   const c = await tableIn(t);
   const cases = [
