@@ -10,7 +10,8 @@ import (
 
 // handler performs one operation on an open store. args are the operation's own
 // arguments (after the name and the handle); they alias the request buffer, so a handler
-// copies what it keeps. It returns the JSON answer, nil for none.
+// copies what it keeps. It returns the answer (JSON, or getEntity's binary entity), nil
+// for none.
 type handler func(s *store, args [][]byte) ([]byte, error)
 
 // api holds the open stores and answers request frames. It is plain Go: main_js.go only

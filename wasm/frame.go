@@ -46,9 +46,9 @@ func decodeRequest(args [][]byte, req []byte) ([][]byte, error) {
 	return args, nil
 }
 
-// A result frame is what Go leaves in its memory for JavaScript to read: a JSON text (the
-// answer, or the error object of a failed call), then the outbox records of a write, each
-// its kind byte, its length and its bytes:
+// A result frame is what Go leaves in its memory for JavaScript to read: the answer (JSON
+// text, or getEntity's binary entity, entity.go; the JSON error object of a failed call),
+// then the outbox records of a write, each its kind byte, its length and its bytes:
 //
 //	jsonLen | json | count | (kind | len | data)…
 //

@@ -5,7 +5,8 @@
 // The boundary: the engine exports three functions with //go:wasmexport (see wasm/doc.go).
 // A call writes a request frame into a buffer in Go's linear memory (strings with
 // TextEncoder.encodeInto, bytes with set), runs synchronously, and leaves a result frame
-// there: a JSON text and the records a write left for IndexedDB. No callback, Promise or
+// there: the answer (JSON text, or a point read's binary entity, read in place by
+// values.js) and the records a write left for IndexedDB. No callback, Promise or
 // goroutine per call.
 
 const encoder = new TextEncoder();
