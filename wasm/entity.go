@@ -22,6 +22,10 @@ import (
 // fractional digits) is a text, Binary a u32 length and the bytes, Boolean one byte,
 // Int32 an int32, Int64 an int64 and Double a float64.
 
+// A page answer (queryEntities') is binary too: the continuation's next PartitionKey and
+// next RowKey tokens and the query's plan, each a text, then a u32 count and that many
+// entity answers back to back.
+
 // The flags of an entity answer.
 const (
 	entityHasPartitionKey = 1 << iota
@@ -75,6 +79,18 @@ func appendEntityAnswer(b []byte, r *core.Record, sel query.Selection) []byte {
 		}
 	}
 	binary.LittleEndian.PutUint32(b[at:], count)
+	return b
+}
+
+// appendPageAnswer appends the page answer of a page of whole records.
+func appendPageAnswer(b []byte, page *query.RecordPage, sel query.Selection) []byte {
+	b = appendText(b, page.NextPartitionKey)
+	b = appendText(b, page.NextRowKey)
+	b = appendText(b, page.Plan)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(page.Records)))
+	for i := range page.Records {
+		b = appendEntityAnswer(b, &page.Records[i], sel)
+	}
 	return b
 }
 

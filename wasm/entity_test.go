@@ -23,17 +23,52 @@ type answer struct {
 // fails the test.
 func decodeEntityAnswer(t testing.TB, b []byte) answer {
 	t.Helper()
-	bad := func() { t.Helper(); t.Fatalf("entity answer is malformed: %q", b) }
-	next := func(n int) []byte {
-		if n > len(b) {
-			bad()
-		}
-		p := b[:n]
-		b = b[n:]
-		return p
+	a := readEntityAnswer(t, &b)
+	if len(b) != 0 {
+		t.Fatalf("entity answer is followed by %q", b)
 	}
-	u32 := func() uint32 { return binary.LittleEndian.Uint32(next(4)) }
-	text := func() string { return string(next(int(u32()))) }
+	return a
+}
+
+// decodePageAnswer reads a page answer: the continuation tokens, the plan and the entities.
+func decodePageAnswer(t testing.TB, b []byte) (nextPK, nextRK, plan string, entities []answer) {
+	t.Helper()
+	r := reader{t: t, b: b}
+	nextPK, nextRK, plan = r.text(), r.text(), r.text()
+	for range r.u32() {
+		entities = append(entities, readEntityAnswer(t, &r.b))
+	}
+	if len(r.b) != 0 {
+		t.Fatalf("page answer is followed by %q", r.b)
+	}
+	return nextPK, nextRK, plan, entities
+}
+
+// reader reads an answer; reading past its end fails the test.
+type reader struct {
+	t testing.TB
+	b []byte
+}
+
+func (r *reader) next(n int) []byte {
+	if n > len(r.b) {
+		r.t.Fatalf("answer is cut short: %q", r.b)
+	}
+	p := r.b[:n]
+	r.b = r.b[n:]
+	return p
+}
+
+func (r *reader) u32() uint32  { return binary.LittleEndian.Uint32(r.next(4)) }
+func (r *reader) text() string { return string(r.next(int(r.u32()))) }
+
+// readEntityAnswer reads the entity answer at the head of *b and moves past it.
+func readEntityAnswer(t testing.TB, b *[]byte) answer {
+	t.Helper()
+	r := reader{t: t, b: *b}
+	defer func() { *b = r.b }()
+	next, u32, text := r.next, r.u32, r.text
+	bad := func() { t.Helper(); t.Fatalf("entity answer is malformed: %q", r.b) }
 	var a answer
 	a.Flags = next(1)[0]
 	a.ETag = text()
@@ -83,9 +118,6 @@ func decodeEntityAnswer(t testing.TB, b []byte) answer {
 			continue
 		}
 		a.Values = append(a.Values, &v)
-	}
-	if len(b) != 0 {
-		bad()
 	}
 	return a
 }

@@ -154,9 +154,13 @@ func TestAPI_QueryEntities(t *testing.T) {
 		s.must("write", "people", "create", `{"PartitionKey":"p","RowKey":"`+rk+`"}`, "")
 	}
 	t.Run("OK", func(t *testing.T) {
-		got := s.must("queryEntities", "people", "RowKey ne 'b'", "RowKey", "1", "", "")
-		if !strings.HasPrefix(got, `{"next":["`) || !strings.Contains(got, `"RowKey":"a"}]}}`) {
-			t.Fatalf("queryEntities = %s", got)
+		nextPK, nextRK, _, page := decodePageAnswer(t, []byte(s.must("queryEntities", "people", "RowKey ne 'b'", "RowKey", "1", "", "")))
+		if nextPK == "" || nextRK == "" || len(page) != 1 || page[0].RowKey != "a" || page[0].Flags != entityHasRowKey {
+			t.Fatalf("queryEntities = %q %q %+v", nextPK, nextRK, page)
+		}
+		_, _, _, rest := decodePageAnswer(t, []byte(s.must("queryEntities", "people", "RowKey ne 'b'", "RowKey", "0", nextPK, nextRK)))
+		if len(rest) != 1 || rest[0].RowKey != "c" {
+			t.Fatalf("the next page = %+v", rest)
 		}
 	})
 	t.Run("ErrSelectInvalid", func(t *testing.T) {

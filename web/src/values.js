@@ -141,9 +141,9 @@ function property(v, type, raw) {
   return raw ? inferred(v) : v;
 }
 
-// The engine's binary entity answer (getEntity's), read in place with a DataView; its
-// layout is documented in wasm/entity.go. Values come out exactly as fromWire makes them
-// from the same entity's JSON.
+// The engine's binary answers, read in place with a DataView: an entity (getEntity's) and
+// a page of entities (queryEntities'); their layout is documented in wasm/entity.go.
+// Values come out exactly as fromWire makes them from the same entity's JSON.
 const answerTypes = ["String", "Binary", "Boolean", "DateTime", "Double", "Guid", "Int32", "Int64"];
 const typeNull = 0xff;
 const textDecoder = new TextDecoder();
@@ -154,30 +154,54 @@ export function entityAnswer(disableTypeConversion = false) {
   return disableTypeConversion ? readEntityRaw : readEntity;
 }
 
-function readEntity(u8, dv, pos, len) {
-  return readAnswer(u8, dv, pos, len, false);
+/**
+ * pageAnswer returns the decode function for Engine.call that reads a page answer into
+ * { next: [pk, rk], plan, entities }, with or without type conversion.
+ */
+export function pageAnswer(disableTypeConversion = false) {
+  return disableTypeConversion ? readPageRaw : readPage;
 }
 
-function readEntityRaw(u8, dv, pos, len) {
-  return readAnswer(u8, dv, pos, len, true);
-}
+const readEntity = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, entityAt, false);
+const readEntityRaw = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, entityAt, true);
+const readPage = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, pageAt, false);
+const readPageRaw = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, pageAt, true);
 
-function readAnswer(u8, dv, pos, len, raw) {
+/** readWhole reads an answer of len bytes at pos with read, which must use all of it. */
+function readWhole(u8, dv, pos, len, read, raw) {
   au8 = u8, adv = dv, apos = pos;
-  const flags = u8[apos++];
+  try {
+    const out = read(raw);
+    if (apos !== pos + len) throw new Error("tabletop: engine answer is malformed");
+    return out;
+  } finally {
+    au8 = adv = undefined;
+  }
+}
+
+function pageAt(raw) {
+  const next = [text(), text()];
+  const plan = text();
+  const count = adv.getUint32(apos, true);
+  apos += 4;
+  const entities = new Array(count);
+  for (let i = 0; i < count; i++) entities[i] = entityAt(raw);
+  return { next, plan, entities };
+}
+
+function entityAt(raw) {
+  const flags = au8[apos++];
   const out = { etag: text() };
   if (flags & 1) out.partitionKey = text();
   if (flags & 2) out.rowKey = text();
   if (flags & 4) out.timestamp = text();
-  const count = dv.getUint32(apos, true);
+  const count = adv.getUint32(apos, true);
   apos += 4;
   for (let i = 0; i < count; i++) {
-    const tag = u8[apos++];
+    const tag = au8[apos++];
     const name = text();
     out[name] = answerValue(tag, raw);
   }
-  au8 = adv = undefined;
-  if (apos !== pos + len) throw new Error("tabletop: entity answer is malformed");
   return out;
 }
 

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fresh, rejects, collect } from "./helpers.js";
 import { openStore, TableClient, TableServiceClient } from "../tabletop.js";
-import { allTypes, checkAllTypes } from "./alltypes.js";
+import { allTypes, checkAllTypes, assertAllTypes } from "./alltypes.js";
 
 async function tableIn(t, name = "typed") {
   const store = await openStore(fresh(), { inMemory: true });
@@ -28,7 +28,7 @@ test("Doubles read back as Doubles", async (t) => {
   assert.deepEqual((await c.getEntity("p", "1", { disableTypeConversion: true })).five, { value: "5", type: "Double" });
 });
 
-test("getEntity (a binary answer) reads every type exactly as a query (JSON) does", async (t) => {
+test("getEntity and listEntities (binary answers) read every type exactly, and alike", async (t) => {
   const c = await tableIn(t);
   await c.createEntity(allTypes("p", "é\u2028"));
   for (const disableTypeConversion of [false, true]) {
@@ -37,6 +37,7 @@ test("getEntity (a binary answer) reads every type exactly as a query (JSON) doe
     assert.deepEqual(got, listed);
     assert.deepEqual(Object.keys(got), Object.keys(listed));
     assert.equal(got.when instanceof Date || disableTypeConversion, true);
+    if (disableTypeConversion) assertAllTypes(listed, assert);
     const select = ["max64", "rowKey", "missing", "bytes", "etag"];
     const projected = await c.getEntity("p", "é\u2028", { disableTypeConversion, queryOptions: { select } });
     const [listedProjected] = await collect(c.listEntities({ disableTypeConversion, queryOptions: { select } }));
