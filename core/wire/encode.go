@@ -34,18 +34,6 @@ func AppendEntity(b []byte, e *core.Entity, c *Context) []byte {
 	return closeObject(b)
 }
 
-// AppendRecord appends a single-entity response body as AppendEntity does, written
-// straight from the stored record (core.Store.GetRecord), with no Entity built in between.
-// The record must be whole (core.Record.Check).
-func AppendRecord(b []byte, r *core.Record, c *Context) []byte {
-	b = append(b, '{')
-	if c.Metadata != NoMetadata {
-		b = appendMetadataURL(b, c, c.Table, true)
-	}
-	b = appendEntityMembers(b, stored{r}, c)
-	return closeObject(b)
-}
-
 // AppendEntities appends a Query Entities response body:
 // {"odata.metadata":"{base}/$metadata#{table}","value":[…]}.
 func AppendEntities(b []byte, es []*core.Entity, c *Context) []byte {
