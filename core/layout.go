@@ -47,7 +47,7 @@ func tableKey(id string) string { return tablePrefix + id }
 func tableEntities(id string) string { return entityPrefix + id + sep }
 
 // entityKey is the buntdb key of entity (pk, rk) in table id.
-func entityKey(id, pk, rk string) string { return tableEntities(id) + pk + sep + rk }
+func entityKey(id, pk, rk string) string { return entityPrefix + id + sep + pk + sep + rk }
 
 // splitEntityKey returns the PartitionKey and RowKey of an entity key, given its table prefix length.
 func splitEntityKey(key string, prefixLen int) (pk, rk string) {

@@ -39,14 +39,44 @@ type Op struct {
 
 // Get returns entity (pk, rk) of a table, or ErrEntityNotFound.
 func (tx *Tx) Get(table, pk, rk string) (*Entity, error) {
-	if _, err := tx.Table(table); err != nil {
+	rec, err := tx.lookup(table, pk, rk)
+	if err != nil {
 		return nil, err
 	}
-	v, ok, err := tx.get(entityKey(tableID(table), pk, rk))
-	if err != nil || !ok {
-		return nil, orErr(err, ErrEntityNotFound)
+	return rec.Entity()
+}
+
+// GetRecord returns entity (pk, rk) of a table as stored, read in place with nothing
+// decoded (see Record), or ErrEntityNotFound. A stored form that does not decode in full
+// is an error, as for Get.
+func (tx *Tx) GetRecord(table, pk, rk string) (Record, error) {
+	rec, err := tx.lookup(table, pk, rk)
+	if err != nil {
+		return Record{}, err
 	}
-	return decodeEntity(pk, rk, v)
+	return rec, rec.Check()
+}
+
+// lookup finds entity (pk, rk) of a table, or answers ErrEntityNotFound, or
+// ErrTableNotFound without the table. A found entity costs one lookup: an entity's key
+// exists only while its table does (DeleteTable deletes the table's entities with it), so
+// the table is looked up only when the entity is missing, to tell which of the two is.
+func (tx *Tx) lookup(table, pk, rk string) (Record, error) {
+	if ValidateTableName(table) != nil {
+		return Record{}, ErrTableNotFound
+	}
+	id := tableID(table)
+	key := entityKey(id, pk, rk)
+	v, ok, err := tx.get(key)
+	if err != nil {
+		return Record{}, err
+	}
+	if !ok {
+		return Record{}, orErr(tx.hasTable(table), ErrEntityNotFound)
+	}
+	rec := Record{data: v}
+	rec.PartitionKey, rec.RowKey = splitEntityKey(key, len(entityPrefix)+len(id)+len(sep))
+	return rec, nil
 }
 
 // Apply performs one write on a table and returns the entity as stored, with its new
@@ -167,7 +197,7 @@ func (tx *Tx) Scan(table string, r KeyRange, fn func(e *Entity) bool) error {
 // until fn returns false, decoding nothing and allocating nothing per entity. fn is given
 // the same *Record each time: copy the Record to keep it.
 func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) error {
-	if _, err := tx.Table(table); err != nil {
+	if err := tx.hasTable(table); err != nil {
 		return err
 	}
 	if r.Empty() {

@@ -23,6 +23,15 @@ func (s *Store) Get(table, pk, rk string) (e *Entity, err error) {
 	return e, err
 }
 
+// GetRecord reads one entity as stored; see Tx.GetRecord.
+func (s *Store) GetRecord(table, pk, rk string) (rec Record, err error) {
+	err = s.View(func(tx *Tx) error {
+		rec, err = tx.GetRecord(table, pk, rk)
+		return err
+	})
+	return rec, err
+}
+
 // Apply performs one entity write in its own transaction; see Tx.Apply.
 func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
 	err = s.Update(func(tx *Tx) error {

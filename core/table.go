@@ -52,6 +52,19 @@ func (tx *Tx) Table(name string) (*Table, error) {
 	return decodeTable(v)
 }
 
+// hasTable returns ErrTableNotFound unless the table exists. Unlike Table it decodes
+// nothing, for the reads that only need to know.
+func (tx *Tx) hasTable(name string) error {
+	if ValidateTableName(name) != nil {
+		return ErrTableNotFound
+	}
+	_, ok, err := tx.get(tableKey(tableID(name)))
+	if err != nil || !ok {
+		return orErr(err, ErrTableNotFound)
+	}
+	return nil
+}
+
 // DeleteTable deletes a table, every entity in it and its indexes.
 func (tx *Tx) DeleteTable(name string) error {
 	if _, err := tx.Table(name); err != nil {

@@ -10,7 +10,8 @@ import (
 
 // handler performs one operation on an open store. args are the operation's own
 // arguments (after the name and the handle); they alias the request buffer, so a handler
-// copies what it keeps. It returns the JSON answer, nil for none.
+// copies what it keeps. It returns the answer (JSON, or getEntity's binary entity), nil
+// for none.
 type handler func(s *store, args [][]byte) ([]byte, error)
 
 // api holds the open stores and answers request frames. It is plain Go: main_js.go only
@@ -18,7 +19,8 @@ type handler func(s *store, args [][]byte) ([]byte, error)
 type api struct {
 	next   int
 	stores map[int]*store
-	out    []byte // the last result frame, reused by the next call
+	out    []byte   // the last result frame, reused by the next call
+	args   [][]byte // the last request's arguments, their room reused by the next call
 }
 
 func newAPI() *api { return &api{stores: map[int]*store{}} }
@@ -27,6 +29,7 @@ func newAPI() *api { return &api{stores: map[int]*store{}} }
 // valid until the next call; ok is false when the frame's JSON is an error object.
 func (a *api) call(req []byte) (res []byte, ok bool) {
 	json, records, err := a.dispatch(req)
+	clear(a.args) // keep no hold on a request buffer that main_js.go drops
 	if err != nil {
 		return a.result(errorJSON(err), nil), false
 	}
@@ -39,10 +42,11 @@ func (a *api) result(json []byte, records []outbox.Record) []byte {
 }
 
 func (a *api) dispatch(req []byte) ([]byte, []outbox.Record, error) {
-	args, err := decodeRequest(req)
+	args, err := decodeRequest(a.args, req)
 	if err != nil {
 		return nil, nil, err
 	}
+	a.args = args
 	switch op := string(args[0]); op {
 	case "open":
 		return a.open(args[2:])

@@ -9,9 +9,11 @@
 // Go's linear memory (tabletop_buffer), writes a request frame into it (frame.go: the
 // operation's name, the store's handle and its arguments, strings written with
 // TextEncoder.encodeInto), calls tabletop_call, and reads the result frame at
-// tabletop_result: a JSON answer (an entity, a whole page of a query, in Azure's wire form
-// with every type annotated, so that a Double 5.0 is not taken for an Int32), followed by
-// the records a write left to make durable. No syscall/js value, callback, Promise or
+// tabletop_result: the answer, followed by the records a write left to make durable. A
+// point read answers a binary entity (entity.go: type-tagged values written straight from
+// the stored record, read by a DataView in JavaScript, with no JSON on either side); every
+// other answer is JSON (a whole page of a query in Azure's wire form with every type
+// annotated, so that a Double 5.0 is not taken for an Int32). No syscall/js value, callback, Promise or
 // goroutine is involved, so a point read costs a fraction of a microsecond to cross.
 //
 // A failed call answers {code, statusCode, message, index}: the Azure error code and HTTP

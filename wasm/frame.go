@@ -20,8 +20,9 @@ var ErrFrameInvalid = azerr.New(azerr.InvalidInput, "request frame is malformed"
 // arg[0] names the operation and arg[1] is the store's handle in decimal ("" for open).
 // Arguments are UTF-8 text or raw bytes (a snapshot, a change set).
 
-// decodeRequest splits a request frame into its arguments, which alias req.
-func decodeRequest(req []byte) ([][]byte, error) {
+// decodeRequest splits a request frame into its arguments, which alias req, in args'
+// room (args may be nil), so that a call allocates no slice.
+func decodeRequest(args [][]byte, req []byte) ([][]byte, error) {
 	if len(req) < 4 {
 		return nil, ErrFrameInvalid
 	}
@@ -29,7 +30,7 @@ func decodeRequest(req []byte) ([][]byte, error) {
 	if n < 2 || n > (len(req)-4)/4 {
 		return nil, ErrFrameInvalid
 	}
-	args := make([][]byte, n)
+	args = append(args[:0], make([][]byte, n)...)
 	pos := 4 + 4*n
 	for i := range args {
 		l := int(binary.LittleEndian.Uint32(req[4+4*i:]))
@@ -45,9 +46,9 @@ func decodeRequest(req []byte) ([][]byte, error) {
 	return args, nil
 }
 
-// A result frame is what Go leaves in its memory for JavaScript to read: a JSON text (the
-// answer, or the error object of a failed call), then the outbox records of a write, each
-// its kind byte, its length and its bytes:
+// A result frame is what Go leaves in its memory for JavaScript to read: the answer (JSON
+// text, or getEntity's binary entity, entity.go; the JSON error object of a failed call),
+// then the outbox records of a write, each its kind byte, its length and its bytes:
 //
 //	jsonLen | json | count | (kind | len | data)…
 //

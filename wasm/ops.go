@@ -104,10 +104,9 @@ func (s *store) listTables(filter string, top int, next string) ([]byte, error) 
 	return append(b, '}'), nil
 }
 
-// queryEntities returns one page of a query; its arguments are table, filter, select,
-// top, next partition key and next row key. The page is written straight from the stored
-// records, as the REST layer writes it, with no entity decoded. The answer is
-// {"next":["pkToken","rkToken"],"page":{"odata.metadata":…,"value":[…]}}.
+// queryEntities returns one page of a query as a binary page answer (entity.go); its
+// arguments are table, filter, select, top, next partition key and next row key. The
+// page is written straight from the stored records, with no entity decoded.
 func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	table := arg(a, 0)
 	selection, err := query.ParseSelect(arg(a, 2))
@@ -122,24 +121,21 @@ func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := append(append(s.scratch[:0], `{"next":["`...), page.NextPartitionKey...)
-	b = append(append(b, `","`...), page.NextRowKey...)
-	b = append(append(append(b, `"],"plan":"`...), page.Plan...), `","page":`...) // plans hold no quote or backslash
-	b = wire.AppendRecords(b, page.Records, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true})
-	return append(b, '}'), nil
+	return appendPageAnswer(s.scratch[:0], page, selection), nil
 }
 
-// getEntity returns one entity in minimal metadata, projected by sel ("" for all).
+// getEntity returns one entity as a binary entity answer (entity.go), projected by sel
+// ("" for all), written straight from the stored record, with no entity decoded.
 func (s *store) getEntity(table, pk, rk, sel string) ([]byte, error) {
 	selection, err := query.ParseSelect(sel)
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.db.Get(table, pk, rk)
+	rec, err := s.db.GetRecord(table, pk, rk)
 	if err != nil {
 		return nil, err
 	}
-	return wire.AppendEntity(s.scratch[:0], e, &wire.Context{Metadata: wire.MinimalMetadata, Table: table, Select: selection, Exact: true}), nil
+	return appendEntityAnswer(s.scratch[:0], &rec, selection), nil
 }
 
 // write performs one entity write; its arguments are table, action (see actionKinds), the

@@ -87,9 +87,9 @@ func TestAPI_Write(t *testing.T) {
 		if !strings.HasPrefix(etag, `"W/\"datetime'`) {
 			t.Fatalf("write = %s", etag)
 		}
-		got := s.must("getEntity", "people", "p", "1", "")
-		if !strings.Contains(got, `"N@odata.type":"Edm.Int64","N":"9007199254740993","D@odata.type":"Edm.Double","D":5.0`) {
-			t.Fatalf("getEntity = %s", got)
+		got := s.entity("people", "p", "1")
+		if got["N"] != core.Int64Value(9007199254740993) || got["D"] != core.DoubleValue(5) {
+			t.Fatalf("getEntity = %+v", got)
 		}
 	})
 	t.Run("ErrActionInvalid", func(t *testing.T) {
@@ -154,9 +154,13 @@ func TestAPI_QueryEntities(t *testing.T) {
 		s.must("write", "people", "create", `{"PartitionKey":"p","RowKey":"`+rk+`"}`, "")
 	}
 	t.Run("OK", func(t *testing.T) {
-		got := s.must("queryEntities", "people", "RowKey ne 'b'", "RowKey", "1", "", "")
-		if !strings.HasPrefix(got, `{"next":["`) || !strings.Contains(got, `"RowKey":"a"}]}}`) {
-			t.Fatalf("queryEntities = %s", got)
+		nextPK, nextRK, _, page := decodePageAnswer(t, []byte(s.must("queryEntities", "people", "RowKey ne 'b'", "RowKey", "1", "", "")))
+		if nextPK == "" || nextRK == "" || len(page) != 1 || page[0].RowKey != "a" || page[0].Flags != entityHasRowKey {
+			t.Fatalf("queryEntities = %q %q %+v", nextPK, nextRK, page)
+		}
+		_, _, _, rest := decodePageAnswer(t, []byte(s.must("queryEntities", "people", "RowKey ne 'b'", "RowKey", "0", nextPK, nextRK)))
+		if len(rest) != 1 || rest[0].RowKey != "c" {
+			t.Fatalf("the next page = %+v", rest)
 		}
 	})
 	t.Run("ErrSelectInvalid", func(t *testing.T) {
@@ -209,9 +213,15 @@ func TestAPI_AccessPolicy(t *testing.T) {
 
 func TestDecodeRequest(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		args, err := decodeRequest(frame("op", "1", "", "x\ny"))
+		args, err := decodeRequest(nil, frame("op", "1", "", "x\ny"))
 		if err != nil || len(args) != 4 || string(args[3]) != "x\ny" || len(args[2]) != 0 {
 			t.Fatalf("args = %q, %v", args, err)
+		}
+	})
+	t.Run("OK/NoAllocation", func(t *testing.T) {
+		req, room := frame("getEntity", "1", "t", "p", "r", ""), make([][]byte, 0, 8)
+		if n := testing.AllocsPerRun(10, func() { _, _ = decodeRequest(room, req) }); n != 0 {
+			t.Fatalf("%v allocations with room for the arguments", n)
 		}
 	})
 	for name, req := range map[string][]byte{
@@ -221,7 +231,7 @@ func TestDecodeRequest(t *testing.T) {
 		"Trailing":      append(frame("op", "x"), 'z'),
 	} {
 		t.Run("ErrFrameInvalid/"+name, func(t *testing.T) {
-			if _, err := decodeRequest(req); !errors.Is(err, ErrFrameInvalid) {
+			if _, err := decodeRequest(nil, req); !errors.Is(err, ErrFrameInvalid) {
 				t.Fatalf("err = %v", err)
 			}
 		})

@@ -4,7 +4,7 @@
 
 import { storeOf, checkTarget } from "./store.js";
 import { invalidInput, checkAbort } from "./errors.js";
-import { entityJSON, keysJSON, fromWire, selectText } from "./values.js";
+import { entityJSON, keysJSON, selectText, entityAnswer, pageAnswer } from "./values.js";
 import { paged, encodeEntityToken, decodeEntityToken } from "./pages.js";
 import { exportDump, importDump } from "./dump.js";
 import { Listeners, changeIterator } from "./events.js";
@@ -181,9 +181,8 @@ export class TableClient {
     if (store instanceof Promise) store = await store;
     const sel = selectText(options.queryOptions?.select);
     noteRead(store, this.tableName, [[partitionKey, rowKey]]);
-    let json = store._read("getEntity", this.tableName, partitionKey, rowKey, sel);
-    if (typeof json !== "string") json = await json;
-    return fromWire(JSON.parse(json), options.disableTypeConversion);
+    const entity = store._readAs(entityAnswer(options.disableTypeConversion), "getEntity", this.tableName, partitionKey, rowKey, sel);
+    return entity instanceof Promise ? await entity : entity;
   }
 
   /** listEntities queries the table: options.queryOptions { filter, select }; iterate or .byPage(). */
@@ -194,11 +193,10 @@ export class TableClient {
     return paged(async (top, token) => {
       const store = await this._store(options);
       const [pk, rk] = decodeEntityToken(token);
-      let json = store._read("queryEntities", this.tableName, filter, sel, String(top ?? q.top ?? 0), pk, rk);
-      if (typeof json !== "string") json = await json;
-      const { next, plan, page } = JSON.parse(json);
-      noteRead(store, this.tableName, page.value.map((e) => [e.PartitionKey, e.RowKey]), filter);
-      const entities = page.value.map((e) => fromWire(e, options.disableTypeConversion));
+      let page = store._readAs(pageAnswer(options.disableTypeConversion), "queryEntities", this.tableName, filter, sel, String(top ?? q.top ?? 0), pk, rk);
+      if (page instanceof Promise) page = await page;
+      const { next, plan, entities } = page;
+      noteRead(store, this.tableName, entities.map((e) => [e.partitionKey, e.rowKey]), filter);
       return Object.assign(entities, { continuationToken: encodeEntityToken(next), plan });
     });
   }

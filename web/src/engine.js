@@ -5,7 +5,8 @@
 // The boundary: the engine exports three functions with //go:wasmexport (see wasm/doc.go).
 // A call writes a request frame into a buffer in Go's linear memory (strings with
 // TextEncoder.encodeInto, bytes with set), runs synchronously, and leaves a result frame
-// there: a JSON text and the records a write left for IndexedDB. No callback, Promise or
+// there: the answer (JSON text, or a point read's binary entity, read in place by
+// values.js) and the records a write left for IndexedDB. No callback, Promise or
 // goroutine per call.
 
 const encoder = new TextEncoder();
@@ -72,14 +73,16 @@ export class Engine {
    * call performs one operation: args are its name, the store's handle, then its
    * arguments (strings, or Uint8Arrays for bytes). It returns { json, records }, json the
    * answer's text ("" for none) and records [{ kind, data }] to make durable (kind 1 a
-   * change set, 2 a snapshot). A failure throws the engine's { code, statusCode, message,
-   * index } object.
+   * change set, 2 a snapshot). An operation whose answer is binary (getEntity's) is given
+   * decode(u8, dv, pos, len), which reads it in place, before the next call reuses the
+   * memory, and whose result is json. A failure throws the engine's { code, statusCode,
+   * message, index } object.
    */
-  call(args) {
+  call(args, decode) {
     const n = this._write(args);
     const r = this._x.tabletop_call(n);
     if (n > bigRequest) this._cap = 0;
-    return this._read(Math.abs(r), r < 0);
+    return this._read(Math.abs(r), r < 0, decode);
   }
 
   /** _write writes the request frame of args and returns its length. */
@@ -110,14 +113,14 @@ export class Engine {
     return pos - base;
   }
 
-  /** _read reads the result frame of n bytes. */
-  _read(n, failed) {
+  /** _read reads the result frame of n bytes, its answer with decode if given. */
+  _read(n, failed, decode) {
     const p = this._x.tabletop_result();
     if (this._u8.byteLength === 0 || this._u8.buffer !== this._x.mem.buffer) this._views();
     const u8 = this._u8, dv = this._dv;
     const jsonLen = dv.getUint32(p, true);
-    const json = jsonLen === 0 ? "" : decoder.decode(u8.subarray(p + 4, p + 4 + jsonLen));
-    if (failed) throw JSON.parse(json);
+    if (failed) throw JSON.parse(decoder.decode(u8.subarray(p + 4, p + 4 + jsonLen)));
+    const json = decode ? decode(u8, dv, p + 4, jsonLen) : jsonLen === 0 ? "" : decoder.decode(u8.subarray(p + 4, p + 4 + jsonLen));
     let pos = p + 4 + jsonLen;
     const count = dv.getUint32(pos, true);
     pos += 4;

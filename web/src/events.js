@@ -14,6 +14,8 @@
 // entity must match after the change. A deletion and a change without keys are always
 // delivered to a filtered observer: the entity that is gone cannot be tested.
 
+import { pageAnswer } from "./values.js";
+
 /** tableChanges returns the changes of a commit that concern table (compared as Azure does, ignoring case). */
 export function tableChanges(commit, table) {
   const id = table.toLowerCase();
@@ -36,8 +38,8 @@ export function matcher(store, table, filter) {
 export function matchesNow(store, table, pk, rk, filter) {
   const key = `PartitionKey eq ${quote(pk)} and RowKey eq ${quote(rk)}`;
   try {
-    const { json } = store._exec("queryEntities", [table, `(${key}) and (${filter})`, "PartitionKey", "1", "", ""]);
-    return JSON.parse(json).page.value.length > 0;
+    const { json } = store._exec("queryEntities", [table, `(${key}) and (${filter})`, "PartitionKey", "1", "", ""], pageAnswer());
+    return json.entities.length > 0;
   } catch {
     return true; // a table gone or a filter the engine refuses: let the observer look
   }

@@ -90,10 +90,10 @@ export class Store {
     }
   }
 
-  /** _exec runs one engine operation now, mapping a failure to RestError. */
-  _exec(op, args) {
+  /** _exec runs one engine operation now, mapping a failure to RestError; see Engine.call for decode. */
+  _exec(op, args, decode) {
     try {
-      return this._engine.call([op, this._handle, ...args]);
+      return this._engine.call([op, this._handle, ...args], decode);
     } catch (e) {
       throw fromEngine(e);
     }
@@ -106,9 +106,14 @@ export class Store {
    * durable yet).
    */
   _read(op, ...args) {
-    if (this._reopening) return this._reopening.then(() => this._read(op, ...args));
-    if (this._pending > 0) return this._settled.then(() => this._read(op, ...args));
-    return this._exec(op, args).json;
+    return this._readAs(undefined, op, ...args);
+  }
+
+  /** _readAs is _read for an operation with a binary answer, which decode reads (see Engine.call). */
+  _readAs(decode, op, ...args) {
+    if (this._reopening) return this._reopening.then(() => this._readAs(decode, op, ...args));
+    if (this._pending > 0) return this._settled.then(() => this._readAs(decode, op, ...args));
+    return this._exec(op, args, decode).json;
   }
 
   /**

@@ -130,11 +130,132 @@ export function fromWire(obj, disableTypeConversion = false) {
     if (key === "odata.metadata" || key.endsWith("@odata.type")) continue;
     const name = fromWireName[key] ?? key;
     const type = obj[`${key}@odata.type`];
-    if (name !== key) out[name] = v;
-    else if (type) out[name] = typed(v, type.slice(4), disableTypeConversion);
-    else out[name] = disableTypeConversion ? inferred(v) : v;
+    out[name] = name !== key ? v : property(v, type?.slice(4), disableTypeConversion);
   }
   return out;
+}
+
+/** property converts a wire value to the SDK's shape: type is its EDM type, or undefined where JSON tells (String, Boolean, null). */
+function property(v, type, raw) {
+  if (type) return typed(v, type, raw);
+  return raw ? inferred(v) : v;
+}
+
+// The engine's binary answers, read in place with a DataView: an entity (getEntity's) and
+// a page of entities (queryEntities'); their layout is documented in wasm/entity.go.
+// Values come out exactly as fromWire makes them from the same entity's JSON.
+const answerTypes = ["String", "Binary", "Boolean", "DateTime", "Double", "Guid", "Int32", "Int64"];
+const typeNull = 0xff;
+const textDecoder = new TextDecoder();
+let au8, adv, apos; // the answer being read
+
+/** entityAnswer returns the decode function for Engine.call that reads an entity answer, with or without type conversion. */
+export function entityAnswer(disableTypeConversion = false) {
+  return disableTypeConversion ? readEntityRaw : readEntity;
+}
+
+/**
+ * pageAnswer returns the decode function for Engine.call that reads a page answer into
+ * { next: [pk, rk], plan, entities }, with or without type conversion.
+ */
+export function pageAnswer(disableTypeConversion = false) {
+  return disableTypeConversion ? readPageRaw : readPage;
+}
+
+const readEntity = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, entityAt, false);
+const readEntityRaw = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, entityAt, true);
+const readPage = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, pageAt, false);
+const readPageRaw = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, pageAt, true);
+
+/** readWhole reads an answer of len bytes at pos with read, which must use all of it. */
+function readWhole(u8, dv, pos, len, read, raw) {
+  au8 = u8, adv = dv, apos = pos;
+  try {
+    const out = read(raw);
+    if (apos !== pos + len) throw new Error("tabletop: engine answer is malformed");
+    return out;
+  } finally {
+    au8 = adv = undefined;
+  }
+}
+
+function pageAt(raw) {
+  const next = [text(), text()];
+  const plan = text();
+  const count = adv.getUint32(apos, true);
+  apos += 4;
+  const entities = new Array(count);
+  for (let i = 0; i < count; i++) entities[i] = entityAt(raw);
+  return { next, plan, entities };
+}
+
+function entityAt(raw) {
+  const flags = au8[apos++];
+  const out = { etag: text() };
+  if (flags & 1) out.partitionKey = text();
+  if (flags & 2) out.rowKey = text();
+  if (flags & 4) out.timestamp = text();
+  const count = adv.getUint32(apos, true);
+  apos += 4;
+  for (let i = 0; i < count; i++) {
+    const tag = au8[apos++];
+    const name = text();
+    out[name] = answerValue(tag, raw);
+  }
+  return out;
+}
+
+/** answerValue reads the value of a property of type tag. */
+function answerValue(tag, raw) {
+  let v;
+  switch (answerTypes[tag]) {
+    case "String":
+    case "DateTime":
+    case "Guid":
+      v = text();
+      break;
+    case "Binary": {
+      const n = adv.getUint32(apos, true);
+      const bytes = au8.slice(apos + 4, apos + 4 + n);
+      apos += 4 + n;
+      return raw ? { value: toBase64(bytes), type: "Binary" } : bytes;
+    }
+    case "Boolean":
+      v = au8[apos++] === 1;
+      break;
+    case "Double":
+      v = adv.getFloat64(apos, true);
+      apos += 8;
+      break;
+    case "Int32":
+      v = adv.getInt32(apos, true);
+      apos += 4;
+      break;
+    case "Int64":
+      v = adv.getBigInt64(apos, true);
+      apos += 8;
+      break;
+    default:
+      if (tag !== typeNull) throw new Error("tabletop: entity answer is malformed");
+      return property(null, undefined, raw);
+  }
+  const type = answerTypes[tag];
+  return property(v, type === "String" || type === "Boolean" ? undefined : type, raw);
+}
+
+/** text reads a length and UTF-8 bytes; short ASCII texts without a TextDecoder call, which costs more than they do. */
+function text() {
+  const n = adv.getUint32(apos, true);
+  const start = apos + 4;
+  apos = start + n;
+  if (n > 32) return textDecoder.decode(au8.subarray(start, apos));
+  let s = "";
+  for (let i = start; i < apos; i++) {
+    const c = au8[i];
+    if (c > 0x7f) return textDecoder.decode(au8.subarray(start, apos));
+    s += String.fromCharCode(c);
+  }
+  return s;
 }
 
 function typed(v, type, raw) {

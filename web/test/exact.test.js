@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fresh, rejects, collect } from "./helpers.js";
 import { openStore, TableClient, TableServiceClient } from "../tabletop.js";
-import { allTypes, checkAllTypes } from "./alltypes.js";
+import { allTypes, checkAllTypes, assertAllTypes } from "./alltypes.js";
 
 async function tableIn(t, name = "typed") {
   const store = await openStore(fresh(), { inMemory: true });
@@ -26,6 +26,25 @@ test("Doubles read back as Doubles", async (t) => {
   // Written back as read, the types stay.
   await c.updateEntity(e, "Replace");
   assert.deepEqual((await c.getEntity("p", "1", { disableTypeConversion: true })).five, { value: "5", type: "Double" });
+});
+
+test("getEntity and listEntities (binary answers) read every type exactly, and alike", async (t) => {
+  const c = await tableIn(t);
+  await c.createEntity(allTypes("p", "é\u2028"));
+  for (const disableTypeConversion of [false, true]) {
+    const got = await c.getEntity("p", "é\u2028", { disableTypeConversion });
+    const [listed] = await collect(c.listEntities({ disableTypeConversion }));
+    assert.deepEqual(got, listed);
+    assert.deepEqual(Object.keys(got), Object.keys(listed));
+    assert.equal(got.when instanceof Date || disableTypeConversion, true);
+    if (disableTypeConversion) assertAllTypes(listed, assert);
+    const select = ["max64", "rowKey", "missing", "bytes", "etag"];
+    const projected = await c.getEntity("p", "é\u2028", { disableTypeConversion, queryOptions: { select } });
+    const [listedProjected] = await collect(c.listEntities({ disableTypeConversion, queryOptions: { select } }));
+    assert.deepEqual(projected, listedProjected);
+    assert.equal(projected.missing, null);
+    assert.equal(projected.partitionKey, undefined);
+  }
 });
 
 test("a typed value that is not of its type is an error, never coerced", async (t) => {

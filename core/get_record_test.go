@@ -1,0 +1,71 @@
+package core
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestTx_GetRecord(t *testing.T) {
+	s, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CreateTable("People"); err != nil {
+		t.Fatal(err)
+	}
+	e := &Entity{PartitionKey: "p", RowKey: "r", Properties: []Property{{Name: "n", Value: Int32Value(5)}, {Name: "x", Value: DoubleValue(5)}}}
+	stored, err := s.Apply("people", Op{Kind: OpInsert, Entity: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("OK", func(t *testing.T) {
+		rec, err := s.GetRecord("PEOPLE", "p", "r") // table names are case-insensitive
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := rec.Entity()
+		if err != nil || !reflect.DeepEqual(got, stored) {
+			t.Fatalf("GetRecord = %+v, %v; want %+v", got, err, stored)
+		}
+		if viaGet, err := s.Get("People", "p", "r"); err != nil || !reflect.DeepEqual(viaGet, stored) {
+			t.Fatalf("Get = %+v, %v; want %+v", viaGet, err, stored)
+		}
+	})
+	t.Run("ErrEntityNotFound", func(t *testing.T) {
+		if _, err := s.GetRecord("People", "p", "missing"); !errors.Is(err, ErrEntityNotFound) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("ErrTableNotFound", func(t *testing.T) {
+		for _, table := range []string{"Absent", "bad\x00name", ""} {
+			if _, err := s.GetRecord(table, "p", "r"); !errors.Is(err, ErrTableNotFound) {
+				t.Fatalf("%q: err = %v", table, err)
+			}
+		}
+		if _, err := s.CreateTable("Gone"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Apply("Gone", Op{Kind: OpInsert, Entity: &Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteTable("Gone"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.GetRecord("Gone", "p", "r"); !errors.Is(err, ErrTableNotFound) {
+			t.Fatalf("deleted table: err = %v", err)
+		}
+	})
+	t.Run("ErrCorrupt", func(t *testing.T) {
+		if err := s.Update(func(tx *Tx) error { return tx.set(entityKey("people", "p", "bad"), "\xff") }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.GetRecord("People", "p", "bad"); !errors.Is(err, errCorrupt) {
+			t.Fatalf("GetRecord: err = %v", err)
+		}
+		if _, err := s.Get("People", "p", "bad"); !errors.Is(err, errCorrupt) {
+			t.Fatalf("Get: err = %v", err)
+		}
+	})
+}
