@@ -44,8 +44,7 @@ func verifySAS(r *Request, f sasFields) (*Principal, error) {
 
 // validVersion reports whether v looks like a service version, YYYY-MM-DD.
 func validVersion(v string) bool {
-	_, err := time.Parse("2006-01-02", v)
-	return err == nil
+	return isDate(v)
 }
 
 // checkConstraints checks a SAS's time window, protocol and source address.

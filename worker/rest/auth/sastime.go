@@ -1,19 +1,38 @@
 package auth
 
-import "time"
+import (
+	"strings"
+	"time"
 
-// sasTimeLayouts are the ISO 8601 forms Azure accepts for SAS and stored access policy
-// times: YYYY-MM-DD, YYYY-MM-DDThh:mmTZD and YYYY-MM-DDThh:mm:ss[.fffffff]TZD.
-var sasTimeLayouts = [...]string{time.RFC3339, "2006-01-02T15:04Z07:00", "2006-01-02"}
+	"github.com/tabletopdb/tabletop/core"
+)
 
 // ParseTime parses a SAS or stored access policy time in one of the ISO 8601 forms Azure
-// accepts, returning it in UTC; a date alone is midnight UTC. Anything else is
-// ErrTimeInvalid.
+// accepts, returning it in UTC: YYYY-MM-DD (midnight UTC), YYYY-MM-DDThh:mmTZD and
+// YYYY-MM-DDThh:mm:ss[.fffffff]TZD, where the zone designator TZD is "Z" or ±hh:mm and
+// may not be left out. Anything else is ErrTimeInvalid. The fields are read by core's
+// DateTime parser (which also accepts a fraction after hh:mm, and keeps 100 ns).
 func ParseTime(s string) (time.Time, error) {
-	for _, layout := range sasTimeLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
+	if d, err := core.ParseEdmDateTime(s + "T00:00Z"); err == nil { // a date alone
+		return d.Time(), nil
 	}
-	return time.Time{}, ErrTimeInvalid
+	if !hasZone(s) {
+		return time.Time{}, ErrTimeInvalid
+	}
+	d, err := core.ParseEdmDateTime(s)
+	if err != nil {
+		return time.Time{}, ErrTimeInvalid
+	}
+	return d.Time(), nil
+}
+
+// hasZone reports whether an ISO 8601 time ends with a zone designator.
+func hasZone(s string) bool {
+	return strings.HasSuffix(s, "Z") || len(s) > 6 && (s[len(s)-6] == '+' || s[len(s)-6] == '-')
+}
+
+// isDate reports whether s is a date, YYYY-MM-DD, such as a service version.
+func isDate(s string) bool {
+	_, err := core.ParseEdmDateTime(s + "T00:00Z")
+	return err == nil
 }

@@ -83,9 +83,48 @@ func TestParseTime(t *testing.T) {
 			t.Errorf("TimeFormat gives %q", got)
 		}
 	})
-	t.Run("ErrMalformed", func(t *testing.T) {
-		if _, err := ParseTime("22 Nov 2026"); err == nil {
-			t.Error("ParseTime accepted a malformed date")
+	t.Run("OK/EveryLayout", func(t *testing.T) {
+		// Every day of a leap year and a year of each century the RFC 850 form reaches, at
+		// times that reach each field's bounds, in the three layouts.
+		for _, year := range []int{1969, 1999, 2000, 2024, 2068} {
+			for day := time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC); day.Year() == year; day = day.AddDate(0, 0, 1) {
+				at := day.Add(time.Duration(day.YearDay()%24)*time.Hour + 59*time.Minute + time.Duration(day.Day()%60)*time.Second)
+				for _, layout := range []string{TimeFormat, "Monday, 02-Jan-06 15:04:05 GMT", time.ANSIC} {
+					text := at.Format(layout)
+					if got, err := ParseTime(text); err != nil || !got.Equal(at) {
+						t.Fatalf("ParseTime(%q) = %v, %v; want %v", text, got, err, at)
+					}
+				}
+			}
+		}
+	})
+	t.Run("ErrTimeInvalid", func(t *testing.T) {
+		for _, s := range []string{
+			"22 Nov 2026", "", "Sat, 31 Nov 2026 10:00:00 GMT", "Sat, 22 Nov 2026 24:00:00 GMT",
+			"Sat, 22 Nov 2026 10:60:00 GMT", "Sat, 22 Nov 2026 10:00:60 GMT", "Sat, 22 Nov 2026 10:00:00 UTC",
+			"Sat, 22 Nov 2026 10:00:00 GMT ", "Sat, 29 Feb 2026 10:00:00 GMT", "Sat, 22 Xyz 2026 10:00:00 GMT",
+			"Sat Nov 22 10:00:00 26", "Saturday, 22-Nov-2026 10:00:00 GMT", "Sat,22 Nov 2026 10:00:00 GMT",
+		} {
+			if _, err := ParseTime(s); !errors.Is(err, ErrTimeInvalid) {
+				t.Errorf("ParseTime(%q) = %v, want ErrTimeInvalid", s, err)
+			}
+		}
+	})
+}
+
+// FuzzParseTime holds ParseTime to net/http's: every text it accepts, net/http reads as
+// the same instant.
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"Sat, 22 Nov 2026 10:00:00 GMT", "Saturday, 22-Nov-26 10:00:00 GMT", "Sat Nov 22 10:00:00 2026", "Sun Nov  6 08:49:37 1994", "Sat, 29 Feb 2024 23:59:59 GMT"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseTime(s)
+		if err != nil {
+			return
+		}
+		if want, werr := http.ParseTime(s); werr != nil || !got.Equal(want) {
+			t.Fatalf("ParseTime(%q) = %v; net/http says %v, %v", s, got, want, werr)
 		}
 	})
 }
