@@ -30,7 +30,7 @@ func readSAS(q url.Values) sasFields {
 
 // verifySAS checks a table SAS or an account SAS.
 func verifySAS(r *Request, f sasFields) (*Principal, error) {
-	if !validVersion(f.sv) {
+	if !isDate(f.sv) { // a service version, YYYY-MM-DD
 		return nil, notWellFormed("The signed version (sv) '" + f.sv + "' is missing or not a version.")
 	}
 	switch {
@@ -42,10 +42,6 @@ func verifySAS(r *Request, f sasFields) (*Principal, error) {
 	return nil, notWellFormed("A shared access signature needs tn (table SAS) or ss and srt (account SAS).")
 }
 
-// validVersion reports whether v looks like a service version, YYYY-MM-DD.
-func validVersion(v string) bool {
-	return isDate(v)
-}
 
 // checkConstraints checks a SAS's time window, protocol and source address.
 func checkConstraints(r *Request, start, expiry, spr, sip string) error {
