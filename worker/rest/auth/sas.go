@@ -42,7 +42,6 @@ func verifySAS(r *Request, f sasFields) (*Principal, error) {
 	return nil, notWellFormed("A shared access signature needs tn (table SAS) or ss and srt (account SAS).")
 }
 
-
 // checkConstraints checks a SAS's time window, protocol and source address.
 func checkConstraints(r *Request, start, expiry, spr, sip string) error {
 	if err := checkWindow(r.now(), start, expiry); err != nil {
