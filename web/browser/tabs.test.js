@@ -108,8 +108,11 @@ for (const how of ["closed", "crashed"]) {
     for (let waited = 0; acked.size < 7 && waited < 30000; waited += 10) await new Promise((r) => setTimeout(r, 10));
     if (how === "closed") await one.close({ runBeforeUnload: false });
     else {
-      // The renderer dies mid-write (the CDP call never answers: its target is gone).
+      // The renderer dies mid-write (the CDP call never answers: its target is gone). Wait
+      // for the page to report the crash: evaluating at once may still reach it.
+      const crashed = new Promise((resolve) => one.once("crash", resolve));
       (await b.ctx.newCDPSession(one)).send("Page.crash").catch(() => {});
+      await crashed;
       await assert.rejects(one.evaluate(() => 1), /crash/i);
     }
     const rows = await two.evaluate(async () => {
