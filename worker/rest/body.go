@@ -17,7 +17,8 @@ const DefaultBodyMemory = 64 << 20
 // DefaultBodyTimeout is the default time a request has to send its whole body.
 const DefaultBodyTimeout = 60 * time.Second
 
-// minBodyBuffer is the first buffer a body is read into; it doubles as bytes arrive.
+// minBodyBuffer is the first buffer a body is read into (see firstBuffer); it doubles as
+// bytes arrive.
 const minBodyBuffer = 4 << 10
 
 // bodyBudget counts the bytes of request bodies held in memory, across requests, and
@@ -58,7 +59,7 @@ func (c *call) readBody(limit int64) ([]byte, error) {
 			if int64(len(buf)) > limit {
 				return nil, c.bodyFailed(ErrBodyTooLarge)
 			}
-			grown := min(max(minBodyBuffer, 2*int64(cap(buf))), limit+1)
+			grown := min(max(firstBuffer(c.r.ContentLength), 2*int64(cap(buf))), limit+1)
 			if !c.h.bodies.take(grown - int64(cap(buf))) {
 				return nil, c.bodyFailed(ErrServerBusy)
 			}
@@ -76,6 +77,17 @@ func (c *call) readBody(limit int64) ([]byte, error) {
 			return nil, c.bodyFailed(bodyError(err))
 		}
 	}
+}
+
+// firstBuffer is the size of the first buffer a body is read into: minBodyBuffer, or one
+// byte more than a smaller Content-Length announced, so that a small body takes no more
+// memory than it needs and the read finding its end no larger buffer. A body longer than
+// announced grows the buffer as any other.
+func firstBuffer(contentLength int64) int64 {
+	if contentLength >= 0 && contentLength < minBodyBuffer {
+		return contentLength + 1
+	}
+	return minBodyBuffer
 }
 
 // bodyError is the error answered for err, met reading a body.

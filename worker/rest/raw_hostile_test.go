@@ -151,6 +151,22 @@ func TestRaw_BodyMemory(t *testing.T) {
 	})
 }
 
+// TestRaw_BodyMemorySmall serves small bodies under a budget smaller than the buffer a
+// body of unknown length starts with: a body announcing its length reserves only that.
+func TestRaw_BodyMemorySmall(t *testing.T) {
+	e := newEnvOpts(t, rest.Options{MaxBodyMemory: 1000})
+	t.Run("OK", func(t *testing.T) {
+		resp := do(t, signedRequest(t, e, http.MethodPost, "/Hostile", `{"PartitionKey":"p","RowKey":"small"}`))
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("small insert under a 1,000-byte budget: %d %s", resp.StatusCode, body(resp))
+		}
+	})
+	t.Run("ErrServerBusy", func(t *testing.T) {
+		entity := `{"PartitionKey":"p","RowKey":"big","S":"` + strings.Repeat("x", 1000) + `"}`
+		wantRaw(t, do(t, signedRequest(t, e, http.MethodPost, "/Hostile", entity)), 503, "ServerBusy")
+	})
+}
+
 // TestRaw_BodyText refuses bodies that are not exactly one JSON object of valid Unicode.
 func TestRaw_BodyText(t *testing.T) {
 	e := newEnvOpts(t, rest.Options{})
