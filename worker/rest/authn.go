@@ -51,11 +51,13 @@ func (c *call) authorizeEntity(op auth.Operation, table, pk, rk string) error {
 // clientIP is the address of a RemoteAddr ("ip:port", "[ipv6]:port" or a bare address),
 // the zero Addr if it has none.
 func clientIP(remote string) netip.Addr {
+	var a netip.Addr
 	if ap, err := netip.ParseAddrPort(remote); err == nil {
-		remote = ap.Addr().String()
+		a = ap.Addr()
+	} else if a, err = netip.ParseAddr(remote); err != nil {
+		return netip.Addr{}
 	}
-	a, err := netip.ParseAddr(remote)
-	if err != nil || a.Zone() != "" {
+	if a.Zone() != "" {
 		return netip.Addr{}
 	}
 	return a.Unmap()

@@ -44,10 +44,11 @@ func (h *Handler) newCall(w exchange.ResponseWriter, r *exchange.Request) *call 
 	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata}
 	hd := w.Header()
 	hd.Set("x-ms-request-id", c.id)
-	hd.Set("x-ms-version", DefaultVersion)
+	version := DefaultVersion
 	if c.checkVersion() == nil {
-		hd.Set("x-ms-version", orDefault(r.Header.Get("x-ms-version"), DefaultVersion))
+		version = orDefault(r.Header.Get("x-ms-version"), DefaultVersion)
 	}
+	hd.Set("x-ms-version", version)
 	hd.Set("Date", c.now.UTC().Format(exchange.TimeFormat))
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Content-Type-Options", "nosniff")

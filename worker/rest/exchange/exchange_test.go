@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,7 +45,20 @@ func TestHeader_Get(t *testing.T) {
 }
 
 func TestCanonicalKey(t *testing.T) {
-	for _, name := range []string{"x-ms-date", "ETAG", "Content-Type", "a--b", "-x", "x y", "ü-a", "", "DataServiceVersion", "x_ms"} {
+	for _, name := range []string{"x-ms-date", "ETAG", "Content-Type", "a--b", "-x", "x y", "ü-a", "", "DataServiceVersion", "x_ms", strings.Repeat("ab-", 30)} {
+		if got, want := CanonicalKey(name), textproto.CanonicalMIMEHeaderKey(name); got != want {
+			t.Errorf("CanonicalKey(%q) = %q, net/textproto says %q", name, got, want)
+		}
+	}
+}
+
+// TestCanonicalKey_Allocs spells the service's own names otherwise than canonically, as
+// Azure's documentation does, without allocating.
+func TestCanonicalKey_Allocs(t *testing.T) {
+	for _, name := range []string{"x-ms-version", "x-ms-date", "ETag", "DataServiceVersion", "X-HTTP-Method", "x-ms-continuation-NextRowKey"} {
+		if n := testing.AllocsPerRun(100, func() { CanonicalKey(name) }); n != 0 {
+			t.Errorf("CanonicalKey(%q): %v allocations", name, n)
+		}
 		if got, want := CanonicalKey(name), textproto.CanonicalMIMEHeaderKey(name); got != want {
 			t.Errorf("CanonicalKey(%q) = %q, net/textproto says %q", name, got, want)
 		}

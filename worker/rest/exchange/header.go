@@ -46,7 +46,8 @@ func CanonicalKey(s string) string {
 	if !changed {
 		return s
 	}
-	b := []byte(s)
+	var buf [64]byte // names up to 64 bytes are canonicalized here, on the stack
+	b := append(buf[:0], s...)
 	upper = true
 	for i, c := range b {
 		switch {
@@ -57,12 +58,47 @@ func CanonicalKey(s string) string {
 		}
 		upper = c == '-'
 	}
+	if k := serviceKey(b); k != "" {
+		return k
+	}
 	return string(b)
+}
+
+// serviceKey returns the canonical names the Table service spells otherwise (x-ms-version,
+// ETag…), read or written on most requests, without allocating; "" for any other.
+func serviceKey(b []byte) string {
+	switch string(b) {
+	case "X-Ms-Version":
+		return "X-Ms-Version"
+	case "X-Ms-Date":
+		return "X-Ms-Date"
+	case "X-Ms-Request-Id":
+		return "X-Ms-Request-Id"
+	case "X-Ms-Client-Request-Id":
+		return "X-Ms-Client-Request-Id"
+	case "X-Ms-Error-Code":
+		return "X-Ms-Error-Code"
+	case "X-Http-Method":
+		return "X-Http-Method"
+	case "Etag":
+		return "Etag"
+	case "Dataserviceversion":
+		return "Dataserviceversion"
+	case "Dataserviceid":
+		return "Dataserviceid"
+	case "Content-Md5":
+		return "Content-Md5"
+	case "X-Ms-Continuation-Nextpartitionkey":
+		return "X-Ms-Continuation-Nextpartitionkey"
+	case "X-Ms-Continuation-Nextrowkey":
+		return "X-Ms-Continuation-Nextrowkey"
+	}
+	return ""
 }
 
 // IsTokenByte reports whether c may appear in an HTTP token, such as a header name
 // (RFC 9110 tchar).
 func IsTokenByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' ||
 		c != 0 && strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }

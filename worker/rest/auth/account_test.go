@@ -1,0 +1,53 @@
+package auth
+
+import (
+	"sync"
+	"testing"
+)
+
+// TestAccount_matches checks signatures under accounts of different keys, concurrently:
+// each is verified with its own key only, whichever pooled HMAC state serves it, and
+// verifying reuses a state rather than keying a new one.
+func TestAccount_matches(t *testing.T) {
+	other := "b3RoZXIga2V5IG9mIGFuIGFjY291bnQsIG5vdCB0aGUgZGV2ZWxvcG1lbnQgb25lIQ=="
+	dev, err := NewAccount("a", DevAccountKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := NewAccount("b", other, DevAccountKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only, err := NewAccount("c", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigDev, sigOther := hmacSign(t, DevAccountKey, "sts"), hmacSign(t, other, "sts")
+	t.Run("OK", func(t *testing.T) {
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				for range 200 {
+					if !dev.matches("sts", sigDev) || !both.matches("sts", sigDev) || !both.matches("sts", sigOther) || !only.matches("sts", sigOther) {
+						t.Error("a valid signature was refused")
+						return
+					}
+					if dev.matches("sts", sigOther) || only.matches("sts", sigDev) || dev.matches("sts2", sigDev) {
+						t.Error("a signature under another key or string was accepted")
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	})
+	t.Run("Allocs", func(t *testing.T) {
+		// Decoding the signature, the string to sign's bytes, the sum: no HMAC keyed per call.
+		if raceEnabled {
+			t.Skip("the race detector drops pooled values at random")
+		}
+		if n := testing.AllocsPerRun(100, func() { dev.matches("sts", sigDev) }); n > 3 {
+			t.Fatalf("%v allocations per verification", n)
+		}
+	})
+}
