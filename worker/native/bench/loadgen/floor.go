@@ -19,7 +19,13 @@ func serveFloor(addr string) error {
 		return err
 	}
 	fmt.Printf("http://%s/devstoreaccount1\n", ln.Addr())
-	return http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.Serve(ln, floorHandler())
+}
+
+// floorHandler reads the request, then answers a POST with 204 and anything else with
+// floorEntity.
+func floorHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusNoContent)
@@ -27,5 +33,5 @@ func serveFloor(addr string) error {
 		}
 		w.Header().Set("Content-Type", "application/json;odata=minimalmetadata")
 		io.WriteString(w, floorEntity)
-	}))
+	})
 }

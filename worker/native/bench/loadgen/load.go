@@ -18,68 +18,112 @@ const (
 	matches    = 50
 )
 
+// rounds is how many slices each workload is cut into. The targets take turns slice by
+// slice, so that a change in what else the machine runs falls on every target alike
+// rather than on whichever ran at that moment.
+const rounds = 10
+
 // entityBody is the JSON of entity i: partition i%20, a name, a Count and two more values.
 func entityBody(i int) string {
 	return fmt.Sprintf(`{"PartitionKey":"p%02d","RowKey":"%06d","Name":"entity number %d","Count":%d,"Score":%d.5,"Active":%t}`,
 		i%partitions, i, i, i, i%100, i%2 == 0)
 }
 
-// measure fills a fresh table on a Table service endpoint and runs the four workloads.
-func measure(cfg config, base string) (rates, error) {
-	c, err := newClient(cfg, base, cfg.clients)
-	if err != nil {
-		return rates{}, err
-	}
-	res, err := c.do(http.MethodPost, "/Tables", `{"TableName":"`+table+`"}`)
-	if err != nil || res.status != http.StatusNoContent && res.status != http.StatusCreated {
-		return rates{}, fmt.Errorf("create table: %v %v", err, res)
-	}
-	var r rates
-	r.inserts, err = count(cfg.clients, cfg.entities, func(i int) error {
-		return expect(c.do(http.MethodPost, "/"+table, entityBody(i)))(http.StatusNoContent)
-	})
-	if err != nil {
-		return r, fmt.Errorf("insert: %w", err)
-	}
-	perPartition := cfg.entities / partitions
-	r.gets, err = during(cfg.clients, cfg.phase, func() error {
-		i := rand.IntN(cfg.entities)
-		return expect(c.do(http.MethodGet, fmt.Sprintf("/%s(PartitionKey='p%02d',RowKey='%06d')", table, i%partitions, i), ""))(http.StatusOK)
-	})
-	if err != nil {
-		return r, fmt.Errorf("get: %w", err)
-	}
-	r.pages, err = during(cfg.clients, cfg.phase, func() error {
-		return expectCount(c.query(table, fmt.Sprintf("PartitionKey eq 'p%02d'", rand.IntN(partitions))))(perPartition)
-	})
-	if err != nil {
-		return r, fmt.Errorf("partition page: %w", err)
-	}
-	r.scans, err = during(cfg.clients, cfg.phase, func() error {
-		return expectCount(c.query(table, fmt.Sprintf("Count ge %d", cfg.entities-matches)))(matches)
-	})
-	if err != nil {
-		return r, fmt.Errorf("filter scan: %w", err)
-	}
-	return r, nil
+// target is one server under measurement: a Table service endpoint, or the floor, which
+// runs only the insert and get workloads.
+type target struct {
+	name  string
+	c     *client
+	floor bool
+	work  [4]meter // inserts, gets, pages, scans
 }
 
-// measureFloor runs the insert and get workloads against the floor handler.
-func measureFloor(cfg config, base string) (rates, error) {
+// meter is what a target did of one workload: operations and the time they took.
+type meter struct {
+	ops  int
+	took time.Duration
+}
+
+// rate is operations per second, 0 for a workload not run.
+func (m meter) rate() float64 {
+	if m.took == 0 {
+		return 0
+	}
+	return float64(m.ops) / m.took.Seconds()
+}
+
+func (t *target) rates() rates {
+	return rates{t.work[0].rate(), t.work[1].rate(), t.work[2].rate(), t.work[3].rate()}
+}
+
+// newTarget connects to an endpoint and, unless it is the floor, creates the table.
+func newTarget(cfg config, name, base string, floor bool) (*target, error) {
 	c, err := newClient(cfg, base, cfg.clients)
 	if err != nil {
-		return rates{}, err
+		return nil, err
 	}
-	var r rates
-	if r.inserts, err = count(cfg.clients, cfg.entities, func(i int) error {
-		return expect(c.do(http.MethodPost, "/"+table, entityBody(i)))(http.StatusNoContent)
-	}); err != nil {
-		return r, err
+	t := &target{name: name, c: c, floor: floor}
+	if !floor {
+		res, err := c.do(http.MethodPost, "/Tables", `{"TableName":"`+table+`"}`)
+		if err != nil || res.status != http.StatusNoContent && res.status != http.StatusCreated {
+			return nil, fmt.Errorf("%s: create table: %v %v", name, err, res)
+		}
 	}
-	r.gets, err = during(cfg.clients, cfg.phase, func() error {
-		return expect(c.do(http.MethodGet, "/"+table+"(PartitionKey='p01',RowKey='000001')", ""))(http.StatusOK)
-	})
-	return r, err
+	return t, nil
+}
+
+// measure runs the four workloads on the targets, each workload in rounds in which every
+// target takes its turn.
+func measure(cfg config, targets ...*target) error {
+	perRound := cfg.entities / rounds
+	for w := range 4 {
+		for r := range rounds {
+			for _, t := range targets {
+				if t.floor && w > 1 {
+					continue
+				}
+				start := time.Now()
+				n, err := t.step(cfg, w, r*perRound, (r+1)*perRound)
+				if err != nil {
+					return fmt.Errorf("%s: %s: %w", t.name, [4]string{"insert", "get", "partition page", "filter scan"}[w], err)
+				}
+				t.work[w].ops += n
+				t.work[w].took += time.Since(start)
+			}
+		}
+	}
+	return nil
+}
+
+// step runs one slice of workload w on the target, inserting entities [from, to) or
+// reading for a round's share of the phase, and returns the operations done.
+func (t *target) step(cfg config, w, from, to int) (int, error) {
+	slice := cfg.phase / rounds
+	perPartition := cfg.entities / partitions
+	switch w {
+	case 0:
+		return count(cfg.clients, from, to, func(i int) error {
+			return expect(t.c.do(http.MethodPost, "/"+table, entityBody(i)))(http.StatusNoContent)
+		})
+	case 1:
+		if t.floor {
+			return during(cfg.clients, slice, func() error {
+				return expect(t.c.do(http.MethodGet, "/"+table+"(PartitionKey='p01',RowKey='000001')", ""))(http.StatusOK)
+			})
+		}
+		return during(cfg.clients, slice, func() error {
+			i := rand.IntN(cfg.entities)
+			return expect(t.c.do(http.MethodGet, fmt.Sprintf("/%s(PartitionKey='p%02d',RowKey='%06d')", table, i%partitions, i), ""))(http.StatusOK)
+		})
+	case 2:
+		return during(cfg.clients, slice, func() error {
+			return expectCount(t.c.query(table, fmt.Sprintf("PartitionKey eq 'p%02d'", rand.IntN(partitions))))(perPartition)
+		})
+	default:
+		return during(cfg.clients, slice, func() error {
+			return expectCount(t.c.query(table, fmt.Sprintf("Count ge %d", cfg.entities-matches)))(matches)
+		})
+	}
 }
 
 func expect(res *response, err error) func(status int) error {
@@ -103,25 +147,25 @@ func expectCount(n int, err error) func(want int) error {
 	}
 }
 
-// count runs op(0) … op(n-1) from the given number of goroutines and returns ops per second.
-func count(workers, n int, op func(i int) error) (float64, error) {
+// count runs op(from) … op(to-1) from the given number of goroutines and returns how
+// many it ran.
+func count(workers, from, to int, op func(i int) error) (int, error) {
 	var next atomic.Int64
-	start := time.Now()
+	next.Store(int64(from))
 	err := parallel(workers, func() (bool, error) {
 		i := int(next.Add(1)) - 1
-		if i >= n {
+		if i >= to {
 			return false, nil
 		}
 		return true, op(i)
 	})
-	return float64(n) / time.Since(start).Seconds(), err
+	return to - from, err
 }
 
-// during runs op from the given number of goroutines for d and returns ops per second.
-func during(workers int, d time.Duration, op func() error) (float64, error) {
+// during runs op from the given number of goroutines for d and returns how many times.
+func during(workers int, d time.Duration, op func() error) (int, error) {
 	var done atomic.Int64
-	start := time.Now()
-	deadline := start.Add(d)
+	deadline := time.Now().Add(d)
 	err := parallel(workers, func() (bool, error) {
 		if time.Now().After(deadline) {
 			return false, nil
@@ -129,7 +173,7 @@ func during(workers int, d time.Duration, op func() error) (float64, error) {
 		done.Add(1)
 		return true, op()
 	})
-	return float64(done.Load()) / time.Since(start).Seconds(), err
+	return int(done.Load()), err
 }
 
 // parallel calls step from each of the workers until it returns false or an error.

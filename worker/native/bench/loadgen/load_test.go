@@ -11,9 +11,9 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
-// TestMeasure runs every workload, briefly, against the REST handler: the requests are
-// signed and answered as the load generator expects (a page holds its whole partition,
-// the scan its 50 matches), so make bench measures what it claims.
+// TestMeasure runs every workload, briefly, against the REST handler and the floor, taking
+// turns: the requests are signed and answered as the load generator expects (a page holds
+// its whole partition, the scan its 50 matches), so make bench measures what it claims.
 func TestMeasure(t *testing.T) {
 	st, err := core.Open(core.Options{})
 	if err != nil {
@@ -26,10 +26,23 @@ func TestMeasure(t *testing.T) {
 	srv := httptest.NewServer(nethttp.Handler(h))
 	defer srv.Close()
 	cfg := config{account: auth.DevAccountName, key: devKey, clients: 4, entities: 20_000, phase: 50 * time.Millisecond}
-	r, err := measure(cfg, srv.URL+"/"+auth.DevAccountName)
+	tt, err := newTarget(cfg, "tabletop", srv.URL+"/"+auth.DevAccountName, false)
 	if err != nil {
 		t.Fatal(err)
 	}
+	floor := httptest.NewServer(floorHandler())
+	defer floor.Close()
+	fl, err := newTarget(cfg, "floor", floor.URL+"/"+auth.DevAccountName, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := measure(cfg, tt, fl); err != nil {
+		t.Fatal(err)
+	}
+	if f := fl.rates(); f.inserts <= 0 || f.gets <= 0 || f.pages != 0 || f.scans != 0 {
+		t.Fatalf("floor rates %+v", f)
+	}
+	r := tt.rates()
 	if r.inserts <= 0 || r.gets <= 0 || r.pages <= 0 || r.scans <= 0 {
 		t.Fatalf("rates %+v", r)
 	}

@@ -1,7 +1,8 @@
 // Command loadgen is the load generator of make bench's side-by-side run (worker/native/bench/run.sh):
 // it drives Azurite, Tabletop's native server and a trivial net/http handler (the floor,
-// which it also serves, with -serve) through the same client and workloads, one target
-// after the other, and prints the rates and their ratios.
+// which it also serves, with -serve) through the same client and workloads, and prints
+// the rates and their ratios. Each workload runs in rounds in which the targets take
+// turns (see rounds), so that the background load of a shared machine falls on all alike.
 //
 // Workloads, with -clients keep-alive clients over loopback, every request signed with
 // SharedKeyLite as the Azure SDKs sign it:
@@ -57,25 +58,33 @@ type config struct {
 	phase                    time.Duration
 }
 
-// run measures each target and prints the table.
+// run measures the targets and prints the table.
 func run(cfg config) error {
-	if cfg.entities%20 != 0 || cfg.entities/20 < 1000 {
-		return fmt.Errorf("-entities must be a multiple of 20 of at least 20,000")
+	if cfg.entities%(20*rounds) != 0 || cfg.entities/20 < 1000 {
+		return fmt.Errorf("-entities must be a multiple of %d of at least 20,000", 20*rounds)
 	}
-	var az, tt, fl rates
-	var err error
-	fmt.Fprintf(os.Stderr, "azurite %s\n", cfg.azurite)
-	if az, err = measure(cfg, cfg.azurite); err != nil {
-		return fmt.Errorf("azurite: %w", err)
+	az, err := newTarget(cfg, "azurite", cfg.azurite, false)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(os.Stderr, "tabletop %s\n", cfg.tabletop)
-	if tt, err = measure(cfg, cfg.tabletop); err != nil {
-		return fmt.Errorf("tabletop: %w", err)
+	tt, err := newTarget(cfg, "tabletop", cfg.tabletop, false)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(os.Stderr, "floor %s\n", cfg.floor)
-	if fl, err = measureFloor(cfg, cfg.floor); err != nil {
-		return fmt.Errorf("floor: %w", err)
+	fl, err := newTarget(cfg, "floor", cfg.floor, true)
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(os.Stderr, "azurite %s\ntabletop %s\nfloor %s\n", cfg.azurite, cfg.tabletop, cfg.floor)
+	if err := measure(cfg, az, tt, fl); err != nil {
+		return err
+	}
+	printTable(cfg, az.rates(), tt.rates(), fl.rates())
+	return nil
+}
+
+// printTable prints the rates and their ratios as a Markdown table.
+func printTable(cfg config, az, tt, fl rates) {
 	fmt.Printf("\n%d keep-alive clients, loopback, %d entities\n\n", cfg.clients, cfg.entities)
 	fmt.Printf("| | Azurite | Tabletop | net/http floor | Tabletop ÷ Azurite | Tabletop ÷ floor |\n|---|---:|---:|---:|---:|---:|\n")
 	row := func(name string, a, t, f float64) {
@@ -89,5 +98,4 @@ func run(cfg config) error {
 	row("point gets/s", az.gets, tt.gets, fl.gets)
 	row("1,000-entity partition pages/s", az.pages, tt.pages, 0)
 	row(fmt.Sprintf("filter scans/s (Count ge N, %d entities, 50 match)", cfg.entities), az.scans, tt.scans, 0)
-	return nil
 }
