@@ -50,10 +50,13 @@ func (c protoConn) Write(b []byte) (int, error) {
 
 // parseProtoError recognizes an answer net/http wrote itself: its status and text.
 func parseProtoError(b []byte) (int, string, bool) {
-	line, rest, ok := bytes.Cut(b, []byte(protoErrorHeaders))
-	if !ok || !bytes.HasPrefix(line, []byte("HTTP/1.1 ")) || len(line) < 12 || bytes.IndexByte(line, '\n') >= 0 {
+	// The headers follow the status line: looking there, not through the whole write,
+	// keeps the cost of this check off large answers.
+	end := bytes.IndexByte(b, '\n') - 1
+	if end < 12 || !bytes.HasPrefix(b, []byte("HTTP/1.1 ")) || !bytes.HasPrefix(b[end:], []byte(protoErrorHeaders)) {
 		return 0, "", false
 	}
+	line, rest := b[:end], b[end+len(protoErrorHeaders):]
 	status, err := strconv.Atoi(string(line[9:12]))
 	if err != nil {
 		return 0, "", false

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -42,20 +43,43 @@ type call struct {
 // newCall starts serving r: it issues the request ID and sets the headers every response has.
 func (h *Handler) newCall(w exchange.ResponseWriter, r *exchange.Request) *call {
 	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata}
-	hd := w.Header()
-	hd.Set("x-ms-request-id", c.id)
 	version := DefaultVersion
 	if c.checkVersion() == nil {
 		version = orDefault(r.Header.Get("x-ms-version"), DefaultVersion)
 	}
-	hd.Set("x-ms-version", version)
-	hd.Set("Date", c.now.UTC().Format(exchange.TimeFormat))
-	hd.Set("Cache-Control", "no-cache")
-	hd.Set("X-Content-Type-Options", "nosniff")
+	// One array holds the values of these headers: one allocation rather than five.
+	v := &[...]string{c.id, version, httpDate(c.now), "no-cache", "nosniff"}
+	hd := w.Header()
+	hd["X-Ms-Request-Id"] = v[0:1:1]
+	hd["X-Ms-Version"] = v[1:2:2]
+	hd["Date"] = v[2:3:3]
+	hd["Cache-Control"] = v[3:4:4]
+	hd["X-Content-Type-Options"] = v[4:5:5]
 	if id := r.Header.Get("x-ms-client-request-id"); id != "" {
 		hd.Set("x-ms-client-request-id", id)
 	}
 	return c
+}
+
+// lastDate is the Date header last formatted, with its second: requests in the same
+// second share it.
+var lastDate atomic.Pointer[datedText]
+
+type datedText struct {
+	unix int64
+	text string
+}
+
+// httpDate is t in the form of the Date header (exchange.TimeFormat), formatted once per
+// second.
+func httpDate(t time.Time) string {
+	sec := t.Unix()
+	if d := lastDate.Load(); d != nil && d.unix == sec {
+		return d.text
+	}
+	d := &datedText{unix: sec, text: t.UTC().Format(exchange.TimeFormat)}
+	lastDate.Store(d)
+	return d.text
 }
 
 // newRequestID returns a random UUID (version 4) in text form.
