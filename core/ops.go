@@ -94,6 +94,11 @@ func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 	if err := validateOp(op); err != nil {
 		return nil, err
 	}
+	return tx.applyValid(id, op)
+}
+
+// applyValid is apply for an op validateOp has accepted.
+func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 	e := op.Entity
 	key := entityKey(id, e.PartitionKey, e.RowKey)
 	old, err := tx.stored(key, e)

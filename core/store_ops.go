@@ -32,10 +32,19 @@ func (s *Store) GetRecord(table, pk, rk string) (rec Record, err error) {
 	return rec, err
 }
 
-// Apply performs one entity write in its own transaction; see Tx.Apply.
+// Apply performs one entity write in its own transaction; see Tx.Apply. The op is
+// validated before the write lock is taken, so that writers hold it for less time; its
+// errors keep Tx.Apply's order (a missing table first).
 func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
+	invalid := validateOp(op)
 	err = s.Update(func(tx *Tx) error {
-		e, err = tx.Apply(table, op)
+		if _, err := tx.Table(table); err != nil {
+			return err
+		}
+		if invalid != nil {
+			return invalid
+		}
+		e, err = tx.applyValid(tableID(table), op)
 		return err
 	})
 	return e, err

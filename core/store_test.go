@@ -45,4 +45,20 @@ func TestStore_Apply(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+	t.Run("ErrTableNotFound", func(t *testing.T) {
+		// A missing table is reported before an invalid entity, as inside a transaction.
+		_, err := s.Apply("nosuch", core.Op{Kind: core.OpInsert, Entity: entity("p", "bad/key")})
+		if !errors.Is(err, core.ErrTableNotFound) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("ErrKeyInvalid", func(t *testing.T) {
+		_, err := s.Apply("people", core.Op{Kind: core.OpInsert, Entity: entity("p", "bad/key")})
+		if !errors.Is(err, core.ErrKeyInvalid) {
+			t.Fatalf("err = %v", err)
+		}
+		if _, err := s.Get("people", "p", "bad/key"); !errors.Is(err, core.ErrEntityNotFound) {
+			t.Fatalf("an invalid entity was stored: %v", err)
+		}
+	})
 }
