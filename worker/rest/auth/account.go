@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
-	"hash"
-	"sync"
 )
 
 // The development storage account every Azure emulator knows (Microsoft's "Use the
@@ -56,41 +54,10 @@ func (a Account) matches(stringToSign, sig string) bool {
 	ok := false
 	var sum [sha256.Size]byte
 	for _, key := range a.Keys {
-		pool := macPool(key)
-		m := pool.Get().(hash.Hash)
-		m.Reset()
+		m := keyedMAC(key)
 		m.Write([]byte(stringToSign))
 		ok = hmac.Equal(m.Sum(sum[:0]), got) || ok
-		pool.Put(m)
+		releaseMAC(key, m)
 	}
 	return ok
-}
-
-// macPools holds, per account key (its bytes as the map key), HMAC-SHA256 states keyed
-// with it: a request reuses one rather than keying a new one, which costs allocations
-// and two SHA-256 blocks.
-var macPools struct {
-	sync.RWMutex
-	m map[string]*sync.Pool
-}
-
-// macPool returns the pool of HMAC-SHA256 states keyed with key.
-func macPool(key []byte) *sync.Pool {
-	macPools.RLock()
-	p := macPools.m[string(key)]
-	macPools.RUnlock()
-	if p != nil {
-		return p
-	}
-	macPools.Lock()
-	defer macPools.Unlock()
-	if p = macPools.m[string(key)]; p == nil {
-		k := string(key)
-		p = &sync.Pool{New: func() any { return hmac.New(sha256.New, []byte(k)) }}
-		if macPools.m == nil {
-			macPools.m = make(map[string]*sync.Pool)
-		}
-		macPools.m[k] = p
-	}
-	return p
 }
