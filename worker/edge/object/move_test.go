@@ -115,3 +115,39 @@ func TestUnpackMoved(t *testing.T) {
 		}
 	}
 }
+
+func TestObject_AdoptFeed(t *testing.T) {
+	storeID := func(s *core.Store) (g core.Guid) {
+		if err := s.View(func(tx *core.Tx) (err error) { g, err = tx.StoreID(); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	t.Run("OK", func(t *testing.T) {
+		src, dst := moveStore(t), moveStore(t)
+		state, err := feedState(src, "things")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := adoptFeed(dst, "things\x00"+state); err != nil {
+			t.Fatal(err)
+		}
+		if storeID(dst) != storeID(src) {
+			t.Fatal("the new store did not take the feed's identity")
+		}
+	})
+	t.Run("ErrBadArgument", func(t *testing.T) {
+		dst := moveStore(t)
+		state, err := feedState(moveStore(t), "things")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Split(state, "\x00")
+		for _, arg := range []string{"things", "things\x00" + strings.Join(f[:3], "\x00"), "things\x00!!\x001\x002\x003",
+			"things\x00AAAA\x001\x002\x003", "things\x00" + f[0] + "\x00x\x002\x003", "things\x00" + f[0] + "\x001\x00-2\x003"} {
+			if err := adoptFeed(dst, arg); !errors.Is(err, ErrBadArgument) {
+				t.Fatalf("%q: %v", arg, err)
+			}
+		}
+	})
+}
