@@ -21,7 +21,7 @@ const NO_ACCOUNTS =
 export default {
   async fetch(request, env) {
     try {
-      const accounts = accountNames(env.TABLETOP_ACCOUNTS);
+      const accounts = served(env);
       const url = new URL(request.url);
       const path = url.pathname;
       if (path === "/__tabletop/ping") return new Response("pong");
@@ -35,18 +35,26 @@ export default {
         headers.set(OBJECT_HEADER, r.account);
         return await accountStub(env, r.account).fetch(new Request(request, { headers }));
       }
-      const read = await request.arrayBuffer();
-      const body = read.byteLength ? read : null;
-      if (r.batch) r = { ...batchRoute(new TextDecoder().decode(read), request.url, accounts), batch: true };
+      const read = request.body === null ? null : await request.arrayBuffer();
+      const body = read?.byteLength ? read : null;
+      if (r.batch) r = { ...batchRoute(body ? new TextDecoder().decode(body) : "", request.url, accounts), batch: true };
       headers.set(OBJECT_HEADER, r.table ? objectName(r.account, r.table) : r.account);
-      const forwarded = new Request(request, { headers, body });
-      if (r.table) return await forwardTable(env, r, forwarded, body);
-      return await accountStub(env, r.account).fetch(forwarded);
+      if (r.table) return await forwardTable(env, r, { method: request.method, url: request.url, headers }, body);
+      return await accountStub(env, r.account).fetch(new Request(request, { headers, body }));
     } catch (err) {
       return errorResponse(err);
     }
   },
 };
+
+let accounts = { value: undefined, names: [] };
+
+/** served is the names of the accounts served, read from TABLETOP_ACCOUNTS once per value. */
+function served(env) {
+  const value = env.TABLETOP_ACCOUNTS;
+  if (value !== accounts.value) accounts = { value, names: accountNames(value) };
+  return accounts.names;
+}
 
 // GET /__tabletop/ping answers "pong" from the entry Worker alone: a health check that
 // starts no object. When TABLETOP_DEBUG is "1" (the test runtime sets it; wrangler.toml

@@ -29,7 +29,7 @@ import { startGo } from "./gohost.mjs";
 import { requestHead, requestBody, toResponse, statusOf, errorResponse } from "./exchange.mjs";
 import { tableLifecycle, objectName } from "./route.mjs";
 import { RANGE_HEADER, KEY_HEADER, MOVED_HEADER, sameSpan, inSpan } from "./partition.mjs";
-import { splitRange, settleSplit, pendingSplits, resetTable, readMap, splitLimit } from "./split.mjs";
+import { splitRange, settleSplit, pendingSplits, resetTable, readMap, splitLimits } from "./split.mjs";
 
 /** OBJECT_HEADER carries the object's name ("account" or "account/table") from the entry Worker. */
 export const OBJECT_HEADER = "x-tabletop-object";
@@ -120,7 +120,7 @@ export class TableObject extends GoObject {
       if (!this.serves(span, request)) return moved();
       const answer = this.track(this.serve(go, account, request, head, body));
       const [h, b] = await answer;
-      if (WRITES.has(request.method) && statusOf(h) < 300) this.maybeSplit(go, account, tableOf(request), span);
+      if (WRITES.has(request.method) && statusOf(h) < 300) this.maybeSplit(go, account, tableOf(request), span, body.length);
       return toResponse(h, b, request.method);
     } catch (err) {
       return errorResponse(err);
@@ -147,7 +147,20 @@ export class TableObject extends GoObject {
 
   /** span is the range this object serves: stored by a split, else every key of the table named in the request. */
   span(request) {
-    return this.ctx.storage.kv.get(RANGE) ?? { lo: "", hi: null, obj: request.headers.get(OBJECT_HEADER) ?? "" };
+    return this.storedRange() ?? { lo: "", hi: null, obj: request.headers.get(OBJECT_HEADER) ?? "" };
+  }
+
+  /** storedRange is the range a split stored for this object, or null; read from storage once, then kept. */
+  storedRange() {
+    if (this.range === undefined) this.range = this.ctx.storage.kv.get(RANGE) ?? null;
+    return this.range;
+  }
+
+  /** saveRange stores range (null: none) and keeps it. */
+  saveRange(range) {
+    if (range) this.ctx.storage.kv.put(RANGE, range);
+    else this.ctx.storage.kv.delete(RANGE);
+    this.range = range;
   }
 
   // serves tells whether this object answers a request routed to the range in its
@@ -166,17 +179,18 @@ export class TableObject extends GoObject {
   }
 
   // maybeSplit asks the account object to split this object's range once its store
-  // holds more records (entities and deletion records: what takes memory) than the split
-  // limit. It runs after the answer, and a failure only delays the split. A range that
-  // cannot be split (one partition) is asked about again when it has doubled.
-  maybeSplit(go, account, table, span) {
-    const limit = splitLimit(this.env);
-    if (!limit || span.fence != null || this.asking) return;
+  // holds more records (entities and deletion records) or more bytes than the split
+  // limits (splitLimits). It runs after the answer, and a failure only delays the split. A
+  // range that cannot be split (one partition) is asked about again when it has doubled.
+  // wrote is the size of the request's body, which bounds how much the store grew.
+  maybeSplit(go, account, table, span, wrote) {
+    const limits = splitLimits(this.env);
+    this.written = (this.written ?? 0) + wrote;
+    if ((!limits.entities && !limits.bytes) || span.fence != null || this.asking) return;
     this.asking = true;
     const ask = async () => {
-      const n = Number(await go.call("size"));
-      if (n <= limit || n < (this.splitRefusedAt ?? 0) * 2) return;
-      if (!(await accountStub(this.env, account).split(account, table, span))) this.splitRefusedAt = n;
+      const over = await this.oversize(go, limits);
+      if (over && !(await accountStub(this.env, account).split(account, table, span))) this.refused = over;
     };
     const asked = ask()
       .catch((err) => console.error(`tabletop: split of ${table} not started: ${err.message}`))
@@ -184,11 +198,25 @@ export class TableObject extends GoObject {
     this.ctx.waitUntil?.(asked);
   }
 
+  // oversize returns the store's size as { records, bytes } when it is past a limit (and
+  // twice what a refused split saw), else null. Records are counted in constant time;
+  // bytes take a pass over the store, so they are measured only when the last measure plus
+  // the bodies written since could pass the limit, and a sixteenth of it was written since.
+  async oversize(go, limits) {
+    const refused = this.refused ?? { records: 0, bytes: 0 };
+    const records = Number(await go.call("size"));
+    if (limits.entities && records > limits.entities && records >= refused.records * 2) return { ...refused, records };
+    const due = this.measured === undefined || (this.measured + this.written > limits.bytes && this.written >= limits.bytes / 16);
+    if (!limits.bytes || !due) return null;
+    [this.measured, this.written] = [Number(await go.call("bytes")), 0];
+    return this.measured > limits.bytes && this.measured >= refused.bytes * 2 ? { ...refused, bytes: this.measured } : null;
+  }
+
   /** stats adds to the counters the entities of the table this object holds and its range (tests; see entry.mjs). */
   async stats(account, table = "") {
     const name = table.split("#")[0];
     const entities = Number(await (await this.instance(account)).call("count", name));
-    return { ...(await super.stats(account)), entities, range: this.ctx.storage.kv.get(RANGE) ?? null };
+    return { ...(await super.stats(account)), entities, range: this.storedRange() };
   }
 
   /** move runs an internal operation that moves a span (RPC from the account object; see split.mjs). */
@@ -198,20 +226,20 @@ export class TableObject extends GoObject {
 
   /** fence stores this object's range with [key, hi) fenced, then waits for the requests in flight (RPC). */
   async fence(account, span, key) {
-    this.ctx.storage.kv.put(RANGE, { ...span, fence: key });
+    this.saveRange({ ...span, fence: key });
     await Promise.allSettled([...this.inflight]);
   }
 
   /** setRange stores the range this object serves; null is every key of the table it is named after (RPC). */
   async setRange(account, span) {
-    if (span) this.ctx.storage.kv.put(RANGE, { lo: span.lo, hi: span.hi, obj: span.obj });
-    else this.ctx.storage.kv.delete(RANGE);
+    this.measured = undefined; // the store changed: measure its bytes again
+    this.saveRange(span ? { lo: span.lo, hi: span.hi, obj: span.obj } : null);
   }
 
   /** forget drops the table and the range of an object that no longer serves any of it (RPC). */
   async forget(account, table) {
     await (await this.instance(account)).call("forget", table);
-    this.ctx.storage.kv.delete(RANGE);
+    this.saveRange(null);
   }
 
   /** hasTable tells whether this object holds the table (RPC from the account object). */
