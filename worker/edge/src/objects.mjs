@@ -28,7 +28,7 @@ import { DurableObject } from "cloudflare:workers";
 import { startGo } from "./gohost.mjs";
 import { requestHead, requestBody, toResponse, statusOf, errorResponse } from "./exchange.mjs";
 import { tableLifecycle, objectName } from "./route.mjs";
-import { RANGE_HEADER, KEY_HEADER, MOVED_HEADER, sameSpan, inSpan } from "./partition.mjs";
+import { sameSpan, inSpan } from "./partition.mjs";
 import { splitRange, settleSplit, pendingSplits, resetTable, readMap, splitLimits } from "./split.mjs";
 
 /** OBJECT_HEADER carries the object's name ("account" or "account/table") from the entry Worker. */
@@ -43,7 +43,7 @@ const TABLE_NAME = /^[A-Za-z][A-Za-z0-9]{2,62}$/;
 /** INTENT is the storage key prefix of the account object's unsettled Create/Delete Table. */
 export const INTENT = "intent/";
 
-const SKIP = new Set([OBJECT_HEADER, RANGE_HEADER, KEY_HEADER]);
+const SKIP = new Set([OBJECT_HEADER]);
 
 /** RANGE is the storage key of a table object's range: { lo, hi, obj, fence? } (see split.mjs). */
 const RANGE = "range";
@@ -109,29 +109,50 @@ export class TableObject extends GoObject {
     this.inflight = new Set();
   }
 
+  /** fetch answers a request of the account object (Delete Table), which does not route by the map. */
   async fetch(request) {
     try {
-      const account = accountOf(request);
-      const go = await this.instance(account);
-      if (request.headers.has("origin")) await this.refreshCors(go, account);
-      const body = await requestBody(request);
-      const head = requestHead(request, SKIP);
-      const span = this.span(request);
-      if (!this.serves(span, request)) return moved();
-      const answer = this.track(this.serve(go, account, request, head, body));
-      const [h, b] = await answer;
-      if (WRITES.has(request.method) && statusOf(h) < 300) this.maybeSplit(go, account, tableOf(request), span, body.length);
-      return toResponse(h, b, request.method);
+      const out = await this.handle({
+        object: request.headers.get(OBJECT_HEADER) ?? "",
+        method: request.method,
+        head: requestHead(request, SKIP),
+        body: await requestBody(request),
+        range: null,
+        key: null,
+        origin: request.headers.has("origin"),
+      });
+      return toResponse(out.head, out.body, request.method);
     } catch (err) {
       return errorResponse(err);
     }
   }
 
+  /**
+   * handle answers one request (RPC from the entry Worker; fetch above reads the same from
+   * an HTTP request): object is the name it was addressed by ("account/table"), head and
+   * body as the Go handler reads them, range the [lo, hi, obj] it was routed to (null when
+   * it came from the account object, not by the map), key the PartitionKey it concerns
+   * (null if none), origin whether it carries an Origin header. It resolves to the Go
+   * handler's { head, body }, or to { moved: true } when this object does not serve that
+   * range (now).
+   */
+  async handle({ object, method, head, body, range, key, origin }) {
+    const account = object.split("/")[0];
+    const table = object.split("/").slice(1).join("/");
+    const go = await this.instance(account);
+    if (origin) await this.refreshCors(go, account);
+    const span = this.span(object);
+    if (!this.serves(span, range, key)) return { moved: true };
+    const [h, b] = await this.track(this.serve(go, account, table, head, body));
+    if (WRITES.has(method) && statusOf(h) < 300) this.maybeSplit(go, account, table, span, body.length);
+    return { head: h, body: b };
+  }
+
   // serve answers one request; on TableNotFound it asks the account object to settle
   // its intents first and, if one named this table, tries once more.
-  async serve(go, account, request, head, body) {
+  async serve(go, account, table, head, body) {
     let [h, b] = await go.serve(head, body);
-    if (tableNotFound(h) && (await accountStub(this.env, account).settle(account, tableOf(request)))) {
+    if (tableNotFound(h) && (await accountStub(this.env, account).settle(account, table))) {
       [h, b] = await go.serve(head, body);
     }
     return [h, b];
@@ -145,9 +166,9 @@ export class TableObject extends GoObject {
     return answer;
   }
 
-  /** span is the range this object serves: stored by a split, else every key of the table named in the request. */
-  span(request) {
-    return this.storedRange() ?? { lo: "", hi: null, obj: request.headers.get(OBJECT_HEADER) ?? "" };
+  /** span is the range this object serves: stored by a split, else every key of the table it is addressed by (object). */
+  span(object) {
+    return this.storedRange() ?? { lo: "", hi: null, obj: object };
   }
 
   /** storedRange is the range a split stored for this object, or null; read from storage once, then kept. */
@@ -163,19 +184,16 @@ export class TableObject extends GoObject {
     this.range = range;
   }
 
-  // serves tells whether this object answers a request routed to the range in its
-  // RANGE_HEADER (one without came from the account object, not by the map): the range
-  // must be this object's, and the key the request concerns, if any, outside the part
-  // being moved; a request across the range waits while a part is moving.
-  serves(span, request) {
-    const routed = request.headers.get(RANGE_HEADER);
-    if (routed === null) return true;
-    const [lo, hi, obj] = JSON.parse(decodeURIComponent(routed));
+  // serves tells whether this object answers a request routed to range ([lo, hi, obj];
+  // null for one from the account object, not by the map) concerning PartitionKey key
+  // (null if none): the range must be this object's, and the key outside the part being
+  // moved; a request across the range waits while a part is moving.
+  serves(span, range, key) {
+    if (range === null) return true;
+    const [lo, hi, obj] = range;
     if (!sameSpan(span, { lo, hi, obj })) return false;
-    const key = request.headers.get(KEY_HEADER);
     if (key === null) return span.fence == null;
-    const pk = JSON.parse(decodeURIComponent(key));
-    return inSpan(span, pk) && (span.fence == null || pk < span.fence);
+    return inSpan(span, key) && (span.fence == null || key < span.fence);
   }
 
   // maybeSplit asks the account object to split this object's range once its store
@@ -429,21 +447,9 @@ export class AccountObject extends GoObject {
   }
 }
 
-/** moved is a table object's refusal of a range it does not serve now: the entry Worker reads the map again. */
-function moved() {
-  const res = errorResponse("The table's partition is moving; retry the request.", 503, "ServerBusy");
-  res.headers.set(MOVED_HEADER, "1");
-  return res;
-}
-
 /** tableNotFound tells whether an answer's head is 404 TableNotFound. */
 function tableNotFound(head) {
   return statusOf(head) === 404 && /^x-ms-error-code: TableNotFound$/im.test(head);
-}
-
-/** tableOf is the table in a table object's header ("account/table"). */
-function tableOf(request) {
-  return (request.headers.get(OBJECT_HEADER) ?? "").split("/").slice(1).join("/");
 }
 
 /** tableNameIn is the TableName of a Create Table body, "" if there is none. */

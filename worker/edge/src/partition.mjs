@@ -9,15 +9,6 @@
 // and re-creation of the table too, so a newer map is always recognized.
 import { objectName } from "./route.mjs";
 
-/** RANGE_HEADER carries the range a request was routed to: encoded JSON [lo, hi, obj]. */
-export const RANGE_HEADER = "x-tabletop-range";
-
-/** KEY_HEADER carries the PartitionKey a request concerns: encoded JSON. */
-export const KEY_HEADER = "x-tabletop-key";
-
-/** MOVED_HEADER marks a table object's refusal of a range it does not serve (now). */
-export const MOVED_HEADER = "x-tabletop-moved";
-
 /**
  * defaultMap is the map of a table that was never split, at version; epoch is the version
  * at which the table last started over (deleted), absent until it has.

@@ -1,11 +1,11 @@
 // Routing a table's requests by its partition map, at the entry Worker.
 //
 // The map comes from the account object and is cached here, per isolate. Each request to
-// a table object says which range it was routed to (RANGE_HEADER) and, when it concerns
-// one partition, which (KEY_HEADER; see partition.mjs). An object that does not serve that range, or whose
-// part of it is moving to another object, refuses with MOVED_HEADER; the entry Worker
-// then reads the map again and tries again, with a short backoff, for up to RETRY_MS, and
-// finally answers 503 ServerBusy, which every Azure SDK retries.
+// a table object goes by RPC (TableObject.handle) and says which range it was routed to
+// and, when it concerns one partition, which (see partition.mjs). An object that does not
+// serve that range, or whose part of it is moving to another object, refuses it; the
+// entry Worker then reads the map again and tries again, with a short backoff, for up to
+// RETRY_MS, and finally answers 503 ServerBusy, which every Azure SDK retries.
 //
 //   one partition (an entity path, an insert's body, a batch, a $filter pinning
 //   PartitionKey)                      → the range holding the key
@@ -16,9 +16,9 @@
 //   the rest (Get Table ACL, …)        → the first range
 import { accountStub } from "./objects.mjs";
 import { objectName } from "./route.mjs";
-import { errorResponse } from "./exchange.mjs";
+import { errorResponse, toResponse } from "./exchange.mjs";
 import { changes } from "./feed.mjs";
-import { RANGE_HEADER, KEY_HEADER, MOVED_HEADER, rangeIndex, spanOf, pathKey, bodyKey, batchKey, filterKey, filterBounds, beyond, decodeToken, encodeToken, feedParts, joinFeeds } from "./partition.mjs";
+import { rangeIndex, spanOf, pathKey, bodyKey, batchKey, filterKey, filterBounds, beyond, decodeToken, encodeToken, feedParts, joinFeeds } from "./partition.mjs";
 
 /** RETRY_MS bounds how long a request waits for a range that is moving. */
 export const RETRY_MS = 30000;
@@ -40,8 +40,9 @@ async function tableMap(env, account, table, fresh) {
 }
 
 /**
- * forwardTable answers a request for a table: r is its route, request its method, url and
- * headers (a Headers this module may change), body its bytes (or null).
+ * forwardTable answers a request for a table: r is its route, request { method, url,
+ * object, lines, origin } (the object name the table's requests are addressed by, the
+ * head's header lines, whether it has an Origin header), body its bytes (or null).
  */
 export async function forwardTable(env, r, request, body) {
   const url = new URL(request.url);
@@ -65,19 +66,27 @@ export async function forwardTable(env, r, request, body) {
 }
 
 /**
- * send hands the request to range i of map, and tells whether the object refused it. The
- * request's headers are changed in place: each Request made here takes a copy.
+ * send hands the request to range i of map, by RPC (TableObject.handle: the head and body
+ * as Go reads them, no HTTP between the Worker and the object), and tells whether the
+ * object refused it.
  */
 export async function send(env, map, i, request, body, key, url = request.url) {
   const span = spanOf(map, i);
-  const headers = request.headers;
-  headers.set(RANGE_HEADER, encodeURIComponent(JSON.stringify([span.lo, span.hi, span.obj])));
-  if (key !== undefined) headers.set(KEY_HEADER, encodeURIComponent(JSON.stringify(key)));
-  else headers.delete(KEY_HEADER);
   const stub = env.TABLES.get(objectId(env, span.obj));
-  const res = await stub.fetch(new Request(url, { method: request.method, headers, body }));
-  return { res, moved: res.headers.has(MOVED_HEADER) };
+  const out = await stub.handle({
+    object: request.object,
+    method: request.method,
+    head: `${request.method} ${url}\n${request.lines}`,
+    body: body ?? EMPTY,
+    range: [span.lo, span.hi, span.obj],
+    key: key ?? null,
+    origin: request.origin,
+  });
+  if (out.moved) return { res: null, moved: true };
+  return { res: toResponse(out.head, out.body, request.method), moved: false };
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** IDS bounds how many object ids objectId keeps. */
 const IDS = 10000;
