@@ -25,7 +25,7 @@ export async function changes(env, r, request) {
   const url = new URL(request.url);
   const topText = url.searchParams.get("$top");
   const top = topText === null ? PAGE : /^\d{1,4}$/.test(topText) ? Number(topText) : 0;
-  const vector = decodeVector(url.searchParams.get("since"));
+  const vector = await decodeVector(url.searchParams.get("since"));
   if (!vector) return errorResponse("since is not a valid checkpoint", 400, "InvalidQueryParameterValue");
   if (top < 1 || top > PAGE) return retrying(env, r, async (map) => passOn(await send(env, map, 0, request, null))); // the handler answers it
   let tries = 0;
@@ -87,7 +87,7 @@ async function page(env, map, request, url, vector, top) {
     entries: map.ranges.map(({ lo }) => [lo, read.has(lo) ? read.get(lo) : sinceAt(vector, lo)]),
   };
   if (stop < 0) next.start = vector.start;
-  return answer(last, parts, encodeVector(next), stop >= 0);
+  return answer(last, parts, await encodeVector(next), stop >= 0);
 }
 
 // answer builds the page from the ranges' answers: the first's head, the checkpoint and

@@ -10,22 +10,28 @@
 // split adopted the feed of the object it came from (worker/edge/object, adoptFeed).
 //
 // Text form: base64url (unpadded) of "V", a version byte (1), then the JSON
-// [epoch, start, [[lo, since], …]]. The Go handler's checkpoints start with another byte
-// (its version, 1 or 2), so a checkpoint issued before the table was split reads as the
-// vector of one entry that covers every key.
+// [epoch, start, [[lo, since], …]] compressed with raw DEFLATE: the ranges' checkpoints
+// share the store identity and most of their Timestamps, so a vector takes about 30 bytes
+// per range, and one of hundreds of ranges stays within a URL's 16 KB on Cloudflare. The
+// Go handler's checkpoints start with another byte (its version, 1 or 2), so a checkpoint
+// issued before the table was split reads as the vector of one entry that covers every key.
 
 const MARK = "V".charCodeAt(0);
 const VERSION = 1;
 
+/** MAX_JSON bounds the JSON a vector may inflate to (a vector of some 10,000 ranges). */
+const MAX_JSON = 1 << 20;
+
 /** START is the vector of a reader at the start of the feed. */
 export const START = Object.freeze({ epoch: null, start: "", entries: Object.freeze([Object.freeze(["", ""])]) });
 
-/** encodeVector returns the text form of vector. */
-export function encodeVector({ epoch, start, entries }) {
+/** encodeVector resolves to the text form of vector. */
+export async function encodeVector({ epoch, start, entries }) {
   const json = new TextEncoder().encode(JSON.stringify([epoch, start, entries]));
-  const bytes = new Uint8Array(json.length + 2);
+  const packed = await pipe(json, new CompressionStream("deflate-raw"), Infinity);
+  const bytes = new Uint8Array(packed.length + 2);
   bytes.set([MARK, VERSION]);
-  bytes.set(json, 2);
+  bytes.set(packed, 2);
   let bin = "";
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
@@ -33,9 +39,10 @@ export function encodeVector({ epoch, start, entries }) {
 
 /**
  * decodeVector reads a since parameter: "" (or null) is START, a Go checkpoint is the
- * vector of one entry (its epoch null: any), and anything that is neither is undefined.
+ * vector of one entry (its epoch null: any), and it resolves to undefined for anything
+ * that is neither.
  */
-export function decodeVector(text) {
+export async function decodeVector(text) {
   if (!text) return START;
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
   let bytes;
@@ -47,11 +54,37 @@ export function decodeVector(text) {
   if (bytes[0] !== MARK) return { epoch: null, start: "", entries: [["", text]] }; // the handler checks it
   if (bytes[1] !== VERSION) return undefined;
   try {
-    const [epoch, start, entries] = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(2)));
+    const json = await pipe(bytes.subarray(2), new DecompressionStream("deflate-raw"), MAX_JSON);
+    const [epoch, start, entries] = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
     return wellFormed(epoch, start, entries) ? { epoch, start, entries } : undefined;
   } catch {
     return undefined;
   }
+}
+
+// pipe runs bytes through a compression stream and resolves to its output, failing once
+// that passes limit bytes.
+async function pipe(bytes, stream, limit) {
+  const writer = stream.writable.getWriter();
+  writer.write(bytes).catch(() => {});
+  writer.close().catch(() => {});
+  const chunks = [];
+  let n = 0;
+  const reader = stream.readable.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.length;
+    if (n > limit) {
+      await reader.cancel();
+      throw new Error(`a vector checkpoint over ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const c of chunks) out.set(c, off), (off += c.length);
+  return out;
 }
 
 // wellFormed checks a decoded vector: entries ordered by lo from "", checkpoints as text,

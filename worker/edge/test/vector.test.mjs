@@ -7,26 +7,37 @@ import { defaultMap, splitMap } from "../src/partition.mjs";
 const vector = { epoch: 3, start: "m", entries: [["", "AgA"], ["m", ""], ["t", "AgB"]] };
 
 test("decodeVector", async (t) => {
-  await t.test("OK", () => {
-    assert.deepEqual(decodeVector(encodeVector(vector)), vector);
-    assert.equal(decodeVector(""), START);
-    assert.equal(decodeVector(null), START);
+  await t.test("OK", async () => {
+    assert.deepEqual(await decodeVector(await encodeVector(vector)), vector);
+    assert.equal(await decodeVector(""), START);
+    assert.equal(await decodeVector(null), START);
     // a Go handler's checkpoint (version byte 2): one entry over every key, any epoch
-    assert.deepEqual(decodeVector("AgAB"), { epoch: null, start: "", entries: [["", "AgAB"]] });
+    assert.deepEqual(await decodeVector("AgAB"), { epoch: null, start: "", entries: [["", "AgAB"]] });
+    // hundreds of ranges fit in a URL: their checkpoints share most of their bytes
+    const many = { epoch: 0, start: "", entries: Array.from({ length: 500 }, (_, i) => [i ? `p${String(i).padStart(6, "0")}` : "", `AlRhYmxldG9wIHN0b3JlIGlkIQ${i}x`]) };
+    const text = await encodeVector(many);
+    assert.ok(text.length < 16000, `${text.length} characters for 500 ranges`);
+    assert.deepEqual(await decodeVector(text), many);
   });
-  await t.test("ErrInvalid", () => {
+  await t.test("ErrInvalid", async () => {
+    const deflated = async (json) => {
+      const packed = new Uint8Array(await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer());
+      return btoa(String.fromCharCode(86, 1, ...packed)).replace(/=+$/, "").replaceAll("+", "-").replaceAll("/", "_");
+    };
     const bad = [
       "!!",
       "Vg", // the mark, no version
-      encodeVector(vector).replace(/^Vg/, "Vh"), // another version
-      encodeVector({ ...vector, start: "x" }), // start is no entry's
-      encodeVector({ ...vector, entries: [["a", ""]] }), // the first entry must cover ""
-      encodeVector({ ...vector, entries: [["", ""], ["t", ""], ["m", ""]] }), // out of order
-      encodeVector({ ...vector, entries: [["", 1]] }),
-      encodeVector({ ...vector, epoch: -1 }),
-      btoa("V\u0001[1,").replace(/=+$/, ""),
+      (await encodeVector(vector)).replace(/^Vg/, "Vh"), // another version
+      await encodeVector({ ...vector, start: "x" }), // start is no entry's
+      await encodeVector({ ...vector, entries: [["a", ""]] }), // the first entry must cover ""
+      await encodeVector({ ...vector, entries: [["", ""], ["t", ""], ["m", ""]] }), // out of order
+      await encodeVector({ ...vector, entries: [["", 1]] }),
+      await encodeVector({ ...vector, epoch: -1 }),
+      btoa("V\u0001[1,").replace(/=+$/, ""), // not deflated
+      await deflated("[1,"), // not JSON
+      await deflated(`[0,"",[["",""]],"${"x".repeat(2 << 20)}"]`), // inflates past the limit
     ];
-    for (const text of bad) assert.equal(decodeVector(text), undefined, text);
+    for (const text of bad) assert.equal(await decodeVector(text), undefined, text.slice(0, 40));
   });
 });
 
