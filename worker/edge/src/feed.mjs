@@ -13,6 +13,7 @@
 import { errorResponse } from "./exchange.mjs";
 import { send, retrying } from "./ranges.mjs";
 import { decodeVector, encodeVector, sinceAt, fits, epochOf } from "./vector.mjs";
+import { filterBounds, beyond, rangeIndex } from "./partition.mjs";
 
 /** PAGE is the most changes a page holds, and the default $top. */
 const PAGE = 1000;
@@ -47,9 +48,12 @@ function passOn({ res, moved }) {
 }
 
 // page reads the ranges of map in turn from where vector says, filling one page of up to
-// top changes, and answers it; null when a range was refused (the map moved on).
+// top changes, and answers it; null when a range was refused (the map moved on). A range
+// that a $filter bounding PartitionKey excludes is not read: its checkpoint stays.
 async function page(env, map, request, url, vector, top) {
   const n = map.ranges.length;
+  const bounds = filterBounds(url.searchParams.get("$filter"));
+  const home = rangeIndex(map, bounds.lo); // always read, so a page has an answer to build on
   const first = map.ranges.findIndex((x) => x.lo === vector.start);
   const read = new Map(); // range lo → its new checkpoint
   const parts = [];
@@ -63,6 +67,8 @@ async function page(env, map, request, url, vector, top) {
       break;
     }
     const lo = map.ranges[i].lo;
+    const hi = map.ranges[i + 1]?.lo ?? null;
+    if (i !== home && (beyond(bounds, lo) || (hi !== null && hi <= bounds.lo))) continue; // no key of the range can match: not woken
     const u = new URL(url);
     u.searchParams.set("since", sinceAt(vector, lo));
     u.searchParams.set("$top", String(top - count));

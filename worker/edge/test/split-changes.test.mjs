@@ -12,10 +12,10 @@ import { generateTableSas } from "@azure/data-tables";
 const tmp = tempDir();
 after(() => tmp.cleanup());
 
-/** page reads one page of table's change feed with a query-only table SAS. */
-async function page(url, table, since = "", top = 1000) {
+/** page reads one page of table's change feed with a query-only table SAS (extra: more query parameters). */
+async function page(url, table, since = "", top = 1000, extra = "") {
   const sas = generateTableSas(table, credential, { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600e3) });
-  const res = await fetch(`${url}/${accountName}/${table}()?comp=changes&since=${encodeURIComponent(since)}&$top=${top}&${sas}`, {
+  const res = await fetch(`${url}/${accountName}/${table}()?comp=changes&since=${encodeURIComponent(since)}&$top=${top}${extra}&${sas}`, {
     headers: { Accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02" },
   });
   const body = await res.json();
@@ -155,7 +155,7 @@ test("a feed reader paging while the table splits under writers ends with exactl
   }
 });
 
-test("a query bounded by PartitionKey reads only the ranges that can hold its matches", async () => {
+test("a query or change feed bounded by PartitionKey reads only the ranges that can hold its matches", async () => {
   const edge = await startEdge({ persistDir: tmp.dir, vars: { TABLETOP_DEBUG: "1", TABLETOP_SPLIT_ENTITIES: "10" } });
   try {
     const c = clients(edge.url);
@@ -183,6 +183,24 @@ test("a query bounded by PartitionKey reads only the ranges that can hold its ma
       if (!overlaps) assert.equal(hits[i], 0, `range [${r.lo}, ${next}) was read, outside [${lo}, ${hi})`);
     });
     assert.ok(hits.some((n) => n > 0));
+
+    // The change feed with the same filter reads the same ranges only.
+    const feedBefore = await served();
+    const filter = encodeURIComponent(`PartitionKey ge '${lo}' and PartitionKey lt '${hi}'`);
+    const keys = [];
+    let since = "";
+    for (let more = true; more; ) {
+      const p = await page(edge.url, "Bounded", since, 7, `&$filter=${filter}`);
+      assert.equal(p.status, 200, `${p.status} ${p.code}`);
+      keys.push(...p.changes.map((ch) => ch.e.n));
+      [since, more] = [p.checkpoint, p.more];
+    }
+    assert.deepEqual(keys.sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => 20 + i));
+    const feedHits = (await served()).map((n, i) => n - feedBefore[i]);
+    map.ranges.forEach((r, i) => {
+      const next = map.ranges[i + 1]?.lo ?? null;
+      if ((next !== null && next <= lo) || r.lo >= hi) assert.equal(feedHits[i], 0, `the feed read range [${r.lo}, ${next}), outside [${lo}, ${hi})`);
+    });
   } finally {
     await edge.stop();
   }
