@@ -60,7 +60,8 @@ test-browser: test-web worker
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	cd web && TABLETOP_SYNC_EDGE=1 node --test browser/*.test.js
 
-test-edge: worker
+test-edge: worker web
+	cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; }
 	cd $(EDGE) && node --test test/*.test.mjs
 	cd worker/sdktest && npm ci --no-audit --no-fund
 	node $(EDGE)/test-sdk.mjs

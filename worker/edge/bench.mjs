@@ -5,6 +5,7 @@
 // the entry Worker's own floor (a request it answers alone, starting no object and no Go)
 // measured in the same run. Needs `make worker` first; bench-start.mjs then says where
 // a cold start's time goes. Usage: node bench.mjs [--runs 5] [--warm 300] [--rows 1000,10000]
+// [--only size,cold,stored,warm,start] (the parts to run; all by default)
 import { readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
@@ -16,8 +17,14 @@ import { startEdge, edgeDir, freePort } from "./runtime.mjs";
 import { clients, tempDir, credential } from "./test/helpers.mjs";
 
 const { values: opt } = parseArgs({
-  options: { runs: { type: "string", default: "5" }, warm: { type: "string", default: "300" }, rows: { type: "string", default: "1000,10000" } },
+  options: {
+    runs: { type: "string", default: "5" },
+    warm: { type: "string", default: "300" },
+    rows: { type: "string", default: "1000,10000" },
+    only: { type: "string", default: "size,cold,stored,warm,start" },
+  },
 });
+const ONLY = new Set(opt.only.split(","));
 const RUNS = Number(opt.runs);
 const WARM = Number(opt.warm);
 const ROWS = opt.rows.split(",").map(Number).filter(Boolean);
@@ -141,22 +148,28 @@ async function warm() {
   }
 }
 
-const wasm = readFileSync(join(edgeDir, "build", "app.wasm"));
-const gz = gzipSync(wasm, { level: 9 }).length;
-console.log(`edge: worker wasm ${mb(statSync(join(edgeDir, "build", "app.wasm")).size)} raw, ${mb(gz)} gzip -9   (target ≤ 1.5 MB gzip)`);
-const c = await coldEmpty();
-console.log(`edge: cold start, empty storage (median of ${RUNS}): workerd listening ${ms(median(c.listen))}; floor, the entry Worker's first answer of its own ${ms(median(c.floor))}; first request (Create Table, account object starts Go) ${ms(median(c.createTable))}; first insert (table object starts Go) ${ms(median(c.firstInsert))}   (target ≤ 50 ms)`);
-for (const rows of ROWS) {
+if (ONLY.has("size")) {
+  const wasm = readFileSync(join(edgeDir, "build", "app.wasm"));
+  const gz = gzipSync(wasm, { level: 9 }).length;
+  console.log(`edge: worker wasm ${mb(statSync(join(edgeDir, "build", "app.wasm")).size)} raw, ${mb(gz)} gzip -9   (target ≤ 1.5 MB gzip)`);
+}
+if (ONLY.has("cold")) {
+  const c = await coldEmpty();
+  console.log(`edge: cold start, empty storage (median of ${RUNS}): workerd listening ${ms(median(c.listen))}; floor, the entry Worker's first answer of its own ${ms(median(c.floor))}; first request (Create Table, account object starts Go) ${ms(median(c.createTable))}; first insert (table object starts Go) ${ms(median(c.firstInsert))}   (target ≤ 50 ms)`);
+}
+for (const rows of ONLY.has("stored") ? ROWS : []) {
   const f = await coldStored(rows);
   console.log(`edge: cold start, table of ${rows} entities stored (median of ${RUNS}): floor ${ms(median(f.floor))}; first point read ${ms(median(f.first))} (min ${ms(Math.min(...f.first))})`);
 }
-const w = await warm();
-console.log(`edge: warm, ${w.reads.length} sequential requests: point read median ${ms(median(w.reads))} p90 ${ms(pct(w.reads, 0.9))}; upsert median ${ms(median(w.writes))} p90 ${ms(pct(w.writes, 0.9))}; floor (the entry Worker alone: no object, no Go) median ${ms(median(w.pings))}   (target ≤ 1.5 ms point read)`);
-console.log(`edge: warm, through a service binding from a second Worker: point read median ${ms(median(w.bound))} p90 ${ms(pct(w.bound, 0.9))}; floor (that Worker alone) median ${ms(median(w.userPings))}`);
+if (ONLY.has("warm")) {
+  const w = await warm();
+  console.log(`edge: warm, ${w.reads.length} sequential requests: point read median ${ms(median(w.reads))} p90 ${ms(pct(w.reads, 0.9))}; upsert median ${ms(median(w.writes))} p90 ${ms(pct(w.writes, 0.9))}; floor (the entry Worker alone: no object, no Go) median ${ms(median(w.pings))}   (target ≤ 1.5 ms point read)`);
+  console.log(`edge: warm, through a service binding from a second Worker: point read median ${ms(median(w.bound))} p90 ${ms(pct(w.bound, 0.9))}; floor (that Worker alone) median ${ms(median(w.userPings))}`);
+}
 
 // Where a cold start's time goes: bench-start.mjs, with V8's lazy wasm compilation (the
 // default, as on Cloudflare) and without it.
-for (const flags of [[], ["--no-wasm-lazy-compilation"]]) {
+for (const flags of ONLY.has("start") ? [[], ["--no-wasm-lazy-compilation"]] : []) {
   const res = spawnSync(process.execPath, [...flags, join(edgeDir, "bench-start.mjs")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   if (res.status !== 0) throw new Error(`bench-start.mjs ${flags.join(" ")} failed`);
   process.stdout.write(res.stdout.replace(/^(?=.)/gm, "edge: "));

@@ -44,10 +44,12 @@ export const DEV_ACCOUNTS =
  * { url, port, stop, kill, exited, startedAt, readyAt }: stop() ends the runtime and waits
  * for it; kill() SIGKILLs it, as a crash would; exited resolves to workerd's exit code when
  * it ends, however it ends. With user = { module, port }, a second Worker bound to the
- * bundle's RPC entrypoint runs beside it (see writeConfig).
+ * bundle's RPC entrypoint runs beside it (see writeConfig). dist is the bundle's directory
+ * (default worker/edge/build/dist; bench-warm.mjs compares two).
  */
-export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1" }, v8Flags = [], timeoutMs = 30000, user } = {}) {
-  if (!existsSync(join(distDir, "entry.js"))) throw new Error("no worker/edge/build/dist: run make worker first");
+export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1" }, v8Flags = [], timeoutMs = 30000, user, dist = distDir } = {}) {
+  const distDir = dist;
+  if (!existsSync(join(distDir, "entry.js"))) throw new Error(`no ${distDir}: run make worker first`);
   port ??= await freePort();
   mkdirSync(persistDir, { recursive: true });
   const config = writeConfig({ distDir, persistDir, port, vars: { TABLETOP_ACCOUNTS: DEV_ACCOUNTS, ...vars }, v8Flags, user });

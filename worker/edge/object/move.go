@@ -110,6 +110,44 @@ func evict(s *core.Store, arg string) error {
 	})
 }
 
+// feedState answers "table" with the state of the store's change feed of table (see
+// core.FeedState) as "store\0clock\0horizon\0tableDeleted": the store's identity in
+// base64, then Timestamps in ticks. The new object of a split adopts it with adoptFeed, so
+// that the checkpoints this object issued resume there.
+func feedState(s *core.Store, table string) (string, error) {
+	var f core.FeedState
+	if err := s.View(func(tx *core.Tx) (err error) { f, err = tx.FeedState(table); return err }); err != nil {
+		return "", err
+	}
+	out := base64.StdEncoding.EncodeToString(f.Store[:])
+	for _, ts := range []core.DateTime{f.Clock, f.Horizon, f.TableDeleted} {
+		out += "\x00" + strconv.FormatInt(int64(ts), 10)
+	}
+	return out, nil
+}
+
+// adoptFeed makes the store continue the change feed "table\0state" that feedState gave.
+func adoptFeed(s *core.Store, arg string) error {
+	f, err := fields(arg, 5)
+	if err != nil {
+		return err
+	}
+	var state core.FeedState
+	id, err := base64.StdEncoding.DecodeString(f[1])
+	if err != nil || len(id) != len(state.Store) {
+		return fmt.Errorf("decode feed state: %w", ErrBadArgument)
+	}
+	copy(state.Store[:], id)
+	for i, ts := range []*core.DateTime{&state.Clock, &state.Horizon, &state.TableDeleted} {
+		n, err := strconv.ParseInt(f[2+i], 10, 64)
+		if err != nil || n < 0 || core.DateTime(n) > core.MaxDateTime {
+			return fmt.Errorf("decode feed state: %w", ErrBadArgument)
+		}
+		*ts = core.DateTime(n)
+	}
+	return s.Update(func(tx *core.Tx) error { return tx.AdoptFeed(f[0], state) })
+}
+
 // forget removes the table from the store without recording a deletion.
 func forget(s *core.Store, table string) error {
 	return s.Update(func(tx *core.Tx) error { return tx.Forget(table) })

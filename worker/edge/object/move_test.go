@@ -1,8 +1,10 @@
 package object
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,4 +116,93 @@ func TestUnpackMoved(t *testing.T) {
 			t.Fatalf("a chunk cut at %d bytes was read", n)
 		}
 	}
+}
+
+func TestObject_AdoptFeed(t *testing.T) {
+	storeID := func(s *core.Store) (g core.Guid) {
+		if err := s.View(func(tx *core.Tx) (err error) { g, err = tx.StoreID(); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	t.Run("OK", func(t *testing.T) {
+		src, dst := moveStore(t), moveStore(t)
+		state, err := feedState(src, "things")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := adoptFeed(dst, "things\x00"+state); err != nil {
+			t.Fatal(err)
+		}
+		if storeID(dst) != storeID(src) {
+			t.Fatal("the new store did not take the feed's identity")
+		}
+	})
+	t.Run("ErrBadArgument", func(t *testing.T) {
+		dst := moveStore(t)
+		state, err := feedState(moveStore(t), "things")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Split(state, "\x00")
+		for _, arg := range []string{"things", "things\x00" + strings.Join(f[:3], "\x00"), "things\x00!!\x001\x002\x003",
+			"things\x00AAAA\x001\x002\x003", "things\x00" + f[0] + "\x00x\x002\x003", "things\x00" + f[0] + "\x001\x00-2\x003"} {
+			if err := adoptFeed(dst, arg); !errors.Is(err, ErrBadArgument) {
+				t.Fatalf("%q: %v", arg, err)
+			}
+		}
+	})
+}
+
+// FuzzAdoptFeed holds adoptFeed to its form: any argument is adopted, and then given back
+// by feedState field for field (but the Timestamps this store had later), or refused
+// with ErrBadArgument; it never panics.
+func FuzzAdoptFeed(f *testing.F) {
+	src, err := core.Open(core.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer src.Close()
+	if _, err := src.CreateTable("things"); err != nil {
+		f.Fatal(err)
+	}
+	state, err := feedState(src, "things")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add("things\x00" + state)
+	f.Add("things\x00AAAAAAAAAAAAAAAAAAAAAA==\x001\x002\x003")
+	f.Add("things\x00!\x00\x00\x00")
+	f.Fuzz(func(t *testing.T, arg string) {
+		dst, err := core.Open(core.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dst.Close()
+		err = adoptFeed(dst, arg)
+		if err != nil {
+			if !errors.Is(err, ErrBadArgument) {
+				t.Fatalf("%q: %v", arg, err)
+			}
+			return
+		}
+		in := strings.Split(arg, "\x00")
+		got, err := feedState(dst, in[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Split(got, "\x00")
+		id, _ := base64.StdEncoding.DecodeString(in[1])
+		zero := string(id) == string(make([]byte, 16)) // the feed of a store that never wrote: nothing to adopt
+		if !zero && out[0] != base64.StdEncoding.EncodeToString(id) {
+			t.Fatalf("%q: identity %s after adopting it", arg, out[0])
+		}
+		for i := 1; i < 4; i++ {
+			a, _ := strconv.ParseInt(in[1+i], 10, 64)
+			b, _ := strconv.ParseInt(out[i], 10, 64)
+			if !zero && b < a {
+				t.Fatalf("%q: field %d went back to %d", arg, i, b)
+			}
+		}
+	})
 }

@@ -86,7 +86,8 @@ func (o *Object) JSCall(_ js.Value, args []js.Value) any {
 
 // Internal runs the operations the glue needs beside the REST API: keeping a table
 // object's table in step with the account's catalog (ensureTable, dropTable, tableName),
-// splitting a table between objects (count, size, splitKey, export, import, evict, forget),
+// splitting a table between objects (count, size, bytes, splitKey, export, import, evict,
+// forget, feedState, adoptFeed),
 // handing on service properties (properties, setProperties: kept in memory), stats, and exit (which ends
 // the program, for tests of the glue's restart).
 func (o *Object) Internal(op, arg string) (string, error) {
@@ -113,7 +114,10 @@ func (o *Object) Internal(op, arg string) (string, error) {
 	case "size": // the records of the store, in constant time: what a split is decided on
 		n, err := o.store.Records()
 		return strconv.Itoa(n), err
-	case "splitKey", "export", "import", "evict", "forget": // moving a span (see move.go)
+	case "bytes": // the bytes of the store's records, in linear time: what a split by size is decided on
+		n, err := o.store.Bytes()
+		return strconv.Itoa(n), err
+	case "splitKey", "export", "import", "evict", "forget", "feedState", "adoptFeed": // moving a span (see move.go)
 		return o.move(op, arg)
 	case "stats":
 		return o.Stats(), nil
@@ -134,6 +138,10 @@ func (o *Object) move(op, arg string) (string, error) {
 		return "", importChunk(o.store, arg)
 	case "evict":
 		return "", evict(o.store, arg)
+	case "feedState":
+		return feedState(o.store, arg)
+	case "adoptFeed":
+		return "", adoptFeed(o.store, arg)
 	}
 	return "", forget(o.store, arg)
 }

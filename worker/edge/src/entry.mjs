@@ -5,7 +5,7 @@
 import { route, batchRoute, accountNames, objectName } from "./route.mjs";
 import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
 import { forwardTable } from "./ranges.mjs";
-import { errorResponse } from "./exchange.mjs";
+import { errorResponse, headerLines } from "./exchange.mjs";
 import { refusal } from "./door.mjs";
 import { started } from "./gohost.mjs";
 
@@ -21,7 +21,7 @@ const NO_ACCOUNTS =
 export default {
   async fetch(request, env) {
     try {
-      const accounts = accountNames(env.TABLETOP_ACCOUNTS);
+      const accounts = served(env);
       const url = new URL(request.url);
       const path = url.pathname;
       if (path === "/__tabletop/ping") return new Response("pong");
@@ -30,23 +30,38 @@ export default {
       const refused = refusal(request, url, accounts);
       if (refused) return refused;
       let r = route(request.method, request.url, accounts);
-      const headers = new Headers(request.headers);
-      if (!r.table && !r.batch) {
-        headers.set(OBJECT_HEADER, r.account);
-        return await accountStub(env, r.account).fetch(new Request(request, { headers }));
-      }
-      const read = await request.arrayBuffer();
-      const body = read.byteLength ? read : null;
-      if (r.batch) r = { ...batchRoute(new TextDecoder().decode(read), request.url, accounts), batch: true };
-      headers.set(OBJECT_HEADER, r.table ? objectName(r.account, r.table) : r.account);
-      const forwarded = new Request(request, { headers, body });
-      if (r.table) return await forwardTable(env, r, forwarded, body);
-      return await accountStub(env, r.account).fetch(forwarded);
+      if (!r.table && !r.batch) return await toAccount(env, r.account, request, request.body);
+      const read = request.body === null ? null : new Uint8Array(await request.arrayBuffer());
+      const body = read?.byteLength ? read : null;
+      if (r.batch) r = { ...batchRoute(body ? new TextDecoder().decode(body) : "", request.url, accounts), batch: true };
+      if (!r.table) return await toAccount(env, r.account, request, body);
+      const { method, headers } = request;
+      const forwarded = { method, url: request.url, object: objectName(r.account, r.table), lines: headerLines(headers, INTERNAL), origin: headers.has("origin") };
+      return await forwardTable(env, r, forwarded, body);
     } catch (err) {
       return errorResponse(err);
     }
   },
 };
+
+/** INTERNAL are the headers the glue passes between its parts: a client's own are dropped. */
+const INTERNAL = new Set([OBJECT_HEADER]);
+
+/** toAccount hands a request to the account object. */
+function toAccount(env, account, request, body) {
+  const headers = new Headers(request.headers);
+  headers.set(OBJECT_HEADER, account);
+  return accountStub(env, account).fetch(new Request(request, { headers, body }));
+}
+
+let accounts = { value: undefined, names: [] };
+
+/** served is the names of the accounts served, read from TABLETOP_ACCOUNTS once per value. */
+function served(env) {
+  const value = env.TABLETOP_ACCOUNTS;
+  if (value !== accounts.value) accounts = { value, names: accountNames(value) };
+  return accounts.names;
+}
 
 // GET /__tabletop/ping answers "pong" from the entry Worker alone: a health check that
 // starts no object. When TABLETOP_DEBUG is "1" (the test runtime sets it; wrangler.toml

@@ -9,9 +9,14 @@ const DROP = new Set(["content-length", "transfer-encoding", "connection", "keep
 
 /** requestHead is the head of request, without the headers named in skip. */
 export function requestHead(request, skip = new Set()) {
-  let head = `${request.method} ${request.url}\n`;
-  for (const [name, value] of request.headers) if (!skip.has(name)) head += `${name}: ${value}\n`;
-  return head;
+  return `${request.method} ${request.url}\n${headerLines(request.headers, skip)}`;
+}
+
+/** headerLines is the header lines of a head: those of headers, without the ones named in skip. */
+export function headerLines(headers, skip = new Set()) {
+  let lines = "";
+  for (const [name, value] of headers) if (!skip.has(name)) lines += `${name}: ${value}\n`;
+  return lines;
 }
 
 /** requestBody reads the body of request. */

@@ -28,8 +28,8 @@ import { DurableObject } from "cloudflare:workers";
 import { startGo } from "./gohost.mjs";
 import { requestHead, requestBody, toResponse, statusOf, errorResponse } from "./exchange.mjs";
 import { tableLifecycle, objectName } from "./route.mjs";
-import { RANGE_HEADER, KEY_HEADER, MOVED_HEADER, sameSpan, inSpan } from "./partition.mjs";
-import { splitRange, settleSplit, pendingSplits, resetTable, readMap, splitLimit } from "./split.mjs";
+import { sameSpan, inSpan } from "./partition.mjs";
+import { splitRange, settleSplit, pendingSplits, resetTable, readMap, splitLimits } from "./split.mjs";
 
 /** OBJECT_HEADER carries the object's name ("account" or "account/table") from the entry Worker. */
 export const OBJECT_HEADER = "x-tabletop-object";
@@ -43,7 +43,7 @@ const TABLE_NAME = /^[A-Za-z][A-Za-z0-9]{2,62}$/;
 /** INTENT is the storage key prefix of the account object's unsettled Create/Delete Table. */
 export const INTENT = "intent/";
 
-const SKIP = new Set([OBJECT_HEADER, RANGE_HEADER, KEY_HEADER]);
+const SKIP = new Set([OBJECT_HEADER]);
 
 /** RANGE is the storage key of a table object's range: { lo, hi, obj, fence? } (see split.mjs). */
 const RANGE = "range";
@@ -109,29 +109,50 @@ export class TableObject extends GoObject {
     this.inflight = new Set();
   }
 
+  /** fetch answers a request of the account object (Delete Table), which does not route by the map. */
   async fetch(request) {
     try {
-      const account = accountOf(request);
-      const go = await this.instance(account);
-      if (request.headers.has("origin")) await this.refreshCors(go, account);
-      const body = await requestBody(request);
-      const head = requestHead(request, SKIP);
-      const span = this.span(request);
-      if (!this.serves(span, request)) return moved();
-      const answer = this.track(this.serve(go, account, request, head, body));
-      const [h, b] = await answer;
-      if (WRITES.has(request.method) && statusOf(h) < 300) this.maybeSplit(go, account, tableOf(request), span);
-      return toResponse(h, b, request.method);
+      const out = await this.handle({
+        object: request.headers.get(OBJECT_HEADER) ?? "",
+        method: request.method,
+        head: requestHead(request, SKIP),
+        body: await requestBody(request),
+        range: null,
+        key: null,
+        origin: request.headers.has("origin"),
+      });
+      return toResponse(out.head, out.body, request.method);
     } catch (err) {
       return errorResponse(err);
     }
   }
 
+  /**
+   * handle answers one request (RPC from the entry Worker; fetch above reads the same from
+   * an HTTP request): object is the name it was addressed by ("account/table"), head and
+   * body as the Go handler reads them, range the [lo, hi, obj] it was routed to (null when
+   * it came from the account object, not by the map), key the PartitionKey it concerns
+   * (null if none), origin whether it carries an Origin header. It resolves to the Go
+   * handler's { head, body }, or to { moved: true } when this object does not serve that
+   * range (now).
+   */
+  async handle({ object, method, head, body, range, key, origin }) {
+    const account = object.split("/")[0];
+    const table = object.split("/").slice(1).join("/");
+    const go = await this.instance(account);
+    if (origin) await this.refreshCors(go, account);
+    const span = this.span(object);
+    if (!this.serves(span, range, key)) return { moved: true };
+    const [h, b] = await this.track(this.serve(go, account, table, head, body));
+    if (WRITES.has(method) && statusOf(h) < 300) this.maybeSplit(go, account, table, span, body.length);
+    return { head: h, body: b };
+  }
+
   // serve answers one request; on TableNotFound it asks the account object to settle
   // its intents first and, if one named this table, tries once more.
-  async serve(go, account, request, head, body) {
+  async serve(go, account, table, head, body) {
     let [h, b] = await go.serve(head, body);
-    if (tableNotFound(h) && (await accountStub(this.env, account).settle(account, tableOf(request)))) {
+    if (tableNotFound(h) && (await accountStub(this.env, account).settle(account, table))) {
       [h, b] = await go.serve(head, body);
     }
     return [h, b];
@@ -145,38 +166,49 @@ export class TableObject extends GoObject {
     return answer;
   }
 
-  /** span is the range this object serves: stored by a split, else every key of the table named in the request. */
-  span(request) {
-    return this.ctx.storage.kv.get(RANGE) ?? { lo: "", hi: null, obj: request.headers.get(OBJECT_HEADER) ?? "" };
+  /** span is the range this object serves: stored by a split, else every key of the table it is addressed by (object). */
+  span(object) {
+    return this.storedRange() ?? { lo: "", hi: null, obj: object };
   }
 
-  // serves tells whether this object answers a request routed to the range in its
-  // RANGE_HEADER (one without came from the account object, not by the map): the range
-  // must be this object's, and the key the request concerns, if any, outside the part
-  // being moved; a request across the range waits while a part is moving.
-  serves(span, request) {
-    const routed = request.headers.get(RANGE_HEADER);
-    if (routed === null) return true;
-    const [lo, hi, obj] = JSON.parse(decodeURIComponent(routed));
+  /** storedRange is the range a split stored for this object, or null; read from storage once, then kept. */
+  storedRange() {
+    if (this.range === undefined) this.range = this.ctx.storage.kv.get(RANGE) ?? null;
+    return this.range;
+  }
+
+  /** saveRange stores range (null: none) and keeps it. */
+  saveRange(range) {
+    if (range) this.ctx.storage.kv.put(RANGE, range);
+    else this.ctx.storage.kv.delete(RANGE);
+    this.range = range;
+  }
+
+  // serves tells whether this object answers a request routed to range ([lo, hi, obj];
+  // null for one from the account object, not by the map) concerning PartitionKey key
+  // (null if none): the range must be this object's, and the key outside the part being
+  // moved; a request across the range waits while a part is moving.
+  serves(span, range, key) {
+    if (range === null) return true;
+    const [lo, hi, obj] = range;
     if (!sameSpan(span, { lo, hi, obj })) return false;
-    const key = request.headers.get(KEY_HEADER);
     if (key === null) return span.fence == null;
-    const pk = JSON.parse(decodeURIComponent(key));
-    return inSpan(span, pk) && (span.fence == null || pk < span.fence);
+    return inSpan(span, key) && (span.fence == null || key < span.fence);
   }
 
   // maybeSplit asks the account object to split this object's range once its store
-  // holds more records (entities and deletion records: what takes memory) than the split
-  // limit. It runs after the answer, and a failure only delays the split. A range that
-  // cannot be split (one partition) is asked about again when it has doubled.
-  maybeSplit(go, account, table, span) {
-    const limit = splitLimit(this.env);
-    if (!limit || span.fence != null || this.asking) return;
+  // holds more records (entities and deletion records) or more bytes than the split
+  // limits (splitLimits). It runs after the answer, and a failure only delays the split. A
+  // range that cannot be split (one partition) is asked about again when it has doubled.
+  // wrote is the size of the request's body, which bounds how much the store grew.
+  maybeSplit(go, account, table, span, wrote) {
+    const limits = splitLimits(this.env);
+    this.written = (this.written ?? 0) + wrote;
+    if ((!limits.entities && !limits.bytes) || span.fence != null || this.asking) return;
     this.asking = true;
     const ask = async () => {
-      const n = Number(await go.call("size"));
-      if (n <= limit || n < (this.splitRefusedAt ?? 0) * 2) return;
-      if (!(await accountStub(this.env, account).split(account, table, span))) this.splitRefusedAt = n;
+      const over = await this.oversize(go, limits);
+      if (over && !(await accountStub(this.env, account).split(account, table, span))) this.refused = over;
     };
     const asked = ask()
       .catch((err) => console.error(`tabletop: split of ${table} not started: ${err.message}`))
@@ -184,11 +216,25 @@ export class TableObject extends GoObject {
     this.ctx.waitUntil?.(asked);
   }
 
+  // oversize returns the store's size as { records, bytes } when it is past a limit (and
+  // twice what a refused split saw), else null. Records are counted in constant time;
+  // bytes take a pass over the store, so they are measured only when the last measure plus
+  // the bodies written since could pass the limit, and a sixteenth of it was written since.
+  async oversize(go, limits) {
+    const refused = this.refused ?? { records: 0, bytes: 0 };
+    const records = Number(await go.call("size"));
+    if (limits.entities && records > limits.entities && records >= refused.records * 2) return { ...refused, records };
+    const due = this.measured === undefined || (this.measured + this.written > limits.bytes && this.written >= limits.bytes / 16);
+    if (!limits.bytes || !due) return null;
+    [this.measured, this.written] = [Number(await go.call("bytes")), 0];
+    return this.measured > limits.bytes && this.measured >= refused.bytes * 2 ? { ...refused, bytes: this.measured } : null;
+  }
+
   /** stats adds to the counters the entities of the table this object holds and its range (tests; see entry.mjs). */
   async stats(account, table = "") {
     const name = table.split("#")[0];
     const entities = Number(await (await this.instance(account)).call("count", name));
-    return { ...(await super.stats(account)), entities, range: this.ctx.storage.kv.get(RANGE) ?? null };
+    return { ...(await super.stats(account)), entities, range: this.storedRange() };
   }
 
   /** move runs an internal operation that moves a span (RPC from the account object; see split.mjs). */
@@ -198,20 +244,20 @@ export class TableObject extends GoObject {
 
   /** fence stores this object's range with [key, hi) fenced, then waits for the requests in flight (RPC). */
   async fence(account, span, key) {
-    this.ctx.storage.kv.put(RANGE, { ...span, fence: key });
+    this.saveRange({ ...span, fence: key });
     await Promise.allSettled([...this.inflight]);
   }
 
   /** setRange stores the range this object serves; null is every key of the table it is named after (RPC). */
   async setRange(account, span) {
-    if (span) this.ctx.storage.kv.put(RANGE, { lo: span.lo, hi: span.hi, obj: span.obj });
-    else this.ctx.storage.kv.delete(RANGE);
+    this.measured = undefined; // the store changed: measure its bytes again
+    this.saveRange(span ? { lo: span.lo, hi: span.hi, obj: span.obj } : null);
   }
 
   /** forget drops the table and the range of an object that no longer serves any of it (RPC). */
   async forget(account, table) {
     await (await this.instance(account)).call("forget", table);
-    this.ctx.storage.kv.delete(RANGE);
+    this.saveRange(null);
   }
 
   /** hasTable tells whether this object holds the table (RPC from the account object). */
@@ -401,21 +447,9 @@ export class AccountObject extends GoObject {
   }
 }
 
-/** moved is a table object's refusal of a range it does not serve now: the entry Worker reads the map again. */
-function moved() {
-  const res = errorResponse("The table's partition is moving; retry the request.", 503, "ServerBusy");
-  res.headers.set(MOVED_HEADER, "1");
-  return res;
-}
-
 /** tableNotFound tells whether an answer's head is 404 TableNotFound. */
 function tableNotFound(head) {
   return statusOf(head) === 404 && /^x-ms-error-code: TableNotFound$/im.test(head);
-}
-
-/** tableOf is the table in a table object's header ("account/table"). */
-function tableOf(request) {
-  return (request.headers.get(OBJECT_HEADER) ?? "").split("/").slice(1).join("/");
 }
 
 /** tableNameIn is the TableName of a Create Table body, "" if there is none. */

@@ -1,25 +1,22 @@
 // The partition map of a table split across Durable Objects, and what the entry Worker
 // reads from a request to route it by PartitionKey. Pure functions: no runtime here.
 //
-// A map is { version, ranges: [{ lo, obj }] }: ranges ordered by lo, the first with lo ""
+// A map is { version, epoch?, ranges: [{ lo, obj }] }: ranges ordered by lo, the first with lo ""
 // (every key), each serving [lo, next lo) — the last has no upper bound — from the table
-// object named obj. A table that was never split has the default map: one range, served
+// object named obj; epoch is the version at which the table last started over (see
+// vector.mjs). A table that was never split has the default map: one range, served
 // by the object named after the table (objectName). Versions only grow, across deletion
 // and re-creation of the table too, so a newer map is always recognized.
 import { objectName } from "./route.mjs";
 
-/** RANGE_HEADER carries the range a request was routed to: encoded JSON [lo, hi, obj]. */
-export const RANGE_HEADER = "x-tabletop-range";
-
-/** KEY_HEADER carries the PartitionKey a request concerns: encoded JSON. */
-export const KEY_HEADER = "x-tabletop-key";
-
-/** MOVED_HEADER marks a table object's refusal of a range it does not serve (now). */
-export const MOVED_HEADER = "x-tabletop-moved";
-
-/** defaultMap is the map of a table that was never split, at version. */
-export function defaultMap(account, table, version = 0) {
-  return { version, ranges: [{ lo: "", obj: objectName(account, table) }] };
+/**
+ * defaultMap is the map of a table that was never split, at version; epoch is the version
+ * at which the table last started over (deleted), absent until it has.
+ */
+export function defaultMap(account, table, version = 0, epoch = 0) {
+  const map = { version, ranges: [{ lo: "", obj: objectName(account, table) }] };
+  if (epoch) map.epoch = epoch;
+  return map;
 }
 
 /** rangeIndex is the index of the range of map whose span holds PartitionKey pk. */
@@ -39,7 +36,7 @@ export function splitMap(map, key, obj) {
   const i = rangeIndex(map, key);
   if (map.ranges[i].lo === key) throw new Error(`split at ${JSON.stringify(key)}: a range starts there`);
   const ranges = [...map.ranges.slice(0, i + 1), { lo: key, obj }, ...map.ranges.slice(i + 1)];
-  return { version: map.version + 1, ranges };
+  return { ...map, version: map.version + 1, ranges };
 }
 
 /** sameSpan tells whether two spans ({lo, hi, obj}) are the same range of the same object. */
@@ -111,6 +108,34 @@ export function filterKey(filter) {
   const before = filter.slice(0, m.index + m[0].indexOf("PartitionKey"));
   if ((before.match(/'/g)?.length ?? 0) % 2 !== 0) return undefined;
   return m[1].replaceAll("''", "'");
+}
+
+/**
+ * filterBounds is the span of PartitionKeys that every match of a $filter lies in:
+ * { lo, hi, hiIn } (lo "" and hi null when unbounded; hiIn when hi itself may match),
+ * from the comparisons of PartitionKey with a string (eq, ge, gt, le, lt) that are terms
+ * of the filter, when it is a conjunction (no or, no not). Any other filter spans every key.
+ */
+export function filterBounds(filter) {
+  const out = { lo: "", hi: null, hiIn: false };
+  if (!filter) return out;
+  const bare = filter.replace(/'(?:[^']|'')*'/g, "''");
+  if (/\b(or|not)\b/i.test(bare)) return out;
+  for (const m of filter.matchAll(/(?:^|[\s(])PartitionKey\s+(eq|ge|gt|le|lt)\s+'((?:[^']|'')*)'/g)) {
+    const before = filter.slice(0, m.index + m[0].indexOf("PartitionKey"));
+    if ((before.match(/'/g)?.length ?? 0) % 2 !== 0) continue; // inside a string literal
+    const [op, key] = [m[1], m[2].replaceAll("''", "'")];
+    if (op !== "le" && op !== "lt" && key > out.lo) out.lo = key;
+    if (op === "ge" || op === "gt" || (out.hi !== null && key > out.hi)) continue;
+    if (out.hi === null || key < out.hi) Object.assign(out, { hi: key, hiIn: op !== "lt" });
+    else if (op === "lt") out.hiIn = false; // key === hi
+  }
+  return out;
+}
+
+/** beyond tells whether PartitionKey pk lies past the upper end of bounds (see filterBounds). */
+export function beyond(bounds, pk) {
+  return bounds.hi !== null && (pk > bounds.hi || (pk === bounds.hi && !bounds.hiIn));
 }
 
 // Continuation tokens are base64url of a version byte (1), a kind byte and a key; the

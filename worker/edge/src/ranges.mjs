@@ -1,23 +1,24 @@
 // Routing a table's requests by its partition map, at the entry Worker.
 //
 // The map comes from the account object and is cached here, per isolate. Each request to
-// a table object says which range it was routed to (RANGE_HEADER) and, when it concerns
-// one partition, which (KEY_HEADER; see partition.mjs). An object that does not serve that range, or whose
-// part of it is moving to another object, refuses with MOVED_HEADER; the entry Worker
-// then reads the map again and tries again, with a short backoff, for up to RETRY_MS, and
-// finally answers 503 ServerBusy, which every Azure SDK retries.
+// a table object goes by RPC (TableObject.handle) and says which range it was routed to
+// and, when it concerns one partition, which (see partition.mjs). An object that does not
+// serve that range, or whose part of it is moving to another object, refuses it; the
+// entry Worker then reads the map again and tries again, with a short backoff, for up to
+// RETRY_MS, and finally answers 503 ServerBusy, which every Azure SDK retries.
 //
 //   one partition (an entity path, an insert's body, a batch, a $filter pinning
 //   PartitionKey)                      → the range holding the key
 //   Query Entities across partitions   → the ranges in key order, pages filled across
 //                                        them; NextPartitionKey/NextRowKey say where to go on
 //   Set Table ACL                      → every range (each object checks SAS policies)
-//   the change feed                    → the one range; 501 once the table is split
+//   the change feed                    → every range, in turn (feed.mjs)
 //   the rest (Get Table ACL, …)        → the first range
 import { accountStub } from "./objects.mjs";
 import { objectName } from "./route.mjs";
-import { errorResponse } from "./exchange.mjs";
-import { RANGE_HEADER, KEY_HEADER, MOVED_HEADER, rangeIndex, spanOf, pathKey, bodyKey, batchKey, filterKey, decodeToken, encodeToken, feedParts, joinFeeds } from "./partition.mjs";
+import { errorResponse, toResponse } from "./exchange.mjs";
+import { changes } from "./feed.mjs";
+import { rangeIndex, spanOf, pathKey, bodyKey, batchKey, filterKey, filterBounds, beyond, decodeToken, encodeToken, feedParts, joinFeeds } from "./partition.mjs";
 
 /** RETRY_MS bounds how long a request waits for a range that is moving. */
 export const RETRY_MS = 30000;
@@ -38,7 +39,11 @@ async function tableMap(env, account, table, fresh) {
   return map;
 }
 
-/** forwardTable answers a request for a table: r is its route, body its bytes (or null). */
+/**
+ * forwardTable answers a request for a table: r is its route, request { method, url,
+ * object, lines, origin } (the object name the table's requests are addressed by, the
+ * head's header lines, whether it has an Origin header), body its bytes (or null).
+ */
 export async function forwardTable(env, r, request, body) {
   const url = new URL(request.url);
   const text = body ? new TextDecoder().decode(body) : "";
@@ -60,19 +65,47 @@ export async function forwardTable(env, r, request, body) {
   return scan(env, r, request);
 }
 
-/** send hands the request to range i of map, and tells whether the object refused it. */
-async function send(env, map, i, request, body, key, url = request.url) {
+/**
+ * send hands the request to range i of map, by RPC (TableObject.handle: the head and body
+ * as Go reads them, no HTTP between the Worker and the object), and tells whether the
+ * object refused it.
+ */
+export async function send(env, map, i, request, body, key, url = request.url) {
   const span = spanOf(map, i);
-  const headers = new Headers(request.headers);
-  headers.set(RANGE_HEADER, encodeURIComponent(JSON.stringify([span.lo, span.hi, span.obj])));
-  if (key !== undefined) headers.set(KEY_HEADER, encodeURIComponent(JSON.stringify(key)));
-  const stub = env.TABLES.get(env.TABLES.idFromName(span.obj));
-  const res = await stub.fetch(new Request(url, { method: request.method, headers, body }));
-  return { res, moved: res.headers.has(MOVED_HEADER) };
+  const stub = env.TABLES.get(objectId(env, span.obj));
+  const out = await stub.handle({
+    object: request.object,
+    method: request.method,
+    head: `${request.method} ${url}\n${request.lines}`,
+    body: body ?? EMPTY,
+    range: [span.lo, span.hi, span.obj],
+    key: key ?? null,
+    origin: request.origin,
+  });
+  if (out.moved) return { res: null, moved: true };
+  return { res: toResponse(out.head, out.body, request.method), moved: false };
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** IDS bounds how many object ids objectId keeps. */
+const IDS = 10000;
+
+const ids = new Map();
+
+/** objectId is the id of the table object named name, derived once per isolate (up to IDS of them). */
+function objectId(env, name) {
+  let id = ids.get(name);
+  if (!id) {
+    if (ids.size >= IDS) ids.clear();
+    id = env.TABLES.idFromName(name);
+    ids.set(name, id);
+  }
+  return id;
 }
 
 /** retrying calls attempt(map) until it is not refused, reading the map again after each refusal. */
-async function retrying(env, r, attempt) {
+export async function retrying(env, r, attempt) {
   const deadline = Date.now() + RETRY_MS;
   for (let n = 0; ; n++) {
     const map = await tableMap(env, r.account, r.table, n > 0);
@@ -91,19 +124,6 @@ function keyed(env, r, request, body, key) {
   });
 }
 
-/**
- * changes sends a change feed request to the table's object while the table is one
- * range. The feed of a split table is not served: its ranges' objects issue Timestamps
- * from clocks of their own, so no single checkpoint orders their changes.
- */
-async function changes(env, r, request) {
-  const map = await tableMap(env, r.account, r.table, true);
-  if (map.ranges.length > 1) {
-    return errorResponse("The change feed of a table split across objects is not supported.", 501, "NotImplemented");
-  }
-  return keyed(env, r, request, null, undefined);
-}
-
 /** everyRange sends a request to every range in turn, and answers with the first's answer. */
 function everyRange(env, r, request, body) {
   return retrying(env, r, async (map) => {
@@ -120,7 +140,9 @@ function everyRange(env, r, request, body) {
 
 /**
  * scan answers Query Entities across partitions: it reads the ranges in key order from
- * where the request's continuation points, filling one page of $top (or 1000) entities,
+ * where the request's continuation points (or the first range a $filter bounding
+ * PartitionKey can match in) to the last range that filter can match in, filling one
+ * page of $top (or 1000) entities,
  * and ends the page with the continuation of the object it stopped in, or with a token
  * naming the next range's lower bound.
  */
@@ -130,6 +152,8 @@ async function scan(env, r, request) {
   const top = topText === null ? PAGE : /^\d{1,4}$/.test(topText) ? Number(topText) : 0;
   const at = position(url);
   if (!at || top < 1 || top > PAGE) return keyed(env, r, request, null, undefined); // the handler answers it
+  const bounds = filterBounds(url.searchParams.get("$filter"));
+  if (!at.resume && bounds.lo > at.key) at.key = bounds.lo; // no range before the filter's can match
   const parts = [];
   let count = 0;
   let last;
@@ -151,7 +175,7 @@ async function scan(env, r, request) {
       const npk = res.headers.get("x-ms-continuation-NextPartitionKey");
       if (npk) return { next: [npk, res.headers.get("x-ms-continuation-NextRowKey") ?? ""] };
       const after = map.ranges[i + 1];
-      if (!after) return { next: null };
+      if (!after || beyond(bounds, after.lo)) return { next: null }; // nor any range past the filter's
       Object.assign(at, { key: after.lo, resume: null });
       if (count >= top) return { next: [encodeToken("S", after.lo), encodeToken("S", "")] };
     }

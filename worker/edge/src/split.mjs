@@ -7,8 +7,9 @@
 //   1. the source object fences [key, hi): it refuses every request for that part (the
 //      entry Worker retries), and waits for the requests in flight;
 //   2. the new object forgets whatever it held, then imports [key, hi) from the source,
-//      chunk by chunk, as stored (Timestamps, ETags and deletion records kept), and is
-//      told its range;
+//      chunk by chunk, as stored (Timestamps, ETags and deletion records kept), adopts
+//      the source's change feed (its identity and clock: the checkpoints the source
+//      issued resume in the new object), and is told its range;
 //   3. the map gets the new range and a new version, in one storage write: the switch;
 //   4. the source evicts [key, hi), then is told its smaller range, which lifts the fence.
 //
@@ -29,12 +30,26 @@ export const SPLIT = "split/";
 /** SPLIT_ENTITIES is the default entity count past which a table object asks to be split. */
 export const SPLIT_ENTITIES = 20000;
 
-/** splitLimit is the entity count past which an object splits: TABLETOP_SPLIT_ENTITIES, "0" for never. */
-export function splitLimit(env) {
-  const v = env.TABLETOP_SPLIT_ENTITIES;
-  if (v === undefined || v === "") return SPLIT_ENTITIES;
+/** SPLIT_BYTES is the default stored size (keys and values) past which a table object asks to be split. */
+export const SPLIT_BYTES = 16 << 20;
+
+/**
+ * splitLimits are the sizes past which an object splits: { entities } from
+ * TABLETOP_SPLIT_ENTITIES (records: entities and deletion records) and { bytes } from
+ * TABLETOP_SPLIT_BYTES (the bytes of its stored records); "0" turns either off.
+ */
+export function splitLimits(env) {
+  return {
+    entities: whole(env, "TABLETOP_SPLIT_ENTITIES", SPLIT_ENTITIES),
+    bytes: whole(env, "TABLETOP_SPLIT_BYTES", SPLIT_BYTES),
+  };
+}
+
+function whole(env, name, fallback) {
+  const v = env[name];
+  if (v === undefined || v === "") return fallback;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`TABLETOP_SPLIT_ENTITIES: ${JSON.stringify(v)} is not a whole number of entities`);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name}: ${JSON.stringify(v)} is not a whole number`);
   return n;
 }
 
@@ -101,6 +116,8 @@ async function copyAndSwitch(ao, { account, table, src, key, dst }) {
     if (!kind) break;
     cursor = args(kind, pk, rk);
   }
+  // the new object continues the source's change feed: its checkpoints resume there
+  await to.move(account, "adoptFeed", args(table, await from.move(account, "feedState", table)));
   await to.setRange(account, { lo: key, hi: src.hi, obj: dst });
   await step(ao.env);
   const map = readMap(ao.ctx.storage, account, table);
@@ -133,12 +150,12 @@ export function pendingSplits(storage) {
  * resetTable makes a deleted table's next incarnation one range again: every other range's
  * object forgets the table, the first range's object serves every key, and the map
  * starts over at a new version (versions never go back, so a stale cached map is always
- * refused).
+ * refused) and a new epoch (so change feed checkpoints from before are refused).
  */
 export async function resetTable(ao, account, table) {
   const map = readMap(ao.ctx.storage, account, table);
   if (map.ranges.length === 1 && map.ranges[0].obj === objectName(account, table)) return;
   for (const r of map.ranges.slice(1)) await objectStub(ao.env, r.obj).forget(account, table);
   await objectStub(ao.env, map.ranges[0].obj).setRange(account, null);
-  ao.ctx.storage.kv.put(MAP + table.toLowerCase(), defaultMap(account, table, map.version + 1));
+  ao.ctx.storage.kv.put(MAP + table.toLowerCase(), defaultMap(account, table, map.version + 1, map.version + 1));
 }

@@ -12,6 +12,8 @@ import {
   bodyKey,
   batchKey,
   filterKey,
+  filterBounds,
+  beyond,
   encodeToken,
   decodeToken,
   feedParts,
@@ -80,6 +82,29 @@ test("filterKey finds a partition only when every match is in it", () => {
     [null, undefined],
   ];
   for (const [filter, want] of cases) assert.equal(filterKey(filter), want, String(filter));
+});
+
+test("filterBounds finds the PartitionKeys a filter can match", () => {
+  const all = { lo: "", hi: null, hiIn: false };
+  const cases = [
+    ["PartitionKey ge 'a' and PartitionKey lt 'm'", { lo: "a", hi: "m", hiIn: false }],
+    ["PartitionKey gt 'a' and (PartitionKey le 'm') and RowKey eq 'x'", { lo: "a", hi: "m", hiIn: true }],
+    ["PartitionKey eq 'k'", { lo: "k", hi: "k", hiIn: true }],
+    ["PartitionKey le 'm' and PartitionKey lt 'm'", { lo: "", hi: "m", hiIn: false }],
+    ["PartitionKey lt 'm' and PartitionKey le 'm'", { lo: "", hi: "m", hiIn: false }],
+    ["PartitionKey lt 'z' and PartitionKey le 'm' and PartitionKey ge 'b' and PartitionKey gt 'a'", { lo: "b", hi: "m", hiIn: true }],
+    ["PartitionKey ge 'it''s'", { lo: "it's", hi: null, hiIn: false }],
+    ["PartitionKey ge 'a' or PartitionKey lt 'm'", all],
+    ["not (PartitionKey ge 'a')", all],
+    ["Name eq ' PartitionKey ge ''x''' and PartitionKey lt 'q'", { lo: "", hi: "q", hiIn: false }],
+    ["RowKey ge 'a'", all],
+    ["", all],
+    [null, all],
+  ];
+  for (const [filter, want] of cases) assert.deepEqual(filterBounds(filter), want, String(filter));
+  const b = filterBounds("PartitionKey ge 'a' and PartitionKey lt 'm'");
+  assert.deepEqual([beyond(b, "l"), beyond(b, "m"), beyond(b, "n")], [false, true, true]);
+  assert.deepEqual([beyond(filterBounds("PartitionKey le 'm'"), "m"), beyond(all, "zzz")], [false, false]);
 });
 
 test("continuation tokens read as the Go handler writes them", () => {

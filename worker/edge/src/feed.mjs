@@ -1,0 +1,114 @@
+// The change feed of a table, at the entry Worker: GET /t()?comp=changes&since=… read
+// across the objects of the table's ranges (see the README, "Pull from Tabletop: the
+// change feed").
+//
+// Each range's object answers its own feed from its own checkpoint; the entry Worker
+// keeps them together in a vector checkpoint (vector.mjs) and fills one page of up to
+// $top changes from the ranges in turn. The order rule: within a range, changes come in
+// (Timestamp, PartitionKey, RowKey) order, as natively; across ranges, a page lists one
+// range's changes after another's, starting with the range after the one where the last
+// page stopped for want of room, so no range starves the others. Ranges hold disjoint
+// keys, so a page still holds each key at most once. The objects' Timestamps come from
+// clocks of their own and are not compared across ranges.
+import { errorResponse } from "./exchange.mjs";
+import { send, retrying } from "./ranges.mjs";
+import { decodeVector, encodeVector, sinceAt, fits, epochOf } from "./vector.mjs";
+import { filterBounds, beyond, rangeIndex } from "./partition.mjs";
+
+/** PAGE is the most changes a page holds, and the default $top. */
+const PAGE = 1000;
+
+const VALUE = '"value":[';
+const DELETED = '],"tabletop.deleted":[';
+
+/** changes answers a change feed request for a table: r is its route. */
+export async function changes(env, r, request) {
+  const url = new URL(request.url);
+  const topText = url.searchParams.get("$top");
+  const top = topText === null ? PAGE : /^\d{1,4}$/.test(topText) ? Number(topText) : 0;
+  const vector = await decodeVector(url.searchParams.get("since"));
+  if (!vector) return errorResponse("since is not a valid checkpoint", 400, "InvalidQueryParameterValue");
+  if (top < 1 || top > PAGE) return retrying(env, r, async (map) => passOn(await send(env, map, 0, request, null))); // the handler answers it
+  let tries = 0;
+  return retrying(env, r, async (map) => {
+    if (vector.epoch !== null && vector.epoch !== epochOf(map)) {
+      return errorResponse("The table was deleted after the checkpoint was issued.", 410, "CheckpointExpired");
+    }
+    if (!fits(vector, map)) {
+      if (tries++ > 0) return errorResponse("since is not a valid checkpoint", 400, "InvalidQueryParameterValue");
+      return null; // a vector of a newer map than the one cached: read the map again
+    }
+    return page(env, map, request, url, vector, top);
+  });
+}
+
+/** passOn is a range's answer, or null when it was refused (the map moved on). */
+function passOn({ res, moved }) {
+  return moved ? null : res;
+}
+
+// page reads the ranges of map in turn from where vector says, filling one page of up to
+// top changes, and answers it; null when a range was refused (the map moved on). A range
+// that a $filter bounding PartitionKey excludes is not read: its checkpoint stays.
+async function page(env, map, request, url, vector, top) {
+  const n = map.ranges.length;
+  const bounds = filterBounds(url.searchParams.get("$filter"));
+  const home = rangeIndex(map, bounds.lo); // always read, so a page has an answer to build on
+  const first = map.ranges.findIndex((x) => x.lo === vector.start);
+  const read = new Map(); // range lo → its new checkpoint
+  const parts = [];
+  let count = 0;
+  let stop = -1; // the range the page stopped for want of room in (its turn comes last next time)
+  let last;
+  for (let k = 0; k < n; k++) {
+    const i = (first + k) % n;
+    if (count >= top) {
+      stop = (i + n - 1) % n;
+      break;
+    }
+    const lo = map.ranges[i].lo;
+    const hi = map.ranges[i + 1]?.lo ?? null;
+    if (i !== home && (beyond(bounds, lo) || (hi !== null && hi <= bounds.lo))) continue; // no key of the range can match: not woken
+    const u = new URL(url);
+    u.searchParams.set("since", sinceAt(vector, lo));
+    u.searchParams.set("$top", String(top - count));
+    const { res, moved } = await send(env, map, i, request, null, undefined, u.href);
+    if (moved) return null;
+    if (!res.ok) return res;
+    const text = await res.text();
+    const body = JSON.parse(text);
+    const cut = text.lastIndexOf(DELETED);
+    parts.push({ text, values: text.slice(text.indexOf(VALUE) + VALUE.length, cut), deleted: text.slice(cut + DELETED.length, -2) });
+    count += body.value.length + body["tabletop.deleted"].length;
+    read.set(lo, res.headers.get("x-tabletop-checkpoint") ?? "");
+    last = res;
+    if (body["tabletop.more"]) {
+      stop = i;
+      break;
+    }
+  }
+  const next = {
+    epoch: epochOf(map),
+    start: map.ranges[(stop + 1) % n].lo,
+    entries: map.ranges.map(({ lo }) => [lo, read.has(lo) ? read.get(lo) : sinceAt(vector, lo)]),
+  };
+  if (stop < 0) next.start = vector.start;
+  return answer(last, parts, await encodeVector(next), stop >= 0);
+}
+
+// answer builds the page from the ranges' answers: the first's head, the checkpoint and
+// more, then every range's entities and deletions.
+function answer(last, parts, checkpoint, more) {
+  const head = parts[0].text.slice(0, parts[0].text.indexOf('"tabletop.checkpoint":'));
+  const join = (key) =>
+    parts
+      .map((p) => p[key])
+      .filter((s) => s !== "")
+      .join(",");
+  const body = `${head}"tabletop.checkpoint":${JSON.stringify(checkpoint)},"tabletop.more":${more},"value":[${join("values")}${DELETED}${join("deleted")}]}`;
+  const headers = new Headers(last.headers);
+  headers.delete("content-length");
+  headers.set("x-tabletop-checkpoint", checkpoint);
+  headers.set("x-tabletop-more", String(more));
+  return new Response(body, { status: 200, headers });
+}
