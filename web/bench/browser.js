@@ -1,7 +1,8 @@
 // The browser benchmark in Chromium: serves web/ on a free port of 127.0.0.1, opens
 // bench/index.html in Debian's chromium (playwright-core) on a fresh on-disk profile, so
 // that IndexedDB is the real, durable one, and runs the harness there. `node
-// bench/browser.js` prints its table; with --json the raw results for bench/run.js.
+// bench/browser.js` prints its table; with --json the raw results for bench/run.js, with
+// --only=tabletop-memory,sqljs only those engines.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ const web = new URL("../", import.meta.url).pathname;
 const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** benchChromium runs the harness in a fresh Chromium and resolves with its results. */
-export async function benchChromium(log = () => {}) {
+export async function benchChromium(log = () => {}, options = {}) {
   const server = await serve(web);
   const profile = await mkdtemp(join(tmpdir(), "tabletop-bench-"));
   // A persistent context: an incognito one would keep IndexedDB in memory.
@@ -24,7 +25,7 @@ export async function benchChromium(log = () => {}) {
     page.on("pageerror", (e) => log(`page error: ${e.message}`));
     await page.goto(`${server.url}bench/`);
     await page.waitForFunction(() => typeof window.bench === "function");
-    return await page.evaluate(() => window.bench());
+    return await page.evaluate((o) => window.bench(o), options);
   } finally {
     await ctx.close();
     server.close();
@@ -34,6 +35,7 @@ export async function benchChromium(log = () => {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const json = process.argv.includes("--json");
-  const results = await benchChromium((m) => console.error(m));
+  const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+  const results = await benchChromium((m) => console.error(m), only ? { only } : {});
   console.log(json ? JSON.stringify(results) : table({ Chromium: results }));
 }

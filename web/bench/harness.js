@@ -21,7 +21,8 @@ export const BATCH = 100;
 
 /**
  * runBench runs every workload on every engine. env: { tabletopUrl (string for import()),
- * initSqlJs, sqlJsConfig, Loki, Dexie, n, nPersistent, queries, batches, big, log }.
+ * initSqlJs, sqlJsConfig, Loki, Dexie, n, nPersistent, queries, batches, big, log,
+ * only (engine names to run, all by default) }.
  * @returns {Promise<Record<string, Record<string, number>>>}
  */
 export async function runBench(env) {
@@ -35,6 +36,7 @@ export async function runBench(env) {
     ["loki", lokiEngine(opts)],
     ["dexie", dexieEngine(opts)],
   ]) {
+    if (opts.only && !opts.only.includes(name)) continue;
     const n = engine.durable ? opts.nPersistent : opts.n;
     log(`${name}: n=${n}, ${opts.queries} queries of ${PARTITION}`);
     out[name] = await workloads(engine, n, opts);
