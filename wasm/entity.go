@@ -53,22 +53,23 @@ const (
 type nameTable []string
 
 // appendName appends name as a reference when the answer wrote it before, else as a text,
-// numbering it while fewer than maxNames are. hint is where it is likely to be: the
-// property's position, since the entities of a page mostly share their properties' order.
-func (t *nameTable) appendName(b []byte, name string, hint int) []byte {
-	names := *t
-	if hint < len(names) && names[hint] == name {
-		return binary.LittleEndian.AppendUint32(b, nameRef|uint32(hint))
+// numbering it while fewer than maxNames are; it returns the table with it. hint is where
+// it is likely to be: the property's position, since the entities of a page mostly share
+// their properties' order. (Tables are passed by value, not pointer, so that their room
+// stays on the stack.)
+func (t nameTable) appendName(b []byte, name string, hint int) ([]byte, nameTable) {
+	if hint < len(t) && t[hint] == name {
+		return binary.LittleEndian.AppendUint32(b, nameRef|uint32(hint)), t
 	}
-	for i, n := range names {
+	for i, n := range t {
 		if n == name {
-			return binary.LittleEndian.AppendUint32(b, nameRef|uint32(i))
+			return binary.LittleEndian.AppendUint32(b, nameRef|uint32(i)), t
 		}
 	}
-	if len(names) < maxNames {
-		*t = append(names, name)
+	if len(t) < maxNames {
+		t = append(t, name)
 	}
-	return appendText(b, name)
+	return appendText(b, name), t
 }
 
 // appendEntityAnswer appends the entity answer of a whole record, projected by sel (nil
@@ -76,12 +77,13 @@ func (t *nameTable) appendName(b []byte, name string, hint int) []byte {
 // only if listed, properties in the listed order, a missing one as null.
 func appendEntityAnswer(b []byte, r *core.Record, sel query.Selection) []byte {
 	var room [maxNames]string
-	names := nameTable(room[:0])
-	return appendEntity(b, r, sel, &names)
+	b, _ = appendEntity(b, r, sel, room[:0])
+	return b
 }
 
-// appendEntity appends an entity answer whose names continue the table names.
-func appendEntity(b []byte, r *core.Record, sel query.Selection, names *nameTable) []byte {
+// appendEntity appends an entity answer whose names continue the table names, and returns
+// the table with its names.
+func appendEntity(b []byte, r *core.Record, sel query.Selection, names nameTable) ([]byte, nameTable) {
 	var flags byte
 	for i, name := range []string{core.PartitionKeyName, core.RowKeyName, core.TimestampName} {
 		if sel.Includes(name) {
@@ -100,7 +102,8 @@ func appendEntity(b []byte, r *core.Record, sel query.Selection, names *nameTabl
 	count := 0
 	if sel == nil {
 		for name, v := range r.Properties() {
-			b = appendProperty(names.appendName(append(b, byte(v.Type())), name, count), v)
+			b, names = names.appendName(append(b, byte(v.Type())), name, count)
+			b = appendProperty(b, v)
 			count++
 		}
 	} else {
@@ -109,15 +112,16 @@ func appendEntity(b []byte, r *core.Record, sel query.Selection, names *nameTabl
 				continue
 			}
 			if v, ok := r.Lookup(name); ok {
-				b = appendProperty(names.appendName(append(b, byte(v.Type())), name, count), v)
+				b, names = names.appendName(append(b, byte(v.Type())), name, count)
+				b = appendProperty(b, v)
 			} else {
-				b = names.appendName(append(b, typeNull), name, count)
+				b, names = names.appendName(append(b, typeNull), name, count)
 			}
 			count++
 		}
 	}
 	binary.LittleEndian.PutUint32(b[at:], uint32(count))
-	return b
+	return b, names
 }
 
 // appendPageAnswer appends the page answer of a page of whole records.
@@ -129,7 +133,7 @@ func appendPageAnswer(b []byte, page *query.RecordPage, sel query.Selection) []b
 	var room [maxNames]string
 	names := nameTable(room[:0])
 	for i := range page.Records {
-		b = appendEntity(b, &page.Records[i], sel, &names)
+		b, names = appendEntity(b, &page.Records[i], sel, names)
 	}
 	return b
 }

@@ -207,9 +207,17 @@ function entityAt(raw) {
   return out;
 }
 
-/** etagOf is the ETag of an entity of that Timestamp text, as the engine makes it (core.AppendETag). */
-function etagOf(timestamp) {
-  return `W/"datetime'${timestamp.replaceAll(":", "%3A")}'"`;
+/**
+ * etagOf is the ETag of an entity of that Timestamp text, as the engine makes it
+ * (core.AppendETag: each ':' written %3A). The engine's Timestamps have their two colons
+ * at 13 and 16 ("2021-08-31T15:40:49.6724407Z"); slicing there costs a fraction of a
+ * replaceAll, which is kept for any other text.
+ */
+function etagOf(ts) {
+  if (ts.length === 28 && ts.charCodeAt(13) === 58 && ts.charCodeAt(16) === 58 && ts.indexOf(":", 17) < 0) {
+    return `W/"datetime'${ts.slice(0, 13)}%3A${ts.slice(14, 16)}%3A${ts.slice(17)}'"`;
+  }
+  return `W/"datetime'${ts.replaceAll(":", "%3A")}'"`;
 }
 
 /** nameAt reads a property name: a text, numbered while fewer than maxNames are, or the number of an earlier one. */
