@@ -49,6 +49,24 @@ export async function runBench(env) {
 }
 
 /**
+ * warmReady times import → ready again for the engines that load wasm, in a page loaded
+ * after the benchmark's (browser.js reloads it): the module comes from the browser's cache,
+ * with the code the browser compiled and kept. Same env as runBench.
+ * @returns {Promise<Record<string, { warmReadyMs: number }>>}
+ */
+export async function warmReady(env) {
+  const opts = { ...defaults, ...env };
+  const out = {};
+  for (const [name, engine] of [["tabletop-memory", tabletopEngine(opts, { inMemory: true })], ["sqljs", sqlJsEngine(opts)]]) {
+    const t = performance.now();
+    await engine.open();
+    out[name] = { warmReadyMs: performance.now() - t };
+    await engine.close(true);
+  }
+  return out;
+}
+
+/**
  * reopen fills a fresh store with big entities in batches, closes it, and times opening
  * it again to its first point read, with the longest stall of a 5 ms heartbeat timer
  * (the main thread blocked) while it does.
