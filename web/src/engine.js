@@ -3,11 +3,11 @@
 // Node they are read from disk.
 //
 // The boundary: the engine exports three functions with //go:wasmexport (see wasm/doc.go).
-// A call writes a request frame into a buffer in Go's linear memory (strings with
-// an ASCII copy or TextEncoder.encodeInto, bytes with set), runs synchronously, and leaves a result frame
-// there: the answer (JSON text, or a point read's binary entity, read in place by
-// values.js) and the records a write left for IndexedDB. No callback, Promise or
-// goroutine per call.
+// A call writes a request frame into a buffer in Go's linear memory (strings copied as
+// ASCII or with TextEncoder.encodeInto, bytes with set), runs synchronously, and leaves a
+// result frame there: the answer (JSON text, or the binary entities of a point read or a
+// query page, read in place by values.js) and the records a write left for IndexedDB. No
+// callback, Promise or goroutine per call.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

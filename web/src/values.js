@@ -274,7 +274,7 @@ function answerValue(tag, raw) {
 
 /**
  * text reads a length and UTF-8 bytes. ASCII texts up to shortText bytes (keys, names,
- * an ETag, a Timestamp) are built by a loop: a TextDecoder call costs 0.2–0.5 µs in
+ * a Timestamp) are built by a loop: a TextDecoder call costs 0.2–0.5 µs in
  * Chromium, more than the loop for such texts.
  */
 function text() {
