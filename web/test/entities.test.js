@@ -52,6 +52,21 @@ test("text of every kind crosses into the engine and back", async (t) => {
   }
 });
 
+test("reads stay right while Go's memory grows between calls", async (t) => {
+  // Growing the wasm memory detaches the views JavaScript reads and writes through;
+  // Engine remakes them when it finds them detached.
+  const c = await tableIn(t);
+  const mem = c._target._engine._x.mem;
+  const before = mem.buffer.byteLength;
+  const big = "x".repeat(30000);
+  for (let i = 0; mem.buffer.byteLength < before + (16 << 20); i++) {
+    const rk = String(i).padStart(6, "0");
+    await c.createEntity({ partitionKey: "p", rowKey: rk, big, i });
+    const e = await c.getEntity("p", rk);
+    assert.ok(e.big === big && e.i === i, `entity ${i}`);
+  }
+});
+
 test("typed values round-trip exactly", async (t) => {
   const c = await tableIn(t);
   const guid = "0d391d16-97f1-4b9a-be68-4cc871f90001";
