@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -12,6 +13,8 @@ import (
 )
 
 // answer is an entity answer read back; a property the entity lacks has no Value.
+// ETag is made from Timestamp as JavaScript makes it; Timestamp is set only when flags
+// include it.
 type answer struct {
 	ETag, PartitionKey, RowKey, Timestamp string
 	Flags                                 byte
@@ -19,11 +22,14 @@ type answer struct {
 	Values                                []*core.Value
 }
 
+// etagOf makes an ETag from a Timestamp's text as web/src/values.js does.
+func etagOf(ts string) string { return `W/"datetime'` + strings.ReplaceAll(ts, ":", "%3A") + `'"` }
+
 // decodeEntityAnswer reads an entity answer as web/src/values.js does; a malformed one
 // fails the test.
 func decodeEntityAnswer(t testing.TB, b []byte) answer {
 	t.Helper()
-	a := readEntityAnswer(t, &b)
+	a := readEntityAnswer(t, &b, &[]string{})
 	if len(b) != 0 {
 		t.Fatalf("entity answer is followed by %q", b)
 	}
@@ -35,8 +41,9 @@ func decodePageAnswer(t testing.TB, b []byte) (nextPK, nextRK, plan string, enti
 	t.Helper()
 	r := reader{t: t, b: b}
 	nextPK, nextRK, plan = r.text(), r.text(), r.text()
+	var names []string
 	for range r.u32() {
-		entities = append(entities, readEntityAnswer(t, &r.b))
+		entities = append(entities, readEntityAnswer(t, &r.b, &names))
 	}
 	if len(r.b) != 0 {
 		t.Fatalf("page answer is followed by %q", r.b)
@@ -62,8 +69,27 @@ func (r *reader) next(n int) []byte {
 func (r *reader) u32() uint32  { return binary.LittleEndian.Uint32(r.next(4)) }
 func (r *reader) text() string { return string(r.next(int(r.u32()))) }
 
-// readEntityAnswer reads the entity answer at the head of *b and moves past it.
-func readEntityAnswer(t testing.TB, b *[]byte) answer {
+// name reads a name: a text, numbered in names while fewer than maxNames are, or the
+// number of an earlier one.
+func (r *reader) name(names *[]string) string {
+	n := binary.LittleEndian.Uint32(r.b)
+	if n&nameRef == 0 {
+		s := r.text()
+		if len(*names) < maxNames {
+			*names = append(*names, s)
+		}
+		return s
+	}
+	r.next(4)
+	if int(n&^nameRef) >= len(*names) {
+		r.t.Fatalf("name %d of %d", n&^nameRef, len(*names))
+	}
+	return (*names)[n&^nameRef]
+}
+
+// readEntityAnswer reads the entity answer at the head of *b and moves past it; names
+// are the answer's names so far.
+func readEntityAnswer(t testing.TB, b *[]byte, names *[]string) answer {
 	t.Helper()
 	r := reader{t: t, b: *b}
 	defer func() { *b = r.b }()
@@ -71,19 +97,19 @@ func readEntityAnswer(t testing.TB, b *[]byte) answer {
 	bad := func() { t.Helper(); t.Fatalf("entity answer is malformed: %q", r.b) }
 	var a answer
 	a.Flags = next(1)[0]
-	a.ETag = text()
+	ts := text()
+	if a.ETag = etagOf(ts); a.Flags&entityHasTimestamp != 0 {
+		a.Timestamp = ts
+	}
 	if a.Flags&entityHasPartitionKey != 0 {
 		a.PartitionKey = text()
 	}
 	if a.Flags&entityHasRowKey != 0 {
 		a.RowKey = text()
 	}
-	if a.Flags&entityHasTimestamp != 0 {
-		a.Timestamp = text()
-	}
 	for range u32() {
 		typ := next(1)[0]
-		a.Names = append(a.Names, text())
+		a.Names = append(a.Names, r.name(names))
 		var v core.Value
 		switch core.Type(typ) {
 		case core.TypeString:
@@ -190,4 +216,76 @@ func (s *session) entity(table, pk, rk string) map[string]core.Value {
 		props[name] = *a.Values[i]
 	}
 	return props
+}
+
+func TestAppendPageAnswer(t *testing.T) {
+	ts := mustParse(core.ParseDateTime("2021-08-31T15:40:49.6724407Z"))
+	record := func(rk string, names ...string) core.Record {
+		props := make([]core.Property, len(names))
+		for i, n := range names {
+			props[i] = core.Property{Name: n, Value: core.Int32Value(int32(i))}
+		}
+		return core.NewRecord(&core.Entity{PartitionKey: "p", RowKey: rk, Timestamp: ts, Properties: props})
+	}
+	check := func(t *testing.T, page *query.RecordPage, sel query.Selection) []answer {
+		t.Helper()
+		_, _, _, got := decodePageAnswer(t, appendPageAnswer(nil, page, sel))
+		if len(got) != len(page.Records) {
+			t.Fatalf("%d entities, want %d", len(got), len(page.Records))
+		}
+		for i, a := range got {
+			if a.RowKey != page.Records[i].RowKey || a.ETag != string(core.AppendETag(nil, ts)) {
+				t.Fatalf("entity %d = %+v", i, a)
+			}
+		}
+		return got
+	}
+	t.Run("OK/NamesOnce", func(t *testing.T) {
+		page := &query.RecordPage{Records: []core.Record{record("a", "x", "y"), record("b", "x", "y"), record("c", "y", "z", "x")}}
+		got := check(t, page, nil)
+		if strings.Join(got[2].Names, ",") != "y,z,x" || got[2].Values[2].Int32() != 2 {
+			t.Fatalf("third entity = %v %v", got[2].Names, got[2].Values)
+		}
+		long := "a_rather_long_property_name"
+		b := appendPageAnswer(nil, &query.RecordPage{Records: []core.Record{record("a", long, "x"), record("b", "x", long)}}, nil)
+		if n := strings.Count(string(b), long); n != 1 {
+			t.Fatalf("a page of two entities holds a name %d times, want 1", n)
+		}
+	})
+	t.Run("OK/ManyNames", func(t *testing.T) {
+		var recs []core.Record
+		for i := range 3 {
+			names := make([]string, 50)
+			for k := range names {
+				names[k] = fmt.Sprintf("n%d", (k*7+i*13)%90) // 90 distinct names, more than maxNames
+			}
+			recs = append(recs, record(fmt.Sprintf("r%d", i), names...))
+		}
+		got := check(t, &query.RecordPage{Records: recs}, nil)
+		for i, a := range got {
+			for k, n := range a.Names {
+				if want := fmt.Sprintf("n%d", (k*7+i*13)%90); n != want || a.Values[k].Int32() != int32(k) {
+					t.Fatalf("entity %d property %d = %s %v, want %s %d", i, k, n, a.Values[k], want, k)
+				}
+			}
+		}
+	})
+	t.Run("OK/Select", func(t *testing.T) {
+		page := &query.RecordPage{Records: []core.Record{record("a", "x"), record("b", "y")}}
+		got := check(t, page, mustParse(query.ParseSelect("RowKey,y,x")))
+		if strings.Join(got[1].Names, ",") != "y,x" || got[1].Values[1] != nil || got[1].Values[0].Int32() != 0 {
+			t.Fatalf("second entity = %v %v", got[1].Names, got[1].Values)
+		}
+	})
+}
+
+// TestETagOf pins what JavaScript relies on: an ETag is its Timestamp's text with each ':'
+// written %3A, inside W/"datetime'…'".
+func TestETagOf(t *testing.T) {
+	for _, text := range []string{"2021-08-31T15:40:49.6724407Z", "1601-01-01T00:00:00.0000000Z", "9999-12-31T23:59:59.9999999Z"} {
+		ts := mustParse(core.ParseDateTime(text))
+		if got, want := etagOf(string(ts.AppendText(nil))), string(core.AppendETag(nil, ts)); got != want {
+			t.Errorf("etagOf(%s) = %s, want %s", text, got, want)
+		}
+	}
 }

@@ -1,7 +1,9 @@
 // The browser benchmark in Chromium: serves web/ on a free port of 127.0.0.1, opens
 // bench/index.html in Debian's chromium (playwright-core) on a fresh on-disk profile, so
-// that IndexedDB is the real, durable one, and runs the harness there. `node
-// bench/browser.js` prints its table; with --json the raw results for bench/run.js.
+// that IndexedDB is the real, durable one, and runs the harness there, then reloads the
+// page to time the wasm engines' import → ready warm. `node
+// bench/browser.js` prints its table; with --json the raw results for bench/run.js, with
+// --only=tabletop-memory,sqljs only those engines.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +15,7 @@ const web = new URL("../", import.meta.url).pathname;
 const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** benchChromium runs the harness in a fresh Chromium and resolves with its results. */
-export async function benchChromium(log = () => {}) {
+export async function benchChromium(log = () => {}, options = {}) {
   const server = await serve(web);
   const profile = await mkdtemp(join(tmpdir(), "tabletop-bench-"));
   // A persistent context: an incognito one would keep IndexedDB in memory.
@@ -22,9 +24,21 @@ export async function benchChromium(log = () => {}) {
     const page = ctx.pages()[0] ?? (await ctx.newPage());
     page.on("console", (m) => log(m.text()));
     page.on("pageerror", (e) => log(`page error: ${e.message}`));
-    await page.goto(`${server.url}bench/`);
-    await page.waitForFunction(() => typeof window.bench === "function");
-    return await page.evaluate(() => window.bench());
+    const load = async () => {
+      await page.goto(`${server.url}bench/`);
+      await page.waitForFunction(() => typeof window.bench === "function");
+    };
+    await load();
+    const results = await page.evaluate((o) => window.bench(o), options);
+    // Warm: the page reloaded, its files revalidated (304) from the browser's cache, which
+    // also keeps the code compiled from a wasm; the last of three loads counts.
+    let warm = {};
+    for (let i = 0; i < 3; i++) {
+      await load();
+      warm = await page.evaluate(() => window.warm());
+    }
+    for (const [name, r] of Object.entries(warm)) if (results[name]) Object.assign(results[name], r);
+    return results;
   } finally {
     await ctx.close();
     server.close();
@@ -34,6 +48,7 @@ export async function benchChromium(log = () => {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const json = process.argv.includes("--json");
-  const results = await benchChromium((m) => console.error(m));
+  const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+  const results = await benchChromium((m) => console.error(m), only ? { only } : {});
   console.log(json ? JSON.stringify(results) : table({ Chromium: results }));
 }

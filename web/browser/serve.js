@@ -1,7 +1,7 @@
 // A static file server for web/, for the browser tests (the playground also works under
 // `make run`, which serves it at the server's root).
 import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 
 const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
@@ -12,8 +12,15 @@ export function serve(dir) {
     let path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
     if (path.endsWith("/")) path += "index.html";
     try {
-      const body = await readFile(join(dir, path));
-      res.writeHead(200, { "Content-Type": types[extname(path)] ?? "application/octet-stream" });
+      const file = join(dir, path);
+      const { size, mtimeMs } = await stat(file);
+      // Revalidated on every use, as a static server with ETags serves: a page reloaded
+      // gets 304 and Chromium's cached copy, with the compiled code it keeps beside a wasm.
+      const etag = `"${size.toString(36)}-${Math.floor(mtimeMs).toString(36)}"`;
+      const headers = { "Content-Type": types[extname(path)] ?? "application/octet-stream", "Cache-Control": "no-cache", ETag: etag };
+      if (req.headers["if-none-match"] === etag) return res.writeHead(304, headers).end();
+      const body = await readFile(file);
+      res.writeHead(200, headers);
       res.end(req.method === "HEAD" ? undefined : body);
     } catch {
       res.writeHead(404).end();

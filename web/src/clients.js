@@ -8,7 +8,7 @@ import { entityJSON, keysJSON, selectText, entityAnswer, pageAnswer } from "./va
 import { paged, encodeEntityToken, decodeEntityToken } from "./pages.js";
 import { exportDump, importDump } from "./dump.js";
 import { Listeners, changeIterator } from "./events.js";
-import { noteRead } from "./live.js";
+import { noteRead, reading } from "./live.js";
 import { transactionAction, checkMode } from "./transaction.js";
 
 const API_VERSION = "2019-02-02";
@@ -180,7 +180,7 @@ export class TableClient {
     let store = this._store(options);
     if (store instanceof Promise) store = await store;
     const sel = selectText(options.queryOptions?.select);
-    noteRead(store, this.tableName, [[partitionKey, rowKey]]);
+    if (reading()) noteRead(store, this.tableName, [[partitionKey, rowKey]]);
     const entity = store._readAs(entityAnswer(options.disableTypeConversion), "getEntity", this.tableName, partitionKey, rowKey, sel);
     return entity instanceof Promise ? await entity : entity;
   }
@@ -196,7 +196,7 @@ export class TableClient {
       let page = store._readAs(pageAnswer(options.disableTypeConversion), "queryEntities", this.tableName, filter, sel, String(top ?? q.top ?? 0), pk, rk);
       if (page instanceof Promise) page = await page;
       const { next, plan, entities } = page;
-      noteRead(store, this.tableName, entities.map((e) => [e.partitionKey, e.rowKey]), filter);
+      if (reading()) noteRead(store, this.tableName, entities.map((e) => [e.partitionKey, e.rowKey]), filter); // 1,000 arrays a page otherwise
       return Object.assign(entities, { continuationToken: encodeEntityToken(next), plan });
     });
   }

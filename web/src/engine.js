@@ -3,11 +3,11 @@
 // Node they are read from disk.
 //
 // The boundary: the engine exports three functions with //go:wasmexport (see wasm/doc.go).
-// A call writes a request frame into a buffer in Go's linear memory (strings with
-// TextEncoder.encodeInto, bytes with set), runs synchronously, and leaves a result frame
-// there: the answer (JSON text, or a point read's binary entity, read in place by
-// values.js) and the records a write left for IndexedDB. No callback, Promise or
-// goroutine per call.
+// A call writes a request frame into a buffer in Go's linear memory (strings copied as
+// ASCII or with TextEncoder.encodeInto, bytes with set), runs synchronously, and leaves a
+// result frame there: the answer (JSON text, or the binary entities of a point read or a
+// query page, read in place by values.js) and the records a write left for IndexedDB. No
+// callback, Promise or goroutine per call.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -54,6 +54,26 @@ async function compile(url, imports) {
   return WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports);
 }
 
+/**
+ * writeText writes s as UTF-8 at pos in u8 (which has room for 3 bytes per UTF-16 unit)
+ * and returns the bytes written. ASCII is copied by a loop: a TextEncoder call costs about
+ * 1–2 µs in Chromium (its bindings build a result object and, with subarray, a view),
+ * hundreds of times a short key's copy. Text from the first non-ASCII character on, and
+ * long text, goes through encodeInto.
+ */
+function writeText(u8, pos, s) {
+  const n = s.length;
+  if (n > longText) return encoder.encodeInto(s, u8.subarray(pos, pos + n * 3)).written;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return i + encoder.encodeInto(s.slice(i), u8.subarray(pos + i, pos + n * 3)).written;
+    u8[pos + i] = c;
+  }
+  return n;
+}
+
+const longText = 512; // above this, one encodeInto costs less than the loop (measured in Chromium)
+
 /** Engine calls the Go engine's exported functions with request and result frames. */
 export class Engine {
   constructor(exports) {
@@ -63,10 +83,15 @@ export class Engine {
     this._views();
   }
 
-  /** _views (re)makes the views of Go's memory, which a grown memory detaches. */
+  /**
+   * _views (re)makes the views of Go's memory. Growing a (non-shared) wasm memory detaches
+   * its old buffer, so a view of length 0 is the sign to remake them: the check costs no
+   * call of the memory's buffer getter, which costs more in Chromium.
+   */
   _views() {
-    this._u8 = new Uint8Array(this._x.mem.buffer);
-    this._dv = new DataView(this._x.mem.buffer);
+    const buffer = this._x.mem.buffer;
+    this._u8 = new Uint8Array(buffer);
+    this._dv = new DataView(buffer);
   }
 
   /**
@@ -94,7 +119,7 @@ export class Engine {
       this._ptr = this._x.tabletop_buffer(need);
       this._cap = Math.max(need, 64 << 10);
     }
-    if (this._u8.byteLength === 0 || this._u8.buffer !== this._x.mem.buffer) this._views();
+    if (this._u8.byteLength === 0) this._views();
     const u8 = this._u8, dv = this._dv, base = this._ptr;
     dv.setUint32(base, args.length, true);
     let pos = base + head;
@@ -102,7 +127,7 @@ export class Engine {
       const a = args[i];
       let len;
       if (typeof a === "string") {
-        len = a.length === 0 ? 0 : encoder.encodeInto(a, u8.subarray(pos, pos + a.length * 3)).written;
+        len = writeText(u8, pos, a);
       } else {
         u8.set(a, pos);
         len = a.length;
@@ -116,7 +141,7 @@ export class Engine {
   /** _read reads the result frame of n bytes, its answer with decode if given. */
   _read(n, failed, decode) {
     const p = this._x.tabletop_result();
-    if (this._u8.byteLength === 0 || this._u8.buffer !== this._x.mem.buffer) this._views();
+    if (this._u8.byteLength === 0) this._views();
     const u8 = this._u8, dv = this._dv;
     const jsonLen = dv.getUint32(p, true);
     if (failed) throw JSON.parse(decoder.decode(u8.subarray(p + 4, p + 4 + jsonLen)));

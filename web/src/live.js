@@ -19,6 +19,11 @@ import { tableChanges, matchesNow } from "./events.js";
 
 const running = new Set(); // the reads of live queries whose querier is running
 
+/** reading reports whether a live query's querier is running, so that reads need note nothing. */
+export function reading() {
+  return running.size > 0;
+}
+
 /**
  * noteRead registers a read of table in store with every running live query: keys
  * ([[pk, rk]…]) it answered, and filter when it was a query ("" for the whole table).
