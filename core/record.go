@@ -34,13 +34,32 @@ func (r *Record) Timestamp() DateTime {
 }
 
 // Lookup returns the value of the named custom property and whether the record has it. It
-// reads past the properties before it without building their values and allocates
-// nothing: the value's text shares the record's memory.
+// steps over the properties before it without building their values and allocates
+// nothing: the value's text shares the record's memory. A malformed property before the
+// one sought, or the one sought, reads as absent.
 func (r *Record) Lookup(name string) (Value, bool) {
-	c := r.cursor()
-	for c.more() {
-		if n, v := c.next(); n == name && !c.d.err {
-			return v, true
+	s := r.data
+	i, left := propertiesAt(s)
+	for ; left > 0; left-- {
+		if i+1 >= len(s) {
+			break
+		}
+		typ := Type(s[i])
+		n, at := int(s[i+1]), i+2 // a name's length, one byte unless 128 or more
+		if n >= 0x80 {
+			n, at = lengthAt(s, i+1)
+		}
+		if at < 0 || n > len(s)-at {
+			break
+		}
+		end := at + n
+		if n == len(name) && (n == 0 || s[at] == name[0]) && s[at:end] == name {
+			d := decoder{s: s[end:]}
+			v := d.value(typ)
+			return v, !d.err
+		}
+		if i = skipValue(s, typ, end); i < 0 {
+			break
 		}
 	}
 	return Value{}, false

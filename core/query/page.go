@@ -155,7 +155,7 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 	if within == (core.KeyRange{}) {
 		within = core.WholeTable
 	}
-	p := newPager(f.MatchesRecord, (*core.Record).Size, limit, req.Budget)
+	p := newPager(f.recordMatcher(), (*core.Record).Size, limit, req.Budget)
 	var ranges []core.KeyRange
 	for _, r := range f.Ranges() {
 		r = r.Intersect(within)
