@@ -83,24 +83,52 @@ func (r *Record) Properties() iter.Seq2[string, Value] {
 // Check reports errCorrupt unless the stored form decodes in full, by the rules of
 // decodeEntity, without allocating.
 func (r *Record) Check() error {
-	c := r.cursor()
-	for c.more() {
-		c.next()
-	}
-	if c.d.err || c.left != 0 || len(c.d.s) != 0 {
-		return errCorrupt
-	}
-	return nil
+	_, err := r.Measure()
+	return err
 }
 
 // Size returns the entity's size by Azure's formula (see Entity.Size), from the stored
-// form.
+// form; for a corrupt record, the size of the part before the corruption.
 func (r *Record) Size() int {
-	n := 4 + 2*(UTF16Len(r.PartitionKey)+UTF16Len(r.RowKey))
-	for name, v := range r.Properties() {
-		n += 8 + 2*UTF16Len(name) + v.Size()
-	}
+	n, _ := r.Measure()
 	return n
+}
+
+// Measure returns what Size and Check return, in one pass over the stored form.
+func (r *Record) Measure() (int, error) {
+	n, ok := r.walk()
+	n += 4 + 2*(UTF16Len(r.PartitionKey)+UTF16Len(r.RowKey))
+	if !ok {
+		return n, errCorrupt
+	}
+	return n, nil
+}
+
+// walk steps over every property of the stored form, checking each as decodeEntity
+// does, and returns the size of the properties by Azure's formula (see Entity.Size) and
+// whether the form is whole. It builds no value.
+func (r *Record) walk() (size int, ok bool) {
+	s := r.data
+	i, left := propertiesAt(s)
+	if i < 0 {
+		return 0, false
+	}
+	for ; left > 0; left-- {
+		if i >= len(s) {
+			return size, false
+		}
+		typ := Type(s[i])
+		n, at := lengthAt(s, i+1)
+		if at < 0 {
+			return size, false
+		}
+		end := at + n
+		if i = skipValue(s, typ, end); i < 0 {
+			return size, false
+		}
+		size += 8 + 2*UTF16Len(s[at:end]) + storedSize(typ, s[end:i])
+	}
+	return size, i == len(s)
 }
 
 // Entity decodes the record into an Entity.

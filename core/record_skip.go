@@ -3,20 +3,34 @@ package core
 import "encoding/binary"
 
 // propertiesAt returns the offset of the first property of a stored form and how many
-// properties it declares; none when the head is malformed.
+// properties it declares; an offset of -1 when the head is malformed.
 func propertiesAt(s string) (at int, count uint64) {
 	if len(s) == 0 || s[0] != entityCodecVersion {
-		return 0, 0
+		return -1, 0
 	}
 	i := skipUvarint(s, 1) // the Timestamp
 	if i < 0 {
-		return 0, 0
+		return -1, 0
 	}
 	count, i = uvarintAt(s, i)
 	if i < 0 || count > MaxProperties {
-		return 0, 0
+		return -1, 0
 	}
 	return i, count
+}
+
+// storedSize returns the size by Azure's formula (see Value.Size) of a value of type t
+// whose stored form is v, as skipValue found it.
+func storedSize(t Type, v string) int {
+	switch t {
+	case TypeString:
+		_, at := lengthAt(v, 0)
+		return 4 + 2*UTF16Len(v[at:])
+	case TypeBinary:
+		_, at := lengthAt(v, 0)
+		return 4 + len(v) - at
+	}
+	return Value{typ: t}.Size()
 }
 
 // uvarintAt reads an unsigned varint at s[i:], as decoder.uvarint does, and returns it

@@ -215,6 +215,11 @@ func (v Value) Validate() error {
 func UTF16Len(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && ascii8(s[i:i+8]) {
+			n += 8
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			n++
@@ -226,4 +231,11 @@ func UTF16Len(s string) int {
 		i += size
 	}
 	return n
+}
+
+// ascii8 reports whether the 8 bytes of s are all ASCII, read as one word.
+func ascii8(s string) bool {
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	return w&0x8080808080808080 == 0
 }
