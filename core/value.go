@@ -233,9 +233,5 @@ func UTF16Len(s string) int {
 	return n
 }
 
-// ascii8 reports whether the 8 bytes of s are all ASCII, read as one word.
-func ascii8(s string) bool {
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	return w&0x8080808080808080 == 0
-}
+// ascii8 reports whether the first 8 bytes of s are all ASCII, read as one word.
+func ascii8(s string) bool { return load64(s)&0x8080808080808080 == 0 }
