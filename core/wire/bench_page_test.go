@@ -26,6 +26,7 @@ func BenchmarkPage(b *testing.B) {
 		buf = wire.AppendRecords(buf[:0], p.Records, c)
 	}
 	b.SetBytes(int64(len(buf)))
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }
 
 // pageStore returns a store whose table "bench" holds the side-by-side benchmark's
