@@ -104,6 +104,9 @@ func load64(s string) uint64 {
 func skipValue(s string, t Type, i int) int {
 	switch t {
 	case TypeString, TypeBinary:
+		if i < len(s) && s[i] < 0x80 { // a length under 128, read without a call
+			return fixedAt(s, i+1, int(s[i]))
+		}
 		n, at := lengthAt(s, i)
 		if at < 0 {
 			return -1
