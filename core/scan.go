@@ -54,8 +54,8 @@ func (s *recordScan) add(k, v string) bool {
 	return !s.done
 }
 
-// flush reads the batch: first the head of every key and record, which brings them into
-// the cache together, then each entry in turn, until one lies past the range or fn says
+// flush reads the batch: first the head of every key and both ends of every record, which
+// brings them into the cache together, then each entry in turn, until one lies past the range or fn says
 // to stop. The tree gives keys in order from the range's start, so when the batch's last
 // key lies in the range every key before it does too, and only a batch that crosses the
 // range's end checks each key.
@@ -69,7 +69,7 @@ func (s *recordScan) flush() {
 	for i := range batch {
 		touch ^= batch[i].k[0]
 		if v := batch[i].v; v != "" {
-			touch ^= v[0]
+			touch ^= v[0] ^ v[len(v)-1] // a record often spans two cache lines
 		}
 	}
 	runtime.KeepAlive(touch)
