@@ -70,14 +70,34 @@ func (r *Record) Lookup(name string) (Value, bool) {
 // the record is whole.
 func (r *Record) Properties() iter.Seq2[string, Value] {
 	return func(yield func(string, Value) bool) {
-		c := r.cursor()
-		for c.more() {
-			n, v := c.next()
-			if c.d.err || !yield(n, v) {
+		s := r.data
+		i, left := propertiesAt(s)
+		for ; left > 0 && i >= 0; left-- {
+			var name string
+			var v Value
+			if name, v, i = propertyAt(s, i); i < 0 || !yield(name, v) {
 				return
 			}
 		}
 	}
+}
+
+// propertyAt reads the property stored at s[i:] and returns its name, its value and the
+// offset just past it; -1 when it is malformed.
+func propertyAt(s string, i int) (string, Value, int) {
+	if i >= len(s) {
+		return "", Value{}, -1
+	}
+	n, at := lengthAt(s, i+1)
+	if at < 0 {
+		return "", Value{}, -1
+	}
+	d := decoder{s: s[at+n:]}
+	v := d.value(Type(s[i]))
+	if d.err {
+		return "", Value{}, -1
+	}
+	return s[at : at+n], v, len(s) - len(d.s)
 }
 
 // Check reports errCorrupt unless the stored form decodes in full, by the rules of
@@ -133,34 +153,3 @@ func (r *Record) walk() (size int, ok bool) {
 
 // Entity decodes the record into an Entity.
 func (r *Record) Entity() (*Entity, error) { return decodeEntity(r.PartitionKey, r.RowKey, r.data) }
-
-// propCursor walks the properties of a stored form.
-type propCursor struct {
-	d    decoder
-	left uint64 // properties not yet read
-}
-
-// cursor returns a cursor at the first property; a malformed head leaves it with none.
-func (r *Record) cursor() propCursor {
-	c := propCursor{d: decoder{s: r.data}}
-	if c.d.byte() != entityCodecVersion {
-		c.d.err = true
-		return c
-	}
-	c.d.uvarint()
-	c.left = c.d.uvarint()
-	if c.left > MaxProperties {
-		c.d.err = true
-	}
-	return c
-}
-
-func (c *propCursor) more() bool { return c.left > 0 && !c.d.err }
-
-// next reads the next property; the cursor's decoder reports a malformed one.
-func (c *propCursor) next() (string, Value) {
-	c.left--
-	typ := Type(c.d.byte())
-	name := c.d.bytes(c.d.uvarint())
-	return name, c.d.value(typ)
-}

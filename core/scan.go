@@ -55,33 +55,28 @@ func (s *recordScan) add(k, v string) bool {
 }
 
 // flush reads the batch: first the head of every key and both ends of every record, which
-// brings them into the cache together, then each entry in turn, until one lies past the range or fn says
-// to stop. The tree gives keys in order from the range's start, so when the batch's last
-// key lies in the range every key before it does too, and only a batch that crosses the
-// range's end checks each key.
+// brings them into the cache together, then each entry in turn, until fn says to stop.
+// The tree gives keys in order from the range's start, so the entries in the range are
+// the batch's first ones: looking back from its last key finds where they end, after one
+// comparison unless the batch crosses the range's end.
 func (s *recordScan) flush() {
 	batch := s.batch[:s.n]
 	s.n = 0
-	if len(batch) == 0 {
-		return
-	}
 	var touch byte
-	for i := range batch {
-		touch ^= batch[i].k[0]
-		if v := batch[i].v; v != "" {
-			touch ^= v[0] ^ v[len(v)-1] // a record often spans two cache lines
+	for _, e := range batch {
+		touch ^= e.k[0]
+		if e.v != "" {
+			touch ^= e.v[0] ^ e.v[len(e.v)-1] // a record often spans two cache lines
 		}
 	}
 	runtime.KeepAlive(touch)
-	inside := s.within(batch[len(batch)-1].k)
-	for i := range batch {
-		k := batch[i].k
-		if !inside && !s.within(k) {
-			s.done = true
-			return
-		}
-		s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(k, len(s.prefix))
-		s.rec.data = batch[i].v
+	for len(batch) > 0 && !s.within(batch[len(batch)-1].k) {
+		batch = batch[:len(batch)-1]
+		s.done = true
+	}
+	for _, e := range batch {
+		s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(e.k, len(s.prefix))
+		s.rec.data = e.v
 		if !s.fn(&s.rec) {
 			s.done = true
 			return

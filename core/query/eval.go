@@ -29,6 +29,22 @@ func (r entityRecord) lookup(name string) (core.Value, bool) {
 	return r.e.Get(name)
 }
 
+// storedRecord exposes an entity as stored to a filter: keys from the record's key,
+// Timestamp from its head, a custom property found in place (core.Record.Lookup).
+type storedRecord struct{ r *core.Record }
+
+func (r storedRecord) lookup(name string) (core.Value, bool) {
+	switch name {
+	case core.PartitionKeyName:
+		return core.StringValue(r.r.PartitionKey), true
+	case core.RowKeyName:
+		return core.StringValue(r.r.RowKey), true
+	case core.TimestampName:
+		return core.DateTimeValue(r.r.Timestamp()), true
+	}
+	return r.r.Lookup(name)
+}
+
 // tableRecord exposes a table to a filter: its only property is TableName.
 type tableRecord struct{ t *core.Table }
 
@@ -48,11 +64,10 @@ func (f *Filter) Matches(e *core.Entity) bool {
 }
 
 // MatchesRecord reports whether an entity as stored satisfies the filter, as Matches
-// does for the decoded entity, reading only the properties the filter names (keys from
-// the record's key, Timestamp from its head, a custom property found in place by
-// core.Record.Lookup) and allocating nothing; the nil filter matches all.
+// does for the decoded entity, reading only the properties the filter names and
+// allocating nothing; the nil filter matches all.
 func (f *Filter) MatchesRecord(r *core.Record) bool {
-	return f == nil || f.match(r)
+	return f == nil || f.root.eval(storedRecord{r})
 }
 
 // MatchesTable reports whether a table satisfies a Query Tables filter, whose property is
