@@ -20,11 +20,20 @@ var errCorrupt = errors.New("stored entity is corrupt")
 
 // encodeEntity returns the stored form of an entity's Timestamp and properties.
 func encodeEntity(ts DateTime, props []Property) string {
-	n := 12
+	_, data := encodeKeyed("", ts, props)
+	return data
+}
+
+// encodeKeyed returns key and the stored form of an entity's Timestamp and properties,
+// both in one allocation, the stored form right after the key: a scan, which reads an
+// entity's key and then its stored form, finds them side by side in memory.
+func encodeKeyed(key string, ts DateTime, props []Property) (string, string) {
+	n := len(key) + 12
 	for _, p := range props {
 		n += 4 + len(p.Name) + 9 + len(p.Value.str)
 	}
 	b := make([]byte, 0, n)
+	b = append(b, key...)
 	b = append(b, entityCodecVersion)
 	b = binary.AppendUvarint(b, uint64(ts))
 	b = binary.AppendUvarint(b, uint64(len(props)))
@@ -34,7 +43,8 @@ func encodeEntity(ts DateTime, props []Property) string {
 		b = append(b, p.Name...)
 		b = appendValue(b, p.Value)
 	}
-	return string(b)
+	s := string(b)
+	return s[:len(key)], s[len(key):]
 }
 
 func appendValue(b []byte, v Value) []byte {

@@ -130,7 +130,7 @@ func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 		}
 	}
 	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: tx.timestamp(), Properties: next.Properties}
-	return out, tx.set(key, encodeEntity(out.Timestamp, out.Properties))
+	return out, tx.set(encodeKeyed(key, out.Timestamp, out.Properties))
 }
 
 // validateOp checks the op's kind and entity before anything is read.
@@ -196,29 +196,4 @@ func (tx *Tx) Scan(table string, r KeyRange, fn func(e *Entity) bool) error {
 		return fn(e)
 	})
 	return orErr(err, derr)
-}
-
-// ScanRecords calls fn with each entity of a table within r as stored, in key order,
-// until fn returns false, decoding nothing and allocating nothing per entity. fn is given
-// the same *Record each time: copy the Record to keep it.
-func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) error {
-	if err := tx.hasTable(table); err != nil {
-		return err
-	}
-	if r.Empty() {
-		return nil
-	}
-	prefix := tableEntities(tableID(table))
-	rec := new(Record)
-	// The upper bound is checked here, by one string comparison, rather than by
-	// AscendRange, whose item comparisons cost a quarter of a scan.
-	to := prefix + string(r.To)
-	return tx.btx.AscendGreaterOrEqual("", prefix+string(r.From), func(k, v string) bool {
-		if k >= to {
-			return false
-		}
-		rec.PartitionKey, rec.RowKey = splitEntityKey(k, len(prefix))
-		rec.data = v
-		return fn(rec)
-	})
 }

@@ -34,13 +34,32 @@ func (r *Record) Timestamp() DateTime {
 }
 
 // Lookup returns the value of the named custom property and whether the record has it. It
-// reads past the properties before it without building their values and allocates
-// nothing: the value's text shares the record's memory.
+// steps over the properties before it without building their values and allocates
+// nothing: the value's text shares the record's memory. A malformed property before the
+// one sought, or the one sought, reads as absent.
 func (r *Record) Lookup(name string) (Value, bool) {
-	c := r.cursor()
-	for c.more() {
-		if n, v := c.next(); n == name && !c.d.err {
-			return v, true
+	s := r.data
+	i, left := propertiesAt(s)
+	for ; left > 0; left-- {
+		if i+1 >= len(s) {
+			break
+		}
+		typ := Type(s[i])
+		n, at := int(s[i+1]), i+2 // a name's length, one byte unless 128 or more
+		if n >= 0x80 {
+			n, at = lengthAt(s, i+1)
+		}
+		if at < 0 || n > len(s)-at {
+			break
+		}
+		end := at + n
+		if n == len(name) && (n == 0 || s[at] == name[0]) && s[at:end] == name {
+			d := decoder{s: s[end:]}
+			v := d.value(typ)
+			return v, !d.err
+		}
+		if i = skipValue(s, typ, end); i < 0 {
+			break
 		}
 	}
 	return Value{}, false
@@ -51,69 +70,86 @@ func (r *Record) Lookup(name string) (Value, bool) {
 // the record is whole.
 func (r *Record) Properties() iter.Seq2[string, Value] {
 	return func(yield func(string, Value) bool) {
-		c := r.cursor()
-		for c.more() {
-			n, v := c.next()
-			if c.d.err || !yield(n, v) {
+		s := r.data
+		i, left := propertiesAt(s)
+		for ; left > 0 && i >= 0; left-- {
+			var name string
+			var v Value
+			if name, v, i = propertyAt(s, i); i < 0 || !yield(name, v) {
 				return
 			}
 		}
 	}
 }
 
+// propertyAt reads the property stored at s[i:] and returns its name, its value and the
+// offset just past it; -1 when it is malformed.
+func propertyAt(s string, i int) (string, Value, int) {
+	if i >= len(s) {
+		return "", Value{}, -1
+	}
+	n, at := lengthAt(s, i+1)
+	if at < 0 {
+		return "", Value{}, -1
+	}
+	d := decoder{s: s[at+n:]}
+	v := d.value(Type(s[i]))
+	if d.err {
+		return "", Value{}, -1
+	}
+	return s[at : at+n], v, len(s) - len(d.s)
+}
+
 // Check reports errCorrupt unless the stored form decodes in full, by the rules of
 // decodeEntity, without allocating.
 func (r *Record) Check() error {
-	c := r.cursor()
-	for c.more() {
-		c.next()
-	}
-	if c.d.err || c.left != 0 || len(c.d.s) != 0 {
-		return errCorrupt
-	}
-	return nil
+	_, err := r.Measure()
+	return err
 }
 
 // Size returns the entity's size by Azure's formula (see Entity.Size), from the stored
-// form.
+// form; for a corrupt record, the size of the part before the corruption.
 func (r *Record) Size() int {
-	n := 4 + 2*(UTF16Len(r.PartitionKey)+UTF16Len(r.RowKey))
-	for name, v := range r.Properties() {
-		n += 8 + 2*UTF16Len(name) + v.Size()
-	}
+	n, _ := r.Measure()
 	return n
+}
+
+// Measure returns what Size and Check return, in one pass over the stored form.
+func (r *Record) Measure() (int, error) {
+	n, ok := r.walk()
+	n += 4 + 2*(UTF16Len(r.PartitionKey)+UTF16Len(r.RowKey))
+	if !ok {
+		return n, errCorrupt
+	}
+	return n, nil
+}
+
+// walk steps over every property of the stored form, checking each as decodeEntity
+// does, and returns the size of the properties by Azure's formula (see Entity.Size) and
+// whether the form is whole. It builds no value.
+func (r *Record) walk() (size int, ok bool) {
+	s := r.data
+	i, left := propertiesAt(s)
+	if i < 0 {
+		return 0, false
+	}
+	for ; left > 0; left-- {
+		if i >= len(s) {
+			return size, false
+		}
+		typ := Type(s[i])
+		n, at := lengthAt(s, i+1)
+		if at < 0 {
+			return size, false
+		}
+		end := at + n
+		if i = skipValue(s, typ, end); i < 0 {
+			return size, false
+		}
+		size += 8 + 2*UTF16Len(s[at:end]) + storedSize(typ, s[end:i])
+	}
+	return size, i == len(s)
 }
 
 // Entity decodes the record into an Entity.
 func (r *Record) Entity() (*Entity, error) { return decodeEntity(r.PartitionKey, r.RowKey, r.data) }
-
-// propCursor walks the properties of a stored form.
-type propCursor struct {
-	d    decoder
-	left uint64 // properties not yet read
-}
-
-// cursor returns a cursor at the first property; a malformed head leaves it with none.
-func (r *Record) cursor() propCursor {
-	c := propCursor{d: decoder{s: r.data}}
-	if c.d.byte() != entityCodecVersion {
-		c.d.err = true
-		return c
-	}
-	c.d.uvarint()
-	c.left = c.d.uvarint()
-	if c.left > MaxProperties {
-		c.d.err = true
-	}
-	return c
-}
-
-func (c *propCursor) more() bool { return c.left > 0 && !c.d.err }
-
-// next reads the next property; the cursor's decoder reports a malformed one.
-func (c *propCursor) next() (string, Value) {
-	c.left--
-	typ := Type(c.d.byte())
-	name := c.d.bytes(c.d.uvarint())
-	return name, c.d.value(typ)
-}

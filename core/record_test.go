@@ -110,3 +110,21 @@ func first(e *Entity, name string) Value {
 	v, _ := e.Get(name)
 	return v
 }
+
+// FuzzSkipUvarint holds skipUvarint, which reads eight bytes at a time, to uvarintAt:
+// the same end for every varint, and -1 for the same malformed ones.
+func FuzzSkipUvarint(f *testing.F) {
+	for _, s := range []string{"", "\x05", "\x80\x01", "\xff\xff\xff\xff\xff\xff\xff\xff\x01", "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+		"\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", "\xff\xff\xff\xff\xff\xff\xff\xff"} {
+		f.Add(s, 0)
+		f.Add("ab"+s+"cd", 2)
+	}
+	f.Fuzz(func(t *testing.T, s string, i int) {
+		if i < 0 || i > len(s) {
+			return
+		}
+		if _, want := uvarintAt(s, i); skipUvarint(s, i) != want {
+			t.Fatalf("skipUvarint(%q, %d) = %d, want %d", s, i, skipUvarint(s, i), want)
+		}
+	})
+}

@@ -215,6 +215,11 @@ func (v Value) Validate() error {
 func UTF16Len(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && ascii8(s[i:i+8]) {
+			n += 8
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			n++
@@ -227,3 +232,6 @@ func UTF16Len(s string) int {
 	}
 	return n
 }
+
+// ascii8 reports whether the first 8 bytes of s are all ASCII, read as one word.
+func ascii8(s string) bool { return load64(s)&0x8080808080808080 == 0 }

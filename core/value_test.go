@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/tabletopdb/tabletop/core"
 )
@@ -242,4 +243,17 @@ func mustDateTime(t testing.TB, s string) core.DateTime {
 		t.Fatalf("ParseDateTime(%q): %v", s, err)
 	}
 	return d
+}
+
+// FuzzUTF16Len holds UTF16Len, which reads ASCII eight bytes at a time, to the count of
+// the UTF-16 encoding of s's runes (an invalid byte is one U+FFFD).
+func FuzzUTF16Len(f *testing.F) {
+	for _, s := range []string{"", "a", "abcdefgh", "abcdefghé", "éabcdefgh", "0123456789abcdef\U0001F600", "\xff1234567", "1234567\xe2\x82"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := core.UTF16Len(s), len(utf16.Encode([]rune(s))); got != want {
+			t.Fatalf("UTF16Len(%q) = %d, want %d", s, got, want)
+		}
+	})
 }

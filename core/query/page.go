@@ -155,7 +155,18 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 	if within == (core.KeyRange{}) {
 		within = core.WholeTable
 	}
-	p := newPager(f.MatchesRecord, (*core.Record).Size, limit, req.Budget)
+	// The page's records are measured for the budget and checked whole in one pass; the
+	// scan reuses the *Record it gives, so the first one not whole is kept by value.
+	var corrupt core.Record
+	var corruptErr error
+	measure := func(r *core.Record) int {
+		n, err := r.Measure()
+		if err != nil && corruptErr == nil {
+			corrupt, corruptErr = *r, err
+		}
+		return n
+	}
+	p := newPager(f.MatchesRecord, measure, limit, req.Budget)
 	var ranges []core.KeyRange
 	for _, r := range f.Ranges() {
 		r = r.Intersect(within)
@@ -170,10 +181,8 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range p.out {
-		if err := p.out[i].Check(); err != nil {
-			return nil, fmt.Errorf("read entity (%q, %q): %w", p.out[i].PartitionKey, p.out[i].RowKey, err)
-		}
+	if corruptErr != nil {
+		return nil, fmt.Errorf("read entity (%q, %q): %w", corrupt.PartitionKey, corrupt.RowKey, corruptErr)
 	}
 	page := &RecordPage{Records: p.out, Examined: p.examined, Plan: plan}
 	if p.more {

@@ -22,6 +22,7 @@ type pager[T any] struct {
 	bytes    int
 	examined int
 	last     T    // the item the next page resumes after; set whenever more is
+	filled   bool // the page is full: a further match ends it
 	more     bool // the page ended before the scan did
 }
 
@@ -29,26 +30,31 @@ func newPager[T any](match func(*T) bool, size func(*T) int, limit int, b Budget
 	b = b.withDefaults()
 	return &pager[T]{
 		match: match, size: size, limit: limit, budget: b, deadline: time.Now().Add(b.Duration),
-		out: make([]T, 0, min(limit, 64)),
+		out: make([]T, 0, min(limit, 64)), filled: limit <= 0,
 	}
 }
 
 // visit examines the next item of the scan and reports whether to go on. Once the page is
 // full it keeps scanning (within the budget) to learn whether another match follows, and
 // resumes after the last item before that match, so the next page does not re-read the
-// items in between.
+// items in between. It copies an item to last only where that can be needed: once the
+// page is full, and when the budget ends the page.
 func (p *pager[T]) visit(x *T) bool {
 	p.examined++
 	if p.match(x) {
-		if p.full() {
+		if p.filled {
 			p.more = true
 			return false
 		}
 		p.out = append(p.out, *x)
 		p.bytes += p.size(x)
+		p.filled = p.full()
 	}
-	p.last = *x
+	if p.filled {
+		p.last = *x
+	}
 	if p.exhausted() {
+		p.last = *x
 		p.more = true
 		return false
 	}

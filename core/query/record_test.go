@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -134,5 +135,42 @@ func TestRecords_ScanAllocatesPerPageNotPerCandidate(t *testing.T) {
 	})
 	if n > 100 {
 		t.Fatalf("%v allocations to examine 2,000 entities, want fewer than 100", n)
+	}
+}
+
+// TestRecords_ErrCorrupt stores an entity record that does not decode (written as a
+// change set, as a damaged file could hold it) among whole ones: a page that would hold
+// it fails rather than answer with it, whichever way the page finds it, while a page
+// that does not reach it answers.
+func TestRecords_ErrCorrupt(t *testing.T) {
+	s := newStore(t, entity("p", "a", 1), entity("p", "c", 3))
+	key := "e\x00" + testTable + "\x00p\x00b"
+	for _, data := range []string{"\x01\x05\x01\x05", "\x01\x05\x00\x00", "\x02\x05\x00"} {
+		cs := fmt.Sprintf("*3\r\n$3\r\nset\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", len(key), key, len(data), data)
+		if err := s.ApplyChangeSet([]byte(cs)); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("ErrCorrupt", func(t *testing.T) {
+			for _, req := range []Request{{}, {Filter: "PartitionKey eq 'p'"}, {Filter: "RowKey gt 'a'", Top: 1}} {
+				err := s.View(func(tx *core.Tx) error { _, err := Records(tx, testTable, req); return err })
+				if err == nil || !strings.Contains(err.Error(), `("p", "b")`) {
+					t.Fatalf("%q over %q: err = %v, want the corrupt record's", req.Filter, data, err)
+				}
+			}
+		})
+		t.Run("OK", func(t *testing.T) {
+			for _, req := range []Request{{Filter: "RowKey eq 'c'"}, {Top: 1}, {Filter: "N eq 1"}} {
+				err := s.View(func(tx *core.Tx) error {
+					p, err := Records(tx, testTable, req)
+					if err == nil && len(p.Records) != 1 {
+						t.Fatalf("%q: %d records", req.Filter, len(p.Records))
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatalf("%q over %q: %v", req.Filter, data, err)
+				}
+			}
+		})
 	}
 }

@@ -83,14 +83,19 @@ func appendDouble(b []byte, f float64) []byte {
 	return core.AppendDouble(b, f)
 }
 
-// appendETag appends the entity ETag for ts (core.AppendETag) as a JSON string:
+// appendETag appends the entity ETag (core.AppendETag) as a JSON string, given the text
+// of its Timestamp (core.DateTime.AppendText):
 // "W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"".
-func appendETag(b []byte, ts core.DateTime) []byte {
-	var tmp [64]byte
-	etag := core.AppendETag(tmp[:0], ts) // W/"…", and no other quote inside
-	b = append(b, `"W/\"`...)
-	b = append(b, etag[3:len(etag)-1]...)
-	return append(b, `\""`...)
+func appendETag(b []byte, tsText []byte) []byte {
+	b = append(b, `"W/\"datetime'`...)
+	for _, c := range tsText {
+		if c == ':' {
+			b = append(b, "%3A"...)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return append(b, `'\""`...)
 }
 
 // AppendKeyPredicate appends "table(PartitionKey='pk',RowKey='rk')", the entity's path

@@ -83,7 +83,8 @@ func closeObject(b []byte) []byte {
 func appendEntityMembers(b []byte, e source, c *Context) []byte {
 	full := c.Metadata == FullMetadata
 	pk, rk := e.keys()
-	ts := e.timestamp()
+	var tmp [40]byte
+	ts := e.timestamp().AppendText(tmp[:0]) // for the ETag and the Timestamp
 	if full {
 		b = appendFullHead(b, pk, rk, ts, c)
 	} else if c.Metadata == MinimalMetadata {
@@ -102,7 +103,7 @@ func appendEntityMembers(b []byte, e source, c *Context) []byte {
 		if full || c.Exact {
 			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
 		}
-		b = ts.AppendText(append(b, `"Timestamp":"`...))
+		b = append(append(b, `"Timestamp":"`...), ts...)
 		b = append(b, `",`...)
 	}
 	if c.Select == nil {
@@ -111,8 +112,9 @@ func appendEntityMembers(b []byte, e source, c *Context) []byte {
 	return appendSelected(b, e, c)
 }
 
-// appendFullHead appends odata.type, odata.id, odata.etag and odata.editLink.
-func appendFullHead(b []byte, pk, rk string, ts core.DateTime, c *Context) []byte {
+// appendFullHead appends odata.type, odata.id, odata.etag and odata.editLink, given the
+// text of the Timestamp.
+func appendFullHead(b []byte, pk, rk string, ts []byte, c *Context) []byte {
 	b = append(b, `"odata.type":"`...)
 	b = appendStringBody(b, c.Account)
 	b = append(b, '.')

@@ -1,0 +1,91 @@
+package core
+
+import "runtime"
+
+// ScanRecords calls fn with each entity of a table within r as stored, in key order,
+// until fn returns false, decoding nothing and allocating nothing per entity. fn is given
+// the same *Record each time: copy the Record to keep it.
+func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) error {
+	if err := tx.hasTable(table); err != nil {
+		return err
+	}
+	if r.Empty() {
+		return nil
+	}
+	s := &recordScan{prefix: tableEntities(tableID(table)), to: string(r.To), bounded: r.To < TableEnd, fn: fn, size: firstBatch}
+	err := tx.btx.AscendGreaterOrEqual("", s.prefix+string(r.From), s.add)
+	if err == nil && !s.done {
+		s.flush()
+	}
+	return err
+}
+
+// A scan takes entities from buntdb's tree in batches, then reads the batch: an entity's
+// tree item, key and stored form are three separate places in memory, and reading the
+// keys and records of a batch together lets the processor fetch them in parallel rather
+// than one after another. A batch starts small, so a short read (a point, a few rows)
+// takes little more than it needs from the tree, and doubles up to maxBatch.
+const (
+	firstBatch = 8
+	maxBatch   = 64
+)
+
+// recordScan is one ScanRecords in progress.
+type recordScan struct {
+	prefix  string // the table's entity keys' prefix
+	to      string // the range's end, after the prefix
+	bounded bool   // the range ends before the table does
+	fn      func(*Record) bool
+	rec     Record
+	batch   [maxBatch]struct{ k, v string }
+	n, size int  // entities in batch; how many it takes before it is read
+	done    bool // the range or fn ended the scan
+}
+
+// add takes the next entry of the tree and reports whether to go on.
+func (s *recordScan) add(k, v string) bool {
+	s.batch[s.n].k, s.batch[s.n].v = k, v
+	s.n++
+	if s.n < s.size {
+		return true
+	}
+	s.flush()
+	s.size = min(2*s.size, maxBatch)
+	return !s.done
+}
+
+// flush reads the batch: first the head of every key and both ends of every record, which
+// brings them into the cache together, then each entry in turn, until fn says to stop.
+// The tree gives keys in order from the range's start, so the entries in the range are
+// the batch's first ones: looking back from its last key finds where they end, after one
+// comparison unless the batch crosses the range's end.
+func (s *recordScan) flush() {
+	batch := s.batch[:s.n]
+	s.n = 0
+	var touch byte
+	for _, e := range batch {
+		touch ^= e.k[0]
+		if e.v != "" {
+			touch ^= e.v[0] ^ e.v[len(e.v)-1] // a record often spans two cache lines
+		}
+	}
+	runtime.KeepAlive(touch)
+	for len(batch) > 0 && !s.within(batch[len(batch)-1].k) {
+		batch = batch[:len(batch)-1]
+		s.done = true
+	}
+	for _, e := range batch {
+		s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(e.k, len(s.prefix))
+		s.rec.data = e.v
+		if !s.fn(&s.rec) {
+			s.done = true
+			return
+		}
+	}
+}
+
+// within reports whether the key k, taken from the tree at or after the range's start,
+// lies in the range.
+func (s *recordScan) within(k string) bool {
+	return len(k) >= len(s.prefix) && k[:len(s.prefix)] == s.prefix && (!s.bounded || k[len(s.prefix):] < s.to)
+}

@@ -1,0 +1,66 @@
+package core_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// TestTx_ScanRecords_Batches reads a table in its neighbours' company (Scana sorts right
+// after Scan's entities, Sca right before) through ranges that end at every position and
+// through callers that stop after every count: a scan takes entities in batches, and no
+// batch boundary may let in an entity past the range or hide one inside it.
+func TestTx_ScanRecords_Batches(t *testing.T) {
+	const n = 150
+	s := newRuleStore(t, core.Options{}, "Sca", "Scan", "Scana")
+	var rows []string
+	for i := range n {
+		rows = append(rows, fmt.Sprintf("%03d", i))
+		for _, table := range []string{"Sca", "Scan", "Scana"} {
+			e := &core.Entity{PartitionKey: "p", RowKey: rows[i]}
+			e.Set("N", core.Int32Value(int32(i)))
+			insert(t, s, table, e)
+		}
+	}
+	scan := func(kr core.KeyRange, stopAfter int) []string {
+		var got []string
+		err := s.View(func(tx *core.Tx) error {
+			return tx.ScanRecords("Scan", kr, func(r *core.Record) bool {
+				if v, ok := r.Lookup("N"); !ok || fmt.Sprintf("%03d", v.Int32()) != r.RowKey || r.PartitionKey != "p" {
+					t.Fatalf("record (%q, %q) holds N %v", r.PartitionKey, r.RowKey, v)
+				}
+				got = append(got, r.RowKey)
+				return len(got) < stopAfter
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	t.Run("OK", func(t *testing.T) {
+		if got := scan(core.WholeTable, n+1); !slices.Equal(got, rows) {
+			t.Fatalf("whole table: %d rows %q…, want %d", len(got), got[:min(len(got), 3)], n)
+		}
+		for _, from := range []int{0, 1, 7, 8, 63, 64} {
+			for to := from; to <= n; to++ {
+				kr := core.KeyRange{From: core.KeyAt("p", rows[from]), To: core.PartitionEnd("p")}
+				if to < n {
+					kr.To = core.KeyAt("p", rows[to])
+				}
+				if got := scan(kr, n+1); !slices.Equal(got, rows[from:to]) {
+					t.Fatalf("rows [%d, %d): got %d rows from %q", from, to, len(got), got[:min(len(got), 1)])
+				}
+			}
+		}
+	})
+	t.Run("StopEarly", func(t *testing.T) {
+		for k := 1; k <= n; k++ {
+			if got := scan(core.WholeTable, k); !slices.Equal(got, rows[:k]) {
+				t.Fatalf("stopping after %d: got %d rows", k, len(got))
+			}
+		}
+	})
+}
