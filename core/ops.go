@@ -124,7 +124,11 @@ func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 			return nil, err
 		}
 	}
-	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: tx.timestamp(), Properties: next.Properties}
+	ts, err := tx.timestamp()
+	if err != nil {
+		return nil, err
+	}
+	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: next.Properties}
 	return out, tx.set(key, encodeEntity(out.Timestamp, out.Properties))
 }
 
@@ -205,13 +209,7 @@ func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) e
 	}
 	prefix := tableEntities(tableID(table))
 	rec := new(Record)
-	// The upper bound is checked here, by one string comparison, rather than by
-	// AscendRange, whose item comparisons cost a quarter of a scan.
-	to := prefix + string(r.To)
-	return tx.btx.AscendGreaterOrEqual("", prefix+string(r.From), func(k, v string) bool {
-		if k >= to {
-			return false
-		}
+	return tx.ascend(prefix+string(r.From), prefix+string(r.To), func(k, v string) bool {
 		rec.PartitionKey, rec.RowKey = splitEntityKey(k, len(prefix))
 		rec.data = v
 		return fn(rec)

@@ -1,0 +1,101 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/tidwall/buntdb"
+)
+
+// ErrPartialIndexes means a partial store (Options.Partial) was opened with
+// Options.Indexes: they are declared on every table as the store opens, which reads every
+// table; declare them with Tx.CreateIndex instead.
+var ErrPartialIndexes = errors.New("a partial store declares its indexes with CreateIndex")
+
+// LoadRange makes the key range [lo, hi) of a partial store resident. sets are the range's
+// records as the host keeps them: a page of a snapshot (SaveRange's output), then the
+// change sets committed after that page was written, in commit order. Of their commands,
+// those whose keys lie in [lo, hi) and are not resident yet are applied, in order; the
+// others are skipped, so the host may hand whole change sets and overlapping pages. A
+// range already resident is left as it is: its keys took every change set since. The
+// change sets must be those this replica has applied (ApplyChangeSet) or committed, no
+// later one, so that the range joins the store at the same point in the log as the rest.
+//
+// The store's clock and the secondary indexes declared in the range are restored from
+// it. A malformed set loads nothing. On a store that is not partial every range is
+// resident and LoadRange changes nothing.
+func (s *Store) LoadRange(lo, hi string, sets ...[]byte) error {
+	if s.resident == nil || lo >= hi {
+		return nil
+	}
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	var cmds []byte
+	for _, cs := range sets {
+		err := eachCommand(cs, func(cmd []byte, key string) error {
+			if key >= lo && key < hi && !s.resident.contains(key) {
+				cmds = append(cmds, cmd...)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("load key range: %w", err)
+		}
+	}
+	if err := s.loadCommands(cmds); err != nil {
+		return fmt.Errorf("load key range: %w", err)
+	}
+	s.resident.add(lo, hi)
+	if err := s.restoreClock(); err != nil {
+		return fmt.Errorf("load key range: %w", err)
+	}
+	if err := s.restoreIndexes(); err != nil {
+		return fmt.Errorf("load key range: restore indexes: %w", err)
+	}
+	return nil
+}
+
+// SaveRange writes the records of the key range [lo, hi) to w as buntdb commands, in key
+// order: a page of the store that LoadRange reads back. It fails with ErrNeedRange if the
+// range is not all resident.
+func (s *Store) SaveRange(lo, hi string, w io.Writer) error {
+	return s.View(func(tx *Tx) error {
+		if err := s.need(lo, hi); err != nil {
+			return err
+		}
+		var buf []byte
+		var werr error
+		err := tx.ascend(lo, hi, func(k, v string) bool {
+			buf = appendCommand(buf[:0], "set", k, v)
+			_, werr = w.Write(buf)
+			return werr == nil
+		})
+		return errors.Join(err, werr)
+	})
+}
+
+// loadCommands applies commands to the index as buntdb loads a file; an empty list is
+// still checked against a closed store.
+func (s *Store) loadCommands(cmds []byte) error {
+	if err := mapClosed(s.db.View(func(*buntdb.Tx) error { return nil })); err != nil {
+		return err // Load reports a closed store as invalid
+	}
+	return mapClosed(s.db.Load(bytesReader(cmds)))
+}
+
+// residentCommands keeps the commands of cs whose keys are resident; the whole change set
+// on a store that is not partial.
+func (s *Store) residentCommands(cs []byte) ([]byte, error) {
+	if s.resident == nil {
+		return cs, nil
+	}
+	var out []byte
+	err := eachCommand(cs, func(cmd []byte, key string) error {
+		if s.resident.contains(key) {
+			out = append(out, cmd...)
+		}
+		return nil
+	})
+	return out, err
+}
