@@ -28,6 +28,12 @@
 // whole store); web/src/idb.js puts them in IndexedDB in core/backend/kvlog's layout, and
 // the web module resolves the write only once they are durable.
 //
+// A store opened "partial" (partial.go, core.Options.Partial) starts with no key range
+// resident, so opening reads nothing: a call that needs a range answers {"need": [lo, hi]}
+// (hex bounds) in place of an error object, having changed nothing; the web module loads
+// the pages covering the range with their log (loadRange) and repeats the call. saveRange
+// answers a range's records, the page IndexedDB keeps for it.
+//
 // # Every tab, one store
 //
 // Every browser tab keeps its own replica of a persistent store in its own engine. The web
