@@ -14,8 +14,8 @@ import (
 // they were committed, and may apply one more than once.
 //
 // A partial store (Options.Partial) applies the commands of the keys that are resident
-// and drops the others: the host keeps the change set in its log, and LoadRange applies it
-// to those keys when their range is loaded.
+// and defers the others, keeping each such key's last command until LoadRange loads its
+// range (so the host need not hand the log again with every page).
 func (s *Store) ApplyChangeSet(cs []byte) error {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()

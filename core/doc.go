@@ -79,5 +79,5 @@
 // scan the table's whole entity range (buntdb builds an index from resident records), the
 // change feed the table's entities and deletion records, the purge of deletion records
 // every table's. Change sets from other replicas (ApplyChangeSet) are applied to resident
-// keys and dropped for the others, which their range's load applies from the host's log.
+// keys and deferred for the others until their range is loaded.
 package core

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,13 +15,17 @@ import (
 var ErrPartialIndexes = errors.New("a partial store declares its indexes with CreateIndex")
 
 // LoadRange makes the key range [lo, hi) of a partial store resident. sets are the range's
-// records as the host keeps them: a page of a snapshot (SaveRange's output), then the
-// change sets committed after that page was written, in commit order. Of their commands,
-// those whose keys lie in [lo, hi) and are not resident yet are applied, in order; the
-// others are skipped, so the host may hand whole change sets and overlapping pages. A
-// range already resident is left as it is: its keys took every change set since. The
-// change sets must be those this replica has applied (ApplyChangeSet) or committed, no
-// later one, so that the range joins the store at the same point in the log as the rest.
+// records as the host keeps them: the pages covering it (SaveRange's output), optionally
+// followed by change sets committed after those pages were written, in commit order. Of
+// their commands, those whose keys lie in [lo, hi) and are not resident yet are applied,
+// in order, then the commands ApplyChangeSet deferred for those keys; the others are
+// skipped, so the host may hand whole change sets and overlapping pages. A range already
+// resident is left as it is: its keys took every change set since.
+//
+// The rule that keeps a loaded range at the same point of the log as the rest of the
+// store: the pages must hold every change set before the first one this store applied
+// with ApplyChangeSet since it opened (or committed itself), and no change set it has not
+// applied yet.
 //
 // The store's clock and the secondary indexes declared in the range are restored from
 // it. A malformed set loads nothing. On a store that is not partial every range is
@@ -43,10 +48,19 @@ func (s *Store) LoadRange(lo, hi string, sets ...[]byte) error {
 			return fmt.Errorf("load key range: %w", err)
 		}
 	}
+	var undeferred []string
+	for key, cmd := range s.resident.deferred {
+		if key >= lo && key < hi && !s.resident.contains(key) {
+			cmds, undeferred = append(cmds, cmd...), append(undeferred, key)
+		}
+	}
 	if err := s.loadCommands(cmds); err != nil {
 		return fmt.Errorf("load key range: %w", err)
 	}
 	s.resident.add(lo, hi)
+	for _, key := range undeferred {
+		delete(s.resident.deferred, key)
+	}
 	if err := s.restoreClock(); err != nil {
 		return fmt.Errorf("load key range: %w", err)
 	}
@@ -84,16 +98,22 @@ func (s *Store) loadCommands(cmds []byte) error {
 	return mapClosed(s.db.Load(bytesReader(cmds)))
 }
 
-// residentCommands keeps the commands of cs whose keys are resident; the whole change set
-// on a store that is not partial.
+// residentCommands keeps the commands of cs whose keys are resident, and defers the
+// others for LoadRange; the whole change set on a store that is not partial. commitMu is
+// held.
 func (s *Store) residentCommands(cs []byte) ([]byte, error) {
 	if s.resident == nil {
 		return cs, nil
+	}
+	if err := eachCommand(cs, func([]byte, string) error { return nil }); err != nil {
+		return nil, err // defer nothing of a malformed change set
 	}
 	var out []byte
 	err := eachCommand(cs, func(cmd []byte, key string) error {
 		if s.resident.contains(key) {
 			out = append(out, cmd...)
+		} else {
+			s.resident.deferred[key] = bytes.Clone(cmd)
 		}
 		return nil
 	})

@@ -36,6 +36,10 @@ func (e *NeedRangeError) Unwrap() error { return ErrNeedRange }
 type resident struct {
 	mu sync.RWMutex
 	b  []string
+	// deferred holds, for each key that is not resident, the last command of the change
+	// sets applied since the store opened (ApplyChangeSet), for LoadRange to apply after
+	// the key's page. Guarded by the store's commitMu.
+	deferred map[string][]byte
 }
 
 // missing returns the first part [lo, hi) of [from, to) that is not resident, and

@@ -130,7 +130,8 @@ func (b *captureBackend) Close() error                        { return nil }
 type pagedHost struct {
 	pages []hostPage
 	log   [][]byte
-	most  int // the most pages run loads for one need, 0 for all
+	most    int  // the most pages run loads for one need, 0 for all
+	withLog bool // hand the log after the pages with each page
 }
 
 type hostPage struct {
@@ -167,14 +168,19 @@ func pageStore(t *testing.T, s *Store, n int) *pagedHost {
 	return h
 }
 
-// load loads every page meeting [lo, hi) into s, with the log (the first h.most).
+// load loads every page meeting [lo, hi) into s (the first h.most), with the log when
+// h.withLog is set; else the store has applied the log (ApplyChangeSet) and deferred it.
 func (h *pagedHost) load(t *testing.T, s *Store, lo, hi string) {
 	t.Helper()
 	n := 0
 	for _, p := range h.pages {
 		if p.lo < hi && lo < p.hi && (h.most == 0 || n < h.most) {
 			n++
-			if err := s.LoadRange(p.lo, p.hi, append([][]byte{p.data}, h.log...)...); err != nil {
+			sets := [][]byte{p.data}
+			if h.withLog {
+				sets = append(sets, h.log...)
+			}
+			if err := s.LoadRange(p.lo, p.hi, sets...); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -364,6 +370,17 @@ func TestStore_LoadRange(t *testing.T) {
 		}
 		host.log = append(host.log, partLog.log...) // the host logs the replica's commits
 		assertSameStores(t, host, full, part)
+	})
+	t.Run("OK/WithLog", func(t *testing.T) {
+		// A replica that applied none of the log loads pages with the log after them.
+		fresh, err := Open(residentOpts(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fresh.Close()
+		withLog := *host
+		withLog.withLog = true
+		assertSameStores(t, &withLog, full, fresh)
 	})
 	t.Run("ErrNeedRange/Snapshot", func(t *testing.T) {
 		if err := part.Snapshot(io.Discard); !errors.Is(err, ErrNeedRange) {

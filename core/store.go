@@ -77,7 +77,7 @@ func Open(opts Options) (*Store, error) {
 	}
 	s := &Store{db: db, opts: opts, backend: opts.Backend}
 	if opts.Partial {
-		s.resident = &resident{}
+		s.resident = &resident{deferred: map[string][]byte{}}
 	}
 	s.group, _ = opts.Backend.(GroupCommitter)
 	if s.backend != nil {
