@@ -128,8 +128,8 @@ func (b *captureBackend) Close() error                        { return nil }
 // pagedHost keeps a store as its host would: key-range pages of a snapshot plus the log
 // of the change sets committed after it.
 type pagedHost struct {
-	pages []hostPage
-	log   [][]byte
+	pages   []hostPage
+	log     [][]byte
 	most    int  // the most pages run loads for one need, 0 for all
 	withLog bool // hand the log after the pages with each page
 }
