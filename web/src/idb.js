@@ -7,12 +7,16 @@
 // key). A page's range runs to the next page's key. The object store "kv" holds:
 //
 //   head              "gen 0 nextSeq firstSeq" (ASCII): the pages' generation (bumped by
-//                     each compaction), 0, the next log sequence number and the first live
-//                     one: the pages hold every change set before firstSeq
-//   log/{seq}         one change set per key, seq in 16 hex digits
-//   note/{seq}        the changes of the commit whose first change set is log/{seq}, as
-//                     UTF-8 JSON (what Store._subscribe listeners receive), so that a tab
-//                     that reads another tab's commit from the log can report it
+//                     each compaction), 0, the next log sequence number as of the last
+//                     compaction (the log's last key + 1 if later) and the first live one:
+//                     the pages hold every change set before firstSeq
+//   log/{seq}         one change set per key, seq in 16 hex digits: its bytes, or for the
+//                     first change set of a commit { cs, changes }, changes being what
+//                     Store._subscribe listeners receive, so that a tab that reads another
+//                     tab's commit from the log can report it
+//
+// A commit puts its log records and nothing else: its sequence numbers follow the log's
+// last key, so the head changes only when the pages do.
 //
 // Opening reads the head, the log after the pages and the pages' keys, never the pages:
 // the engine opens with no key range resident and asks for the ranges a call needs
@@ -25,18 +29,17 @@
 // cut into pages when the database is upgraded, in the upgrade's own transaction.
 //
 // Every tab keeps its own replica of the store in its engine, and the log is how tabs
-// follow each other. A write is one read-write transaction (transact): it reads the head,
-// reads the log entries this tab has not applied yet (or, if the log no longer reaches
-// back that far, the whole snapshot and log), lets the caller apply them and then its own
-// writes in the engine synchronously, inside the transaction's callback, and puts the new
-// change sets, their notes and the new head. IndexedDB runs read-write transactions on one
+// follow each other. A write is one read-write transaction (transact): it reads the head
+// and the log's last key, reads the log entries this tab has not applied yet (or, if the
+// log no longer reaches back that far, the whole log after the pages), lets the caller
+// apply them and then its own writes in the engine synchronously, inside the
+// transaction's callback, and puts the new change sets. IndexedDB runs read-write transactions on one
 // object store one after another, so the log is a single total order of every tab's
 // commits and a write always runs on the latest state (two conditional writes on one
 // entity from two tabs: exactly one wins). A tab that believes it writes alone may put its
-// records in the same round trip as it reads the head (transact's speculate): a head that
-// is not the one it expected aborts the transaction, undoing them. A snapshot writes the
-// new snapshot and head and deletes the old snapshot and the log before it in one
-// transaction. A crash at any point leaves the old or the new state, never a mix.
+// records in the same round trip as it checks that the log has no record at its sequence
+// number yet (transact's speculate): one there aborts the transaction, undoing them. A
+// crash at any point leaves the old or the new state, never a mix.
 //
 // Tabs share a store by default: each takes the Web Lock "tabletop:{name}" in shared mode.
 // An exclusive opener (lock: "fail" | "wait" | "steal") takes it exclusively, waiting for
@@ -116,9 +119,32 @@ function parseHead(raw) {
 
 const encodeHead = (h) => encoder.encode(`${h.gen} ${h.chunks} ${h.nextSeq} ${h.firstSeq}`);
 
-const noteKey = (seq) => `note/${hex(seq, 16)}`;
 const logRange = (from, to) => IDBKeyRange.bound(logKey(from), logKey(to - 1));
-const noteRange = (from, to) => IDBKeyRange.bound(noteKey(from), noteKey(to - 1));
+const allLog = () => IDBKeyRange.bound("log/", "log/\uffff");
+
+/** logEntry reads a log record: { cs, changes? }. */
+const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : v);
+
+/**
+ * readHead reads the head in the transaction of kv, its nextSeq moved past the log's last
+ * key, and calls done(head), or fail(error).
+ */
+function readHead(kv, done, fail) {
+  let head;
+  kv.get("head").onsuccess = (ev) => {
+    try {
+      head = parseHead(ev.target.result);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  kv.openKeyCursor(allLog(), "prev").onsuccess = (ev) => {
+    if (!head) return;
+    const last = ev.target.result?.key;
+    if (last !== undefined) head.nextSeq = Math.max(head.nextSeq, parseInt(last.slice(4), 16) + 1);
+    done(head);
+  };
+}
 const snapRange = (gen) => IDBKeyRange.bound(snapPrefix(gen), snapPrefix(gen) + "\uffff");
 const decoder = new TextDecoder();
 
@@ -133,32 +159,18 @@ const decoder = new TextDecoder();
  * changes is a commit's note, on the entry of its first change set.
  */
 function readSince(kv, seq, done, fail) {
-  kv.get("head").onsuccess = (ev) => {
-    let head;
-    try {
-      head = parseHead(ev.target.result);
-    } catch (e) {
-      return fail(e);
-    }
+  readHead(kv, (head) => {
     if (head.nextSeq === seq) return done({ head, nextSeq: seq, entries: [] });
     const reload = head.firstSeq > seq || head.nextSeq < seq;
     const from = reload ? head.firstSeq : seq;
-    let sets, noteKeys;
-    const finish = (notes) => {
-      if (sets.length !== head.nextSeq - from) return fail(new Error(`tabletop: ${sets.length} of ${head.nextSeq - from} log records present`));
-      const entries = sets.map((cs) => ({ cs }));
-      notes.forEach((note, i) => {
-        const entry = entries[parseInt(noteKeys[i].slice(5), 16) - from];
-        if (entry) entry.changes = JSON.parse(decoder.decode(note));
-      });
-      done(reload ? { head, nextSeq: head.nextSeq, reload: { changeSets: sets, firstSeq: from, entries } } : { head, nextSeq: head.nextSeq, entries });
+    const finish = (records) => {
+      if (records.length !== head.nextSeq - from) return fail(new Error(`tabletop: ${records.length} of ${head.nextSeq - from} log records present`));
+      const entries = records.map(logEntry);
+      done(reload ? { head, nextSeq: head.nextSeq, reload: { changeSets: entries.map((e) => e.cs), firstSeq: from, entries } } : { head, nextSeq: head.nextSeq, entries });
     };
-    if (head.nextSeq === from) return (sets = []), (noteKeys = []), finish([]);
-    // Requests of one transaction succeed in the order they were made: the last one finishes.
-    kv.getAll(logRange(from, head.nextSeq)).onsuccess = (ev) => (sets = ev.target.result);
-    kv.getAllKeys(noteRange(from, head.nextSeq)).onsuccess = (ev) => (noteKeys = ev.target.result);
-    kv.getAll(noteRange(from, head.nextSeq)).onsuccess = (ev) => finish(ev.target.result);
-  };
+    if (head.nextSeq === from) return finish([]);
+    kv.getAll(logRange(from, head.nextSeq)).onsuccess = (ev) => finish(ev.target.result);
+  }, fail);
 }
 
 /** pageKey is the IndexedDB key of the page whose range starts at engine key k. */
@@ -335,11 +347,12 @@ function storage(name, db, lease, durability, release) {
      *
      * With speculate, when the head this storage last saw is the replica's (seq), run is
      * called at once with nothing to catch up on, and its records are put in the same round
-     * trip as the head is read; if the head read is not the one expected (another tab wrote
+     * trip as the log is checked for a record at seq; if there is one (another tab wrote
      * meanwhile), the transaction is aborted, undoing the puts, and transact rejects with
      * an error whose speculation is true: the replica then holds writes that are not
      * stored, and must be reloaded. It saves a round trip to IndexedDB per write for a tab
-     * that writes alone. A compaction by another tab meanwhile is kept, under the log put.
+     * that writes alone. A compaction by another tab meanwhile stays: a commit does not
+     * write the head.
      */
     async transact(seq, run, speculate = false) {
       let from, head;
@@ -348,41 +361,17 @@ function storage(name, db, lease, durability, release) {
         head = caught.head;
         if (out.sets.length === 0) return;
         head = { ...head, nextSeq: from + out.sets.length };
-        out.sets.forEach((s, i) => {
-          kv.put(s.cs, logKey(from + i));
-          if (s.changes) kv.put(encoder.encode(JSON.stringify(s.changes)), noteKey(from + i));
-        });
-        kv.put(encodeHead(head), "head");
+        out.sets.forEach((s, i) => kv.put(s.changes ? { cs: s.cs, changes: s.changes } : s.cs, logKey(from + i)));
       };
       const expected = known;
       if (speculate && expected?.nextSeq === seq) {
         await writeTx((kv, meta, pages, abort) => {
-          let now, out;
-          // The head read and the puts meet in either order: a compaction another tab made
-          // meanwhile (its generation and first live sequence number) is kept.
-          const settle = () => {
-            if (!now || !out || out.sets.length === 0) return;
-            if (now.gen !== head.gen || now.firstSeq !== head.firstSeq) {
-              head = { ...now, nextSeq: head.nextSeq };
-              kv.put(encodeHead(head), "head");
-            }
-          };
-          kv.get("head").onsuccess = (ev) => {
-            try {
-              now = parseHead(ev.target.result);
-              if (now.nextSeq !== seq) return abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
-              if (out && out.sets.length === 0) head = now;
-              settle();
-            } catch (e) {
-              abort(e);
-            }
+          // Requested before the puts below: it sees only other tabs' records.
+          kv.getKey(IDBKeyRange.bound(logKey(seq), "log/\uffff")).onsuccess = (ev) => {
+            if (ev.target.result !== undefined) abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
-          runLoading(pages, (loaded) => run(caught, loaded), (o) => {
-            put(kv, caught, (out = o));
-            if (o.sets.length === 0 && now) head = now;
-            settle();
-          }, abort);
+          runLoading(pages, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
         });
       } else {
         await writeTx((kv, meta, pages, abort) => {
@@ -407,13 +396,7 @@ function storage(name, db, lease, durability, release) {
       const once = () =>
         writeTx((kv, _, pages, abort) => {
           written = false;
-          kv.get("head").onsuccess = (ev) => {
-            let head;
-            try {
-              head = parseHead(ev.target.result);
-            } catch (e) {
-              return abort(e);
-            }
+          readHead(kv, (head) => {
             if (head.nextSeq !== seq || head.firstSeq === seq) return;
             let sets;
             kv.getAll(logRange(head.firstSeq, seq)).onsuccess = (ev) => (sets = ev.target.result);
@@ -421,7 +404,7 @@ function storage(name, db, lease, durability, release) {
               dir.add(ev.target.result);
               const keys = dir.keys;
               const touched = new Set();
-              for (const cs of sets) eachKey(cs, (k) => touched.add(dir.search(k)));
+              for (const v of sets) eachKey(logEntry(v).cs, (k) => touched.add(dir.search(k)));
               const order = [...touched].sort((a, b) => a - b);
               let n = 0;
               runLoading(pages, (loaded) => {
@@ -437,11 +420,10 @@ function storage(name, db, lease, durability, release) {
                 return {};
               }, () => {
                 kv.delete(logRange(0, seq));
-                kv.delete(noteRange(0, seq));
                 kv.put(encodeHead((written = { gen: head.gen + 1, chunks: 0, nextSeq: seq, firstSeq: seq })), "head");
               }, abort);
             };
-          };
+          }, abort);
         });
       try {
         await once();
@@ -511,6 +493,16 @@ function snapshotToPages(tx) {
       kv.delete(IDBKeyRange.bound("snap/", "snap/\uffff"));
       if (ev.target.result.length > 0 || head.gen > 0) kv.put(encodeHead({ ...head, chunks: 0 }), "head");
     };
+    // Each note goes into the log record of its commit's first change set.
+    const notes = IDBKeyRange.bound("note/", "note/\uffff");
+    let keys;
+    kv.getAllKeys(notes).onsuccess = (ev) => (keys = ev.target.result);
+    kv.getAll(notes).onsuccess = (ev) =>
+      ev.target.result.forEach((note, i) => {
+        const key = `log/${keys[i].slice(5)}`;
+        kv.get(key).onsuccess = (ev) => ev.target.result && kv.put({ cs: ev.target.result, changes: JSON.parse(decoder.decode(note)) }, key);
+      });
+    kv.delete(notes);
   };
 }
 

@@ -160,6 +160,7 @@ test("a database of version 1 (a whole snapshot and its log) is cut into pages o
   kv.put(snapshot, "snap/0000000000000003/00000000");
   sets.forEach((cs, i) => kv.put(cs, `log/${(5 + i).toString(16).padStart(16, "0")}`));
   kv.put(enc.encode(`3 1 ${5 + sets.length} 5`), "head");
+  kv.put(enc.encode(JSON.stringify([{ table: "old", kind: "upsertReplace", partitionKey: "p0", rowKey: "0" }])), "note/0000000000000005");
   await new Promise((r) => (tx.oncomplete = r));
   db.close();
 
@@ -170,6 +171,32 @@ test("a database of version 1 (a whole snapshot and its log) is cut into pages o
   assert.equal(rows.find((e) => e.rowKey === "0").after, true);
   assert.equal(rows.some((e) => e.rowKey === "1"), false);
   const keys = (await raw(name, "kv")).map(([k]) => k);
-  assert.equal(keys.filter((k) => k.startsWith("snap/")).length, 0, "the snapshot is still there");
+  assert.equal(keys.filter((k) => k.startsWith("snap/") || k.startsWith("note/")).length, 0, "the snapshot or a note is still there");
+  const first = (await raw(name, "kv")).find(([k]) => k === "log/0000000000000005")[1];
+  assert.equal(first.changes[0].rowKey, "0", "the note is not in its log record");
   assert.ok((await raw(name, "pages")).length >= 3);
+});
+
+test("a commit of a tab writing alone puts its log record and nothing else", async (t) => {
+  const name = fresh("pages");
+  const store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  const c = new TableClient(store, "one");
+  await c.createTable();
+  await c.createEntity({ partitionKey: "p", rowKey: "0" }); // the ranges it needs are loaded
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(store._alone, true);
+  const calls = [];
+  const methods = ["put", "get", "getAll", "getKey", "getAllKeys", "openKeyCursor", "delete"];
+  const saved = methods.map((m) => IDBObjectStore.prototype[m]);
+  methods.forEach((m, i) => (IDBObjectStore.prototype[m] = function (...args) {
+    calls.push(`${m} ${this.name}`);
+    return saved[i].apply(this, args);
+  }));
+  try {
+    await c.createEntity({ partitionKey: "p", rowKey: "1" });
+  } finally {
+    methods.forEach((m, i) => (IDBObjectStore.prototype[m] = saved[i]));
+  }
+  assert.deepEqual(calls.sort(), ["get meta", "getKey kv", "put kv"]); // the lease, no later record, the log record
 });
