@@ -53,8 +53,8 @@ func commandKey(cmd []byte) (string, error) {
 	if _, err := respArg(cmd, pos, &key); err != nil {
 		return "", err
 	}
-	if !bytes.EqualFold(name, []byte("set")) && !bytes.EqualFold(name, []byte("del")) {
-		return "", ErrChangeSetInvalid
+	if n := string(name); n != "set" && n != "del" && n != "SET" && n != "DEL" {
+		return "", ErrChangeSetInvalid // what buntdb writes (it reads mixed case too; this store never writes it)
 	}
 	return string(key), nil
 }

@@ -32,7 +32,10 @@ func (tx *Tx) timestamp() (DateTime, error) {
 	if tx.ts != 0 {
 		return tx.ts, nil
 	}
-	if err := errors.Join(tx.store.needKey(clockKey), tx.store.needKey(storeIDKey)); err != nil {
+	if err := tx.store.needKey(clockKey); err != nil {
+		return 0, err
+	}
+	if err := tx.store.needKey(storeIDKey); err != nil {
 		return 0, err
 	}
 	ts := tx.store.nextTimestamp()
