@@ -388,7 +388,8 @@ function storage(name, db, lease, durability, release) {
      * for each page whose range [lo, hi) a change set touched (save answers the range's
      * records, or { need: [lo, hi] } for pages to load first, as transact's run), puts
      * them (split when past twice PAGE_BYTES), and deletes the log before seq. It resolves
-     * with whether it compacted (false: another tab wrote meanwhile). It frees space:
+     * with whether the pages now hold the log before seq (false: another tab wrote
+     * meanwhile). It frees space:
      * failing for the quota it releases the ballast and tries once more.
      */
     async compact(seq, save) {
@@ -397,6 +398,7 @@ function storage(name, db, lease, durability, release) {
         writeTx((kv, _, pages, abort) => {
           written = false;
           readHead(kv, (head) => {
+            if (head.nextSeq === seq && head.firstSeq === seq) written = head; // nothing to compact
             if (head.nextSeq !== seq || head.firstSeq === seq) return;
             let sets;
             kv.getAll(logRange(head.firstSeq, seq)).onsuccess = (ev) => (sets = ev.target.result);

@@ -67,7 +67,7 @@ const ALONE_MS = 100;
 const GROUP_BYTES = 1 << 20;
 
 /** COMPACT_BYTES is how much log, since the pages were written, makes a tab compact. */
-const COMPACT_BYTES = 1 << 20;
+const COMPACT_BYTES = 4 << 20;
 
 const CHANGE_SET = 1;
 
