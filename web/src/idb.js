@@ -49,7 +49,7 @@
 // taken over cannot write one more change set, even where Web Locks are missing.
 
 import { RestError } from "./errors.js";
-import { compareBytes, eachKey, splitPage } from "./load.js";
+import { compareBytes, eachKey, splitPage, yieldToPage } from "./load.js";
 
 const KV = "kv";
 const META = "meta";
@@ -57,6 +57,9 @@ const PAGES = "pages";
 
 /** PAGE_BYTES is about how large a page is; a compaction splits one past twice that. */
 export const PAGE_BYTES = 64 << 10;
+
+/** LOG_PIECE is about how many bytes of log opening reads per transaction. */
+const LOG_PIECE = 512 << 10;
 
 /** PAGES_PER_READ bounds how many pages one read of a key range loads. */
 const PAGES_PER_READ = 16;
@@ -305,11 +308,27 @@ function storage(name, db, lease, durability, release) {
      * the log after the pages, with its notes in entries. It reads the pages' keys, not
      * the pages.
      */
-    load() {
-      return readTx((kv, pages, done, fail) => {
-        pages.getAllKeys().onsuccess = (ev) => dir.add(ev.target.result);
-        readSince(kv, -1, (caught) => ((known = caught.head), done({ ...caught.reload, nextSeq: caught.nextSeq })), fail);
-      });
+    async load() {
+      for (;;) {
+        const head = await readTx((kv, pages, done, fail) => {
+          pages.getAllKeys().onsuccess = (ev) => dir.add(ev.target.result);
+          readHead(kv, done, fail);
+        });
+        // The log in pieces, each its own transaction and task: one getAll of megabytes
+        // would hold the page's main thread while it is deserialized. Records are never
+        // changed, only deleted by a compaction: one missing means start again.
+        const entries = [];
+        for (let from = head.firstSeq, n = 16, bytes = 0; from < head.nextSeq && entries.length === from - head.firstSeq; from += n) {
+          n = entries.length === 0 ? 16 : Math.min(4096, Math.max(8, Math.round((LOG_PIECE * entries.length) / bytes)));
+          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(from, Math.min(head.nextSeq, from + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
+          for (const e of piece) bytes += e.cs.length;
+          entries.push(...piece);
+          await yieldToPage();
+        }
+        if (entries.length !== head.nextSeq - head.firstSeq) continue;
+        known = head;
+        return { changeSets: entries.map((e) => e.cs), firstSeq: head.firstSeq, nextSeq: head.nextSeq, entries };
+      }
     },
     /** catchUp reads what a replica that has applied the change sets before seq lacks (see readSince). */
     catchUp(seq) {

@@ -139,7 +139,7 @@ export function fromHex(h) {
  * message to itself goes behind the tasks already queued, without the 4 ms a nested timer
  * waits (scheduler.yield would resume ahead of them, starving timers).
  */
-function yieldToPage() {
+export function yieldToPage() {
   if (typeof MessageChannel === "function" && typeof window !== "undefined") {
     return new Promise((resolve) => {
       const ch = new MessageChannel();

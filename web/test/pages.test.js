@@ -200,3 +200,29 @@ test("a commit of a tab writing alone puts its log record and nothing else", asy
   }
   assert.deepEqual(calls.sort(), ["get meta", "getKey kv", "put kv"]); // the lease, no later record, the log record
 });
+
+test("opening reads the log in pieces of about 512 KB, each its own transaction", async (t) => {
+  const name = fresh("pages");
+  const store = await openStore(name);
+  t.after(() => deleteStore(name));
+  const c = new TableClient(store, "log");
+  await c.createTable();
+  for (let i = 0; i < 60; i++) await c.upsertEntity({ partitionKey: "p", rowKey: String(i % 7), i, blob: "z".repeat(20000), blob2: "y".repeat(20000) });
+  await store.close();
+  const getAll = IDBObjectStore.prototype.getAll;
+  let logReads = 0;
+  IDBObjectStore.prototype.getAll = function (...args) {
+    if (this.name === "kv") logReads++;
+    return getAll.apply(this, args);
+  };
+  let again;
+  try {
+    again = await openStore(name);
+  } finally {
+    IDBObjectStore.prototype.getAll = getAll;
+  }
+  t.after(() => again.close());
+  assert.ok(logReads >= 4, `2.4 MB of log read in ${logReads} pieces`);
+  const rows = await collect(new TableClient(again, "log").listEntities());
+  assert.deepEqual(rows.map((e) => e.i), [56, 57, 58, 59, 53, 54, 55]);
+});
