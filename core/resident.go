@@ -103,5 +103,10 @@ func (s *Store) need(from, to string) error {
 	return nil
 }
 
-// needKey is need for the one key.
-func (s *Store) needKey(key string) error { return s.need(key, key+"\x00") }
+// needKey is need for the one key (with no allocation when the store is not partial).
+func (s *Store) needKey(key string) error {
+	if s.resident == nil {
+		return nil
+	}
+	return s.need(key, key+"\x00")
+}
