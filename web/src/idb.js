@@ -59,7 +59,7 @@ const PAGES = "pages";
 export const PAGE_BYTES = 64 << 10;
 
 /** LOG_PIECE is about how many bytes of log opening reads per transaction. */
-const LOG_PIECE = 512 << 10;
+const LOG_PIECE = 128 << 10;
 
 /** PAGES_PER_READ bounds how many pages one read of a key range loads. */
 const PAGES_PER_READ = 16;
@@ -318,8 +318,8 @@ function storage(name, db, lease, durability, release) {
         // would hold the page's main thread while it is deserialized. Records are never
         // changed, only deleted by a compaction: one missing means start again.
         const entries = [];
-        for (let from = head.firstSeq, n = 16, bytes = 0; from < head.nextSeq && entries.length === from - head.firstSeq; from += n) {
-          n = entries.length === 0 ? 16 : Math.min(4096, Math.max(8, Math.round((LOG_PIECE * entries.length) / bytes)));
+        for (let from = head.firstSeq, n = 4, bytes = 0; from < head.nextSeq && entries.length === from - head.firstSeq; from += n) {
+          n = entries.length === 0 ? 4 : Math.min(4096, Math.max(1, Math.round((LOG_PIECE * entries.length) / bytes)));
           const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(from, Math.min(head.nextSeq, from + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
           for (const e of piece) bytes += e.cs.length;
           entries.push(...piece);

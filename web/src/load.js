@@ -15,7 +15,7 @@
 import { fromEngine } from "./errors.js";
 
 /** SLICE_BYTES is about how much of the log one call of the engine replays. */
-const SLICE_BYTES = 256 << 10;
+const SLICE_BYTES = 64 << 10;
 
 /** SLICE_MS is how long the open runs before letting the page's event loop turn. */
 const SLICE_MS = 12;

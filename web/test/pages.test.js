@@ -201,7 +201,7 @@ test("a commit of a tab writing alone puts its log record and nothing else", asy
   assert.deepEqual(calls.sort(), ["get meta", "getKey kv", "put kv"]); // the lease, no later record, the log record
 });
 
-test("opening reads the log in pieces of about 512 KB, each its own transaction", async (t) => {
+test("opening reads the log in pieces of about 128 KB, each its own transaction", async (t) => {
   const name = fresh("pages");
   const store = await openStore(name);
   t.after(() => deleteStore(name));
