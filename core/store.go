@@ -65,7 +65,7 @@ func Open(opts Options) (*Store, error) {
 		opts.CompactAfter = 4 << 20
 	}
 	if opts.Partial && len(opts.Indexes) > 0 {
-		return nil, fmt.Errorf("open store: %w", ErrPartialIndexes)
+		return nil, ErrPartialIndexes
 	}
 	db, err := buntdb.Open(":memory:")
 	if err != nil {
@@ -231,7 +231,7 @@ func (s *Store) CompactError() error {
 // compact writes a snapshot of the whole store to the backend; commitMu is held.
 func (s *Store) compact() error {
 	if err := s.need("", KeySpaceEnd); err != nil {
-		return fmt.Errorf("compact store: %w", err)
+		return err // a partial store compacts by pages (SaveRange)
 	}
 	var n int64
 	err := s.backend.Compact(func(w io.Writer) error {
@@ -263,7 +263,7 @@ func (s *Store) Compact() error {
 // ErrNeedRange.
 func (s *Store) Snapshot(w io.Writer) error {
 	if err := s.need("", KeySpaceEnd); err != nil {
-		return fmt.Errorf("snapshot store: %w", err)
+		return err
 	}
 	return mapClosed(s.db.Save(w))
 }
