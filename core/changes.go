@@ -172,6 +172,9 @@ func (c *feedCursor) take() *Change {
 func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Change, error) {
 	var out []Change
 	var derr error
+	if err := tx.store.need(prefix, prefix+"\xff"); err != nil {
+		return nil, err // the index orders every table's records: the table's must all be here
+	}
 	pivot := encodeStamp(pos.Timestamp)
 	err := tx.btx.AscendGreaterOrEqual(index, pivot, func(k, v string) bool {
 		if len(k) <= len(prefix) || k[:len(prefix)] != prefix {

@@ -12,13 +12,18 @@ import (
 // clock moves past every Timestamp the change set issued, so that this replica's next
 // write gets a later one. The host must apply every replica's change sets in the order
 // they were committed, and may apply one more than once.
+//
+// A partial store (Options.Partial) applies the commands of the keys that are resident
+// and defers the others, keeping each such key's last command until LoadRange loads its
+// range (so the host need not hand the log again with every page).
 func (s *Store) ApplyChangeSet(cs []byte) error {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
-	if err := mapClosed(s.db.View(func(*buntdb.Tx) error { return nil })); err != nil {
-		return fmt.Errorf("apply change set: %w", err) // Load reports a closed store as invalid
+	cmds, err := s.residentCommands(cs)
+	if err != nil {
+		return fmt.Errorf("apply change set: %w", err)
 	}
-	if err := mapClosed(s.db.Load(bytesReader(cs))); err != nil {
+	if err := s.loadCommands(cmds); err != nil {
 		return fmt.Errorf("apply change set: %w", err)
 	}
 	if s.backend != nil {

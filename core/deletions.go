@@ -60,10 +60,14 @@ func (tx *Tx) recordDeletion(id, pk, rk string) error {
 	if tx.store.opts.DeletionRetention <= 0 {
 		return nil
 	}
-	if err := tx.set(deletionKey(id, pk, rk), encodeStamp(tx.timestamp())); err != nil {
+	ts, err := tx.timestamp()
+	if err != nil {
 		return err
 	}
-	_, err := tx.purgeDeletions(purgePerDeletion)
+	if err := tx.set(deletionKey(id, pk, rk), encodeStamp(ts)); err != nil {
+		return err
+	}
+	_, err = tx.purgeDeletions(purgePerDeletion)
 	return err
 }
 
@@ -85,10 +89,14 @@ func (tx *Tx) recordTableDeletion(id string) error {
 	if tx.store.opts.DeletionRetention <= 0 {
 		return nil
 	}
-	if err := tx.set(tableDeletionKey(id), encodeStamp(tx.timestamp())); err != nil {
+	ts, err := tx.timestamp()
+	if err != nil {
 		return err
 	}
-	_, err := tx.purgeDeletions(purgePerDeletion)
+	if err := tx.set(tableDeletionKey(id), encodeStamp(ts)); err != nil {
+		return err
+	}
+	_, err = tx.purgeDeletions(purgePerDeletion)
 	return err
 }
 
@@ -98,6 +106,9 @@ func (tx *Tx) purgeDeletions(limit int) (int, error) {
 	cutoff := tx.store.retentionCutoff()
 	var keys []string
 	var newest DateTime
+	if err := tx.store.need(deletionPrefix, "d\x01"); err != nil {
+		return 0, err // the index orders every table's deletion records
+	}
 	err := tx.btx.Ascend(deletionIndex, func(k, v string) bool {
 		ts := stampOf(v)
 		if ts >= cutoff || len(keys) == limit {

@@ -66,4 +66,18 @@
 // Backend before the transaction is acknowledged; a snapshot (buntdb's own Save format)
 // replaces the log from time to time. See Backend, and GroupCommitter for a backend whose
 // commits share syncs without holding the write lock while they wait.
+//
+// # Partial stores
+//
+// A store opened with Options.Partial holds only the key ranges its host has loaded
+// (Store.LoadRange: a page of a snapshot, written by Store.SaveRange, and the change sets
+// after it), so opening costs nothing and memory follows the working set. Every read and
+// write of a transaction checks the range it touches before touching it; one that is not
+// resident fails the call with a *NeedRangeError (ErrNeedRange) naming the first absent
+// range, and the host loads it and repeats the call. A scan needs only the part it reads
+// before it stops. What cannot be judged from part of a range needs all of it: an index
+// scan the table's whole entity range (buntdb builds an index from resident records), the
+// change feed the table's entities and deletion records, the purge of deletion records
+// every table's. Change sets from other replicas (ApplyChangeSet) are applied to resident
+// keys and deferred for the others until their range is loaded.
 package core

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/buntdb"
@@ -105,7 +106,7 @@ func (tx *Tx) HasIndex(table, prop string) bool {
 func (tx *Tx) indexed(id string) ([]string, error) {
 	prefix := tableIndexDecls(id)
 	var props []string
-	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
+	err := tx.ascend(prefix, prefix+"\xff", func(k, _ string) bool {
 		props = append(props, strings.TrimPrefix(k, prefix))
 		return true
 	})
@@ -125,14 +126,19 @@ func (tx *Tx) createDeclaredIndexes(table string) error {
 	return nil
 }
 
-// restoreIndexes builds the declared indexes as the store opens, from the entities
-// loaded.
+// restoreIndexes builds the declared indexes that are not built yet (as the store opens,
+// as a partial store loads a range), from the entities loaded; buntdb adds the entities
+// loaded later to them.
 func (s *Store) restoreIndexes() error {
+	built, err := s.db.Indexes()
+	if err != nil {
+		return mapClosed(err)
+	}
 	var names, patterns, props []string
-	err := s.db.View(func(btx *buntdb.Tx) error {
+	err = s.db.View(func(btx *buntdb.Tx) error {
 		return btx.AscendRange("", indexDeclPrefix, "i\x01", func(k, _ string) bool {
 			id, prop, ok := strings.Cut(strings.TrimPrefix(k, indexDeclPrefix), sep)
-			if ok {
+			if ok && !slices.Contains(built, indexName(id, prop)) {
 				names, patterns, props = append(names, indexName(id, prop)), append(patterns, indexPattern(id)), append(props, prop)
 			}
 			return true

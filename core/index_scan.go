@@ -18,6 +18,9 @@ func (tx *Tx) ScanIndex(table, prop string, r IndexRange, fn func(rec *Record) b
 		return ErrIndexNotFound
 	}
 	prefix := tableEntities(tableID(table))
+	if err := tx.store.need(prefix, prefix+"\xff"); err != nil {
+		return err // an index holds the resident entities only: all of the table's must be
+	}
 	pivot := encodeEntity(0, []Property{{Name: prop, Value: r.pivot()}})
 	rec := new(Record)
 	return tx.btx.AscendGreaterOrEqual(indexName(tableID(table), prop), pivot, func(k, v string) bool {
@@ -65,6 +68,9 @@ func (tx *Tx) checkIndex(id, prop string, entities int) error {
 	prefix := tableEntities(id)
 	var prevKey, prevVal string
 	n, bad := 0, false
+	if err := tx.store.need(prefix, prefix+"\xff"); err != nil {
+		return err
+	}
 	err := tx.btx.Ascend(indexName(id, prop), func(k, v string) bool {
 		if len(k) < len(prefix) || k[:len(prefix)] != prefix || n > 0 && (less(v, prevVal) || !less(prevVal, v) && k <= prevKey) {
 			bad = true

@@ -93,10 +93,7 @@ func (tx *Tx) exportKind(kind MovedKind, prefix string, span Span, after *Moved,
 		from = max(from, prefix+string(KeyAfter(after.PartitionKey, after.RowKey)))
 	}
 	more := true
-	err := tx.btx.AscendGreaterOrEqual("", from, func(k, v string) bool {
-		if k >= to {
-			return false
-		}
+	err := tx.ascend(from, to, func(k, v string) bool {
 		pk, rk := splitEntityKey(k, len(prefix))
 		more = fn(Moved{Kind: kind, PartitionKey: pk, RowKey: rk, Value: v})
 		return more
@@ -152,7 +149,7 @@ func (tx *Tx) Evict(table string, span Span) (int, error) {
 	for _, prefix := range []string{tableEntities(id), tableDeletions(id)} {
 		from, to := span.bounds(prefix)
 		var keys []string
-		err := tx.btx.AscendRange("", from, to, func(k, _ string) bool {
+		err := tx.ascend(from, to, func(k, _ string) bool {
 			keys = append(keys, k)
 			return true
 		})
@@ -187,7 +184,7 @@ func (tx *Tx) SplitKey(table string, span Span) (key string, count int, err erro
 	if _, err := tx.Table(table); err != nil {
 		return "", 0, err
 	}
-	err = tx.btx.AscendRange("", from, to, func(string, string) bool { count++; return true })
+	err = tx.ascend(from, to, func(string, string) bool { count++; return true })
 	if err != nil || count < 2 {
 		return "", count, err
 	}

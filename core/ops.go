@@ -129,7 +129,11 @@ func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 			return nil, err
 		}
 	}
-	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: tx.timestamp(), Properties: next.Properties}
+	ts, err := tx.timestamp()
+	if err != nil {
+		return nil, err
+	}
+	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: next.Properties}
 	return out, tx.set(encodeKeyed(key, out.Timestamp, out.Properties))
 }
 

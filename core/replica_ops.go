@@ -198,7 +198,7 @@ func (tx *Tx) Outbox(table string, after Key, limit int) ([]Pending, error) {
 		from = outboxKey(id, after.PartitionKey, after.RowKey) + "\x00"
 	}
 	var keys []Key
-	err := tx.btx.AscendRange("", from, prefix+"\xff", func(k, _ string) bool {
+	err := tx.ascend(from, prefix+"\xff", func(k, _ string) bool {
 		pk, rk := splitEntityKey(k, len(prefix))
 		keys = append(keys, Key{pk, rk})
 		return limit <= 0 || len(keys) < limit
@@ -234,7 +234,7 @@ func (tx *Tx) SyncedKeys(table string) ([]Key, error) {
 	}
 	prefix := remotePrefix + tableID(table) + sep
 	var keys []Key
-	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
+	err := tx.ascend(prefix, prefix+"\xff", func(k, _ string) bool {
 		pk, rk := splitEntityKey(k, len(prefix))
 		keys = append(keys, Key{pk, rk})
 		return true
@@ -249,7 +249,7 @@ func (tx *Tx) Pending(table string) (int, error) {
 	}
 	prefix := outboxPrefix + tableID(table) + sep
 	n := 0
-	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(_, _ string) bool {
+	err := tx.ascend(prefix, prefix+"\xff", func(_, _ string) bool {
 		n++
 		return true
 	})

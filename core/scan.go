@@ -13,11 +13,37 @@ func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) e
 		return nil
 	}
 	s := &recordScan{prefix: tableEntities(tableID(table)), to: string(r.To), bounded: r.To < TableEnd, fn: fn, size: firstBatch}
-	err := tx.btx.AscendGreaterOrEqual("", s.prefix+string(r.From), s.add)
-	if err == nil && !s.done {
+	from := s.prefix + string(r.From)
+	missing := s.stopAtAbsent(tx, from, s.prefix+string(r.To))
+	if !s.done {
+		if err := tx.btx.AscendGreaterOrEqual("", from, s.add); err != nil {
+			return err
+		}
+	}
+	if !s.done {
 		s.flush()
 	}
-	return err
+	if s.stopped {
+		return nil
+	}
+	return missing
+}
+
+// stopAtAbsent ends the scan of [from, to) where a partial store's first absent key range
+// begins, as Tx.ascend does, and returns the *NeedRangeError to answer once the resident
+// part is read (unless fn stopped first: a scan that stops early needs only what it read).
+func (s *recordScan) stopAtAbsent(tx *Tx, from, to string) error {
+	res := tx.store.resident
+	if res == nil {
+		return nil
+	}
+	lo, hi, ok := res.missing(from, to)
+	if !ok {
+		return nil
+	}
+	s.to, s.bounded = lo[len(s.prefix):], true
+	s.done = lo <= from
+	return &NeedRangeError{Lo: lo, Hi: hi}
 }
 
 // A scan takes entities from buntdb's tree in batches, then reads the batch: an entity's
@@ -40,6 +66,7 @@ type recordScan struct {
 	batch   [maxBatch]struct{ k, v string }
 	n, size int  // entities in batch; how many it takes before it is read
 	done    bool // the range or fn ended the scan
+	stopped bool // fn ended the scan
 }
 
 // add takes the next entry of the tree and reports whether to go on.
@@ -78,7 +105,7 @@ func (s *recordScan) flush() {
 		s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(e.k, len(s.prefix))
 		s.rec.data = e.v
 		if !s.fn(&s.rec) {
-			s.done = true
+			s.done, s.stopped = true, true
 			return
 		}
 	}

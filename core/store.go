@@ -29,16 +29,23 @@ type Options struct {
 	// on the tables that exist as the store opens, and on each such table as it is
 	// created (see Tx.CreateIndex).
 	Indexes []IndexSpec
+	// Partial opens the store with no key range resident: its host keeps the records
+	// elsewhere (pages of the key space) and loads the ranges a call needs with LoadRange
+	// when the call fails with ErrNeedRange. Memory then follows the ranges loaded. A
+	// partial store takes no Indexes option (declare them with Tx.CreateIndex) and writes
+	// no whole snapshot before every range is resident (see SaveRange).
+	Partial bool
 }
 
 // Store is one account's tables and entities: an ordered buntdb index in memory, kept
 // durable by a Backend. A Store is safe for concurrent use; writes are serialized, reads
 // run in parallel with each other.
 type Store struct {
-	db      *buntdb.DB
-	opts    Options
-	backend Backend
-	group   GroupCommitter // backend, if it commits in groups
+	db       *buntdb.DB
+	opts     Options
+	resident *resident // the key ranges a partial store holds; nil: every range
+	backend  Backend
+	group    GroupCommitter // backend, if it commits in groups
 
 	commitMu   sync.Mutex     // serializes commits with compaction and Close
 	clock      DateTime       // the last Timestamp issued; guarded by buntdb's write lock
@@ -57,6 +64,9 @@ func Open(opts Options) (*Store, error) {
 	if opts.CompactAfter == 0 {
 		opts.CompactAfter = 4 << 20
 	}
+	if opts.Partial && len(opts.Indexes) > 0 {
+		return nil, ErrPartialIndexes
+	}
 	db, err := buntdb.Open(":memory:")
 	if err != nil {
 		return nil, err
@@ -66,6 +76,9 @@ func Open(opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{db: db, opts: opts, backend: opts.Backend}
+	if opts.Partial {
+		s.resident = &resident{deferred: map[string][]byte{}}
+	}
 	s.group, _ = opts.Backend.(GroupCommitter)
 	if s.backend != nil {
 		if err := s.load(); err != nil {
@@ -217,6 +230,9 @@ func (s *Store) CompactError() error {
 
 // compact writes a snapshot of the whole store to the backend; commitMu is held.
 func (s *Store) compact() error {
+	if err := s.need("", KeySpaceEnd); err != nil {
+		return err // a partial store compacts by pages (SaveRange)
+	}
 	var n int64
 	err := s.backend.Compact(func(w io.Writer) error {
 		cw := &countingWriter{w: w}
@@ -242,8 +258,15 @@ func (s *Store) Compact() error {
 	return s.compact()
 }
 
-// Snapshot writes the whole store to w in the snapshot format a Backend stores.
-func (s *Store) Snapshot(w io.Writer) error { return mapClosed(s.db.Save(w)) }
+// Snapshot writes the whole store to w in the snapshot format a Backend stores. A partial
+// store writes one only once every key range is resident, else it fails with
+// ErrNeedRange.
+func (s *Store) Snapshot(w io.Writer) error {
+	if err := s.need("", KeySpaceEnd); err != nil {
+		return err
+	}
+	return mapClosed(s.db.Save(w))
+}
 
 // nextTimestamp issues a Timestamp later than every one issued before. Call it only under
 // buntdb's write lock.

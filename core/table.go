@@ -107,7 +107,7 @@ func (tx *Tx) Tables(after string, fn func(t *Table) bool) error {
 		from = tableKey(tableID(after)) + "\x00"
 	}
 	var derr error
-	err := tx.btx.AscendRange("", from, "t\x01", func(_, v string) bool {
+	err := tx.ascend(from, "t\x01", func(_, v string) bool {
 		t, err := decodeTable(v)
 		if err != nil {
 			derr = err

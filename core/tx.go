@@ -28,17 +28,28 @@ func decodeClock(v string) DateTime {
 }
 
 // timestamp returns the Timestamp for this transaction's writes, issuing it on first use.
-func (tx *Tx) timestamp() DateTime {
-	if tx.ts == 0 {
-		tx.ts = tx.store.nextTimestamp()
-		tx.set(clockKey, strconv.FormatInt(int64(tx.ts), 10))
-		tx.ensureStoreID()
+func (tx *Tx) timestamp() (DateTime, error) {
+	if tx.ts != 0 {
+		return tx.ts, nil
 	}
-	return tx.ts
+	// In a partial store the clock's range may not be resident: the set fails with
+	// ErrNeedRange and the transaction with it (the clock has only moved on).
+	ts := tx.store.nextTimestamp()
+	if err := tx.set(clockKey, strconv.FormatInt(int64(ts), 10)); err != nil {
+		return 0, err
+	}
+	if err := tx.ensureStoreID(); err != nil {
+		return 0, err
+	}
+	tx.ts = ts
+	return ts, nil
 }
 
 // get returns the value at key and whether it exists.
 func (tx *Tx) get(key string) (string, bool, error) {
+	if err := tx.store.needKey(key); err != nil {
+		return "", false, err
+	}
 	v, err := tx.btx.Get(key)
 	if errors.Is(err, buntdb.ErrNotFound) {
 		return "", false, nil
@@ -50,6 +61,9 @@ func (tx *Tx) get(key string) (string, bool, error) {
 func (tx *Tx) set(key, value string) error {
 	if !tx.writable {
 		return ErrTxReadOnly
+	}
+	if err := tx.store.needKey(key); err != nil {
+		return err
 	}
 	if _, _, err := tx.btx.Set(key, value, nil); err != nil {
 		return err
@@ -64,6 +78,9 @@ func (tx *Tx) set(key, value string) error {
 func (tx *Tx) del(key string) error {
 	if !tx.writable {
 		return ErrTxReadOnly
+	}
+	if err := tx.store.needKey(key); err != nil {
+		return err
 	}
 	if _, err := tx.btx.Delete(key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
 		return err
@@ -93,7 +110,7 @@ func appendCommand(b []byte, args ...string) []byte {
 // deletion like any other.
 func (tx *Tx) deletePrefix(prefix string) error {
 	var keys []string
-	err := tx.btx.AscendRange("", prefix, prefix+"\xff", func(k, _ string) bool {
+	err := tx.ascend(prefix, prefix+"\xff", func(k, _ string) bool {
 		keys = append(keys, k)
 		return true
 	})
@@ -106,4 +123,36 @@ func (tx *Tx) deletePrefix(prefix string) error {
 		}
 	}
 	return nil
+}
+
+// ascend calls fn with each record whose key lies in [from, to), in key order, until fn
+// returns false. In a partial store it reads the resident part of the range up to the
+// first absent key range and answers a *NeedRangeError for that range if fn still wants
+// more: a scan that stops early needs only what it read.
+func (tx *Tx) ascend(from, to string, fn func(k, v string) bool) error {
+	end, missing := to, error(nil)
+	if r := tx.store.resident; r != nil {
+		if lo, hi, ok := r.missing(from, to); ok {
+			end, missing = lo, &NeedRangeError{Lo: lo, Hi: hi}
+		}
+	}
+	stopped := false
+	if from < end {
+		// The upper bound is checked here, by one string comparison, rather than by
+		// AscendRange, whose item comparisons cost a quarter of a scan.
+		err := tx.btx.AscendGreaterOrEqual("", from, func(k, v string) bool {
+			if k >= end {
+				return false
+			}
+			stopped = !fn(k, v)
+			return !stopped
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if stopped {
+		return nil
+	}
+	return missing
 }

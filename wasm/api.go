@@ -30,6 +30,9 @@ func newAPI() *api { return &api{stores: map[int]*store{}} }
 func (a *api) call(req []byte) (res []byte, ok bool) {
 	json, records, err := a.dispatch(req)
 	clear(a.args) // keep no hold on a request buffer that main_js.go drops
+	if need, ok := asNeed(err); ok {
+		return a.result(needJSON(need), nil), false
+	}
 	if err != nil {
 		return a.result(errorJSON(err), nil), false
 	}
@@ -67,14 +70,19 @@ func (a *api) dispatch(req []byte) ([]byte, []outbox.Record, error) {
 	}
 }
 
-// open opens a store: args are "memory" or "outbox", then for an outbox store the
-// snapshot (empty for none) and the change sets after it. It answers the handle.
+// open opens a store: args are "memory", "partial" (persistent, with no key range
+// resident: see partial.go) or "outbox", then for an outbox store the snapshot (empty for
+// none) and the change sets after it. It answers the handle.
 func (a *api) open(args [][]byte) ([]byte, []outbox.Record, error) {
-	if len(args) == 0 || (string(args[0]) != "memory" && string(args[0]) != "outbox") {
+	if len(args) == 0 || (string(args[0]) != "memory" && string(args[0]) != "outbox" && string(args[0]) != "partial") {
 		return nil, nil, ErrActionInvalid
 	}
 	s := &store{}
 	var opts core.Options
+	if string(args[0]) == "partial" {
+		s.box = outbox.New(nil, nil)
+		opts.Backend, opts.Partial = s.box, true
+	}
 	if string(args[0]) == "outbox" {
 		var snapshot []byte
 		if len(args) > 1 {

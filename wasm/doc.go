@@ -23,10 +23,16 @@
 // # Persistence
 //
 // An exported function cannot wait for IndexedDB, so persistence is the web module's: a
-// persistent store is a core.Store over an outbox.Backend. A write is applied at once and
-// answers its change set (and, when the log has outgrown the snapshot, a snapshot of the
-// whole store); web/src/idb.js puts them in IndexedDB in core/backend/kvlog's layout, and
-// the web module resolves the write only once they are durable.
+// persistent store is a partial core.Store over an outbox.Backend. A write is applied at
+// once and answers its change set; web/src/idb.js puts it in IndexedDB's log, and the web
+// module resolves the write only once it is durable. Pages of the store are written from
+// saveRange's answers when the log is compacted.
+//
+// A store opened "partial" (partial.go, core.Options.Partial) starts with no key range
+// resident, so opening reads nothing: a call that needs a range answers {"need": [lo, hi]}
+// (hex bounds) in place of an error object, having changed nothing; the web module loads
+// the pages covering the range with their log (loadRange) and repeats the call. saveRange
+// answers a range's records, the page IndexedDB keeps for it.
 //
 // # Every tab, one store
 //
@@ -35,8 +41,8 @@
 // engine, with the apply operation (replica.go, core.Store.ApplyChangeSet), the change sets
 // other tabs committed since; the transaction serializes the tabs' writes. Change sets that
 // arrive from other tabs on a BroadcastChannel are applied the same way, and compacted
-// says that another tab wrote a snapshot. Opening uses apply too, to replay a stored
-// snapshot and log in slices, so that no call blocks the page for long.
+// says that another tab wrote a snapshot. Opening uses apply too, to hand the log after the
+// pages to a partial store in slices, so that no call blocks the page for long.
 //
 // # Sync
 //

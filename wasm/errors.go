@@ -22,6 +22,8 @@ var (
 	ErrDumpVersion = azerr.New(azerr.InvalidInput, "dump version is not supported (at most 1)")
 	// ErrSizeInvalid means a snapshot size handed to the engine is not a non-negative integer.
 	ErrSizeInvalid = azerr.New(azerr.InvalidInput, "snapshot size is invalid")
+	// ErrRangeInvalid means loadRange or saveRange was called without a key range.
+	ErrRangeInvalid = azerr.New(azerr.InvalidInput, "key range is missing")
 	// ErrDumpHeaderInvalid means a dump header line is not a valid header.
 	ErrDumpHeaderInvalid = azerr.New(azerr.InvalidInput, "dump header is invalid")
 )

@@ -54,6 +54,8 @@ var handlers = map[string]handler{
 	"import":          (*store).importDump,
 	"apply":           (*store).apply,
 	"compacted":       (*store).compacted,
+	"loadRange":       (*store).loadRange,
+	"saveRange":       (*store).saveRange,
 }
 
 // actionKinds maps the action names the web module sends to entity writes.

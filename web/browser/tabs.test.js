@@ -128,3 +128,27 @@ for (const how of ["closed", "crashed"]) {
     await two.evaluate(() => globalThis.c.upsertEntity({ partitionKey: "p", rowKey: "after", v: 1 }));
   });
 }
+
+test("a tab reads the other tab's writes to key ranges it has not loaded, across compactions", async (t) => {
+  const { pages: [one, two] } = await twoTabs(t, "ranges");
+  await one.evaluate(async () => {
+    const blob = "x".repeat(500);
+    for (let p = 0; p < 30; p++) {
+      const pk = `p${String(p).padStart(2, "0")}`;
+      await globalThis.c.submitTransaction(Array.from({ length: 50 }, (_, r) => ["create", { partitionKey: pk, rowKey: `r${String(r).padStart(2, "0")}`, blob, n: p * 100 + r }]));
+    }
+    await globalThis.store.compact();
+  });
+  const caughtUp = async () => two.waitForFunction((seq) => globalThis.store._seq >= seq, await one.evaluate(() => globalThis.store._seq));
+  await caughtUp(); // by the broadcasts
+  // two has loaded nothing of the table yet: its replica deferred one's commits.
+  assert.equal(await two.evaluate(() => globalThis.c.getEntity("p01", "r01").then((e) => e.n)), 101);
+  await one.evaluate(async () => {
+    await globalThis.c.updateEntity({ partitionKey: "p01", rowKey: "r01", n: -1 }, "Merge");
+    await globalThis.c.updateEntity({ partitionKey: "p25", rowKey: "r25", n: -2 }, "Merge");
+    await globalThis.store.compact();
+  });
+  await caughtUp();
+  const read = await two.evaluate(() => Promise.all([["p01", "r01"], ["p25", "r25"], ["p29", "r49"]].map(([p, r]) => globalThis.c.getEntity(p, r).then((e) => e.n))));
+  assert.deepEqual(read, [-1, -2, 2949]);
+});

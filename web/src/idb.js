@@ -1,29 +1,45 @@
-// IndexedDB storage for a persistent store: its snapshot and change log, in the layout of
-// core/backend/kvlog, written from JavaScript, shared by every tab of the origin.
+// IndexedDB storage for a persistent store: its key-range pages and change log, written
+// from JavaScript, shared by every tab of the origin.
 //
-// Layout, in the object store "kv" (values are bytes):
+// Layout. The object store "pages" holds the store's records as pages: each about
+// PAGE_BYTES of consecutive engine keys, as buntdb commands in key order, under a binary
+// key: "p" then the first key of its range (the first page's range starts at the empty
+// key). A page's range runs to the next page's key. The object store "kv" holds:
 //
-//   head              "gen chunks nextSeq firstSeq" (ASCII): the live snapshot generation, its
-//                     chunk count, the next log sequence number and the first live one
-//   snap/{gen}/{n}    the snapshot, in chunks read back to back (this module writes one)
-//   log/{seq}         one change set per key, seq in 16 hex digits
-//   note/{seq}        the changes of the commit whose first change set is log/{seq}, as
-//                     UTF-8 JSON (what Store._subscribe listeners receive), so that a tab
-//                     that reads another tab's commit from the log can report it
+//   head              "gen 0 nextSeq firstSeq" (ASCII): the pages' generation (bumped by
+//                     each compaction), 0, the next log sequence number as of the last
+//                     compaction (the log's last key + 1 if later) and the first live one:
+//                     the pages hold every change set before firstSeq
+//   log/{seq}         one change set per key, seq in 16 hex digits: its bytes, or for the
+//                     first change set of a commit { cs, changes }, changes being what
+//                     Store._subscribe listeners receive, so that a tab that reads another
+//                     tab's commit from the log can report it
+//
+// A commit puts its log records and nothing else: its sequence numbers follow the log's
+// last key, so the head changes only when the pages do.
+//
+// Opening reads the head, the log after the pages and the pages' keys, never the pages:
+// the engine opens with no key range resident and asks for the ranges a call needs
+// (readPages, or inside a write's transaction). A compaction rewrites only the pages whose
+// ranges the log touched, splitting those grown past twice PAGE_BYTES, and deletes the log
+// they now hold, in one transaction: a crash leaves the old or the new state. A page is
+// never deleted (an emptied one stays, empty), so a tab whose list of page keys is older
+// still finds every page covering a range from the greatest key it knows at or below it.
+// Version 1 of the database kept a whole snapshot (snap/{gen}/{n}) instead of pages: it is
+// cut into pages when the database is upgraded, in the upgrade's own transaction.
 //
 // Every tab keeps its own replica of the store in its engine, and the log is how tabs
-// follow each other. A write is one read-write transaction (transact): it reads the head,
-// reads the log entries this tab has not applied yet (or, if the log no longer reaches
-// back that far, the whole snapshot and log), lets the caller apply them and then its own
-// writes in the engine synchronously, inside the transaction's callback, and puts the new
-// change sets, their notes and the new head. IndexedDB runs read-write transactions on one
+// follow each other. A write is one read-write transaction (transact): it reads the head
+// and the log's last key, reads the log entries this tab has not applied yet (or, if the
+// log no longer reaches back that far, the whole log after the pages), lets the caller
+// apply them and then its own writes in the engine synchronously, inside the
+// transaction's callback, and puts the new change sets. IndexedDB runs read-write transactions on one
 // object store one after another, so the log is a single total order of every tab's
 // commits and a write always runs on the latest state (two conditional writes on one
 // entity from two tabs: exactly one wins). A tab that believes it writes alone may put its
-// records in the same round trip as it reads the head (transact's speculate): a head that
-// is not the one it expected aborts the transaction, undoing them. A snapshot writes the
-// new snapshot and head and deletes the old snapshot and the log before it in one
-// transaction. A crash at any point leaves the old or the new state, never a mix.
+// records in the same round trip as it checks that the log has no record at its sequence
+// number yet (transact's speculate): one there aborts the transaction, undoing them. A
+// crash at any point leaves the old or the new state, never a mix.
 //
 // Tabs share a store by default: each takes the Web Lock "tabletop:{name}" in shared mode.
 // An exclusive opener (lock: "fail" | "wait" | "steal") takes it exclusively, waiting for
@@ -33,9 +49,23 @@
 // taken over cannot write one more change set, even where Web Locks are missing.
 
 import { RestError } from "./errors.js";
+import { compareBytes, eachKey, splitPage, yieldToPage } from "./load.js";
 
 const KV = "kv";
 const META = "meta";
+const PAGES = "pages";
+
+/** PAGE_BYTES is about how large a page is; a compaction splits one past twice that. */
+export const PAGE_BYTES = 64 << 10;
+
+/** LOG_PIECE is about how many bytes of log opening reads per transaction. */
+const LOG_PIECE = 128 << 10;
+
+/** PAGES_PER_READ bounds how many pages one read of a key range loads. */
+const PAGES_PER_READ = 16;
+
+/** KEY_END is the end of the engine's key space (no key holds the byte 0xFF). */
+export const KEY_END = new Uint8Array([0xff]);
 
 /** storeLocked is the error of a database held, or taken over, by another tab. */
 export function storeLocked(name) {
@@ -80,7 +110,7 @@ export function quotaExceeded(name) {
 
 const hex = (n, width) => n.toString(16).padStart(width, "0");
 const logKey = (seq) => `log/${hex(seq, 16)}`;
-const snapPrefix = (gen) => `snap/${hex(gen, 16)}/`;
+const snapPrefix = (gen) => `snap/${hex(gen, 16)}/`; // version 1's snapshot chunks
 const encoder = new TextEncoder();
 
 function parseHead(raw) {
@@ -92,9 +122,32 @@ function parseHead(raw) {
 
 const encodeHead = (h) => encoder.encode(`${h.gen} ${h.chunks} ${h.nextSeq} ${h.firstSeq}`);
 
-const noteKey = (seq) => `note/${hex(seq, 16)}`;
 const logRange = (from, to) => IDBKeyRange.bound(logKey(from), logKey(to - 1));
-const noteRange = (from, to) => IDBKeyRange.bound(noteKey(from), noteKey(to - 1));
+const allLog = () => IDBKeyRange.bound("log/", "log/\uffff");
+
+/** logEntry reads a log record: { cs, changes? }. */
+const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : v);
+
+/**
+ * readHead reads the head in the transaction of kv, its nextSeq moved past the log's last
+ * key, and calls done(head), or fail(error).
+ */
+function readHead(kv, done, fail) {
+  let head;
+  kv.get("head").onsuccess = (ev) => {
+    try {
+      head = parseHead(ev.target.result);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  kv.openKeyCursor(allLog(), "prev").onsuccess = (ev) => {
+    if (!head) return;
+    const last = ev.target.result?.key;
+    if (last !== undefined) head.nextSeq = Math.max(head.nextSeq, parseInt(last.slice(4), 16) + 1);
+    done(head);
+  };
+}
 const snapRange = (gen) => IDBKeyRange.bound(snapPrefix(gen), snapPrefix(gen) + "\uffff");
 const decoder = new TextDecoder();
 
@@ -102,62 +155,97 @@ const decoder = new TextDecoder();
  * readSince reads, in the transaction of kv, what a replica that has applied the change
  * sets before seq lacks, and calls done(caught) with it, or fail(error):
  *   { nextSeq, entries: [{ cs, changes? }] }             the change sets seq … nextSeq-1
- *   { nextSeq, reload: { snapshot, changeSets, firstSeq, entries } }  the log no longer reaches
- *                                                       back to seq: the whole store, entries
- *                                                       being the log after the snapshot
+ *   { nextSeq, reload: { changeSets, firstSeq, entries } }  the log no longer reaches back
+ *                                                       to seq: the replica must start
+ *                                                       again from the pages and the
+ *                                                       whole log after them (entries)
  * changes is a commit's note, on the entry of its first change set.
  */
 function readSince(kv, seq, done, fail) {
-  kv.get("head").onsuccess = (ev) => {
-    let head;
-    try {
-      head = parseHead(ev.target.result);
-    } catch (e) {
-      return fail(e);
-    }
+  readHead(kv, (head) => {
     if (head.nextSeq === seq) return done({ head, nextSeq: seq, entries: [] });
     const reload = head.firstSeq > seq || head.nextSeq < seq;
     const from = reload ? head.firstSeq : seq;
-    let snapshot, sets, noteKeys;
-    const finish = (notes) => {
-      if (sets.length !== head.nextSeq - from) return fail(new Error(`tabletop: ${sets.length} of ${head.nextSeq - from} log records present`));
-      const entries = sets.map((cs) => ({ cs }));
-      notes.forEach((note, i) => {
-        const entry = entries[parseInt(noteKeys[i].slice(5), 16) - from];
-        if (entry) entry.changes = JSON.parse(decoder.decode(note));
-      });
-      done(reload ? { head, nextSeq: head.nextSeq, reload: { snapshot, changeSets: sets, firstSeq: from, entries } } : { head, nextSeq: head.nextSeq, entries });
+    const finish = (records) => {
+      if (records.length !== head.nextSeq - from) return fail(new Error(`tabletop: ${records.length} of ${head.nextSeq - from} log records present`));
+      const entries = records.map(logEntry);
+      done(reload ? { head, nextSeq: head.nextSeq, reload: { changeSets: entries.map((e) => e.cs), firstSeq: from, entries } } : { head, nextSeq: head.nextSeq, entries });
     };
-    if (reload) {
-      kv.getAll(snapRange(head.gen)).onsuccess = (ev) => {
-        if (ev.target.result.length !== head.chunks) return fail(new Error(`tabletop: ${ev.target.result.length} of ${head.chunks} snapshot chunks present`));
-        snapshot = concat(ev.target.result);
-        if (head.nextSeq === from) (sets = []), (noteKeys = []), finish([]);
-      };
-      if (head.nextSeq === from) return;
+    if (head.nextSeq === from) return finish([]);
+    kv.getAll(logRange(from, head.nextSeq)).onsuccess = (ev) => finish(ev.target.result);
+  }, fail);
+}
+
+/** pageKey is the IndexedDB key of the page whose range starts at engine key k. */
+function pageKey(k) {
+  const out = new Uint8Array(k.length + 1);
+  out[0] = 0x70;
+  out.set(k, 1);
+  return out;
+}
+
+/** Directory is what a tab knows of the pages' keys: sorted engine keys, only ever growing. */
+class Directory {
+  constructor() {
+    this.keys = [new Uint8Array(0)]; // the first page's range starts at the empty key
+  }
+
+  /** add records the pages' IndexedDB keys read. */
+  add(idbKeys) {
+    for (const raw of idbKeys) {
+      const k = new Uint8Array(raw).slice(1);
+      const i = this.search(k);
+      if (compareBytes(this.keys[i], k) !== 0) this.keys.splice(i + 1, 0, k);
     }
-    // Requests of one transaction succeed in the order they were made: the last one finishes.
-    kv.getAll(logRange(from, head.nextSeq)).onsuccess = (ev) => (sets = ev.target.result);
-    kv.getAllKeys(noteRange(from, head.nextSeq)).onsuccess = (ev) => (noteKeys = ev.target.result);
-    kv.getAll(noteRange(from, head.nextSeq)).onsuccess = (ev) => finish(ev.target.result);
+  }
+
+  /** search returns the index of the greatest key at or below k. */
+  search(k) {
+    let lo = 0, hi = this.keys.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (compareBytes(this.keys[mid], k) <= 0) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}
+
+/**
+ * readPagesIn reads, in the transaction of the pages object store, the pages covering the
+ * start of the key range [lo, hi) (at most PAGES_PER_READ), and calls done({ lo, hi, pages
+ * }) with them and the range they cover, whole pages from lo's page on, or fail(error).
+ */
+function readPagesIn(pages, dir, lo, hi, done, fail) {
+  const start = dir.keys[dir.search(lo)];
+  let keys;
+  pages.getAllKeys(IDBKeyRange.bound(pageKey(start), pageKey(KEY_END), false, true), PAGES_PER_READ + 1).onsuccess = (ev) => (keys = ev.target.result);
+  const req = pages.getAll(IDBKeyRange.bound(pageKey(start), pageKey(hi), false, true), PAGES_PER_READ);
+  req.onsuccess = (ev) => {
+    dir.add(keys);
+    const n = ev.target.result.length;
+    const end = n < keys.length ? new Uint8Array(keys[n]).slice(1) : KEY_END;
+    done({ lo: start, hi: end, pages: ev.target.result });
   };
+  req.onerror = () => fail(req.error);
 }
 
 function storage(name, db, lease, durability, release) {
   const txOptions = durability === "default" ? undefined : { durability };
   let lost = false;
   let known; // the head as this storage last read or wrote it
+  const dir = new Directory();
   db.onversionchange = () => db.close(); // another tab deletes the database
 
   /**
-   * writeTx runs body(kv, meta, abort) in a read-write transaction that checks the lease
-   * and resolves once it has committed; abort(error) aborts it, failing with error. The
-   * lease is read in the same round trip as body's first requests: its check aborts the
-   * transaction, undoing whatever body did, before any other request's callback runs.
+   * writeTx runs body(kv, meta, pages, abort) in a read-write transaction that checks the
+   * lease and resolves once it has committed; abort(error) aborts it, failing with error.
+   * The lease is read in the same round trip as body's first requests: its check aborts
+   * the transaction, undoing whatever body did, before any other request's callback runs.
    */
   function writeTx(body) {
     if (lost) return Promise.reject(storeLocked(name));
-    const tx = db.transaction([KV, META], "readwrite", txOptions);
+    const tx = db.transaction([KV, META, PAGES], "readwrite", txOptions);
     const kv = tx.objectStore(KV);
     const meta = tx.objectStore(META);
     let failure;
@@ -173,140 +261,199 @@ function storage(name, db, lease, durability, release) {
       }
     };
     try {
-      body(kv, meta, abort);
+      body(kv, meta, tx.objectStore(PAGES), abort);
     } catch (e) {
       abort(e);
     }
     return complete(tx).catch((e) => Promise.reject(failure ?? (lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e)));
   }
 
-  /** putSnapshot writes data as the snapshot covering the log before firstSeq, after head. */
-  function putSnapshot(kv, head, data, firstSeq) {
-    const next = { gen: head.gen + 1, chunks: data.length > 0 ? 1 : 0, nextSeq: head.nextSeq, firstSeq };
-    kv.delete(IDBKeyRange.bound("snap/", "snap/\uffff"));
-    if (firstSeq > 0) kv.delete(logRange(0, firstSeq)), kv.delete(noteRange(0, firstSeq));
-    if (next.chunks) kv.put(data, `${snapPrefix(next.gen)}${hex(0, 8)}`);
-    kv.put(encodeHead(next), "head");
-    return next;
+  /** readTx runs body(kv, pages, done, fail) in a read-only transaction; it resolves with what body passed to done. */
+  function readTx(body) {
+    return new Promise((resolve, reject) => {
+      const tx = db.transaction([KV, PAGES]);
+      let out, failure;
+      body(tx.objectStore(KV), tx.objectStore(PAGES), (v) => (out = { v }), (e) => (failure = e));
+      tx.oncomplete = () => (out ? resolve(out.v) : reject(failure ?? new Error("tabletop: the store could not be read")));
+      tx.onerror = () => reject(failure ?? tx.error);
+    });
+  }
+
+  /**
+   * runLoading calls step(loaded) until it returns something other than { need: [lo, hi]
+   * }, reading the pages each need names in the transaction of pages (loaded is what
+   * readPagesIn read for the last need), then calls done with the last result.
+   */
+  function runLoading(pages, step, done, fail) {
+    const next = (loaded) => {
+      let out;
+      try {
+        out = step(loaded);
+      } catch (e) {
+        return fail(e);
+      }
+      if (out?.need) return readPagesIn(pages, dir, out.need[0], out.need[1], next, fail);
+      try {
+        done(out);
+      } catch (e) {
+        fail(e);
+      }
+    };
+    next(undefined);
   }
 
   return {
     /**
-     * load reads the whole store: { snapshot, changeSets, firstSeq, nextSeq, entries },
-     * entries being the change sets after the snapshot with their notes.
+     * load reads what a replica starts from: { changeSets, firstSeq, nextSeq, entries },
+     * the log after the pages, with its notes in entries. It reads the pages' keys, not
+     * the pages.
      */
-    load() {
-      return new Promise((resolve, reject) => {
-        const tx = db.transaction(KV);
-        let out;
-        readSince(tx.objectStore(KV), -1, (caught) => ((known = caught.head), (out = { ...caught.reload, nextSeq: caught.nextSeq })), reject);
-        tx.oncomplete = () => (out ? resolve(out) : reject(new Error("tabletop: the store could not be read")));
-        tx.onerror = () => reject(tx.error);
-      });
+    async load() {
+      for (;;) {
+        const head = await readTx((kv, pages, done, fail) => {
+          pages.getAllKeys().onsuccess = (ev) => dir.add(ev.target.result);
+          readHead(kv, done, fail);
+        });
+        // The log in pieces, each its own transaction and task: one getAll of megabytes
+        // would hold the page's main thread while it is deserialized. Records are never
+        // changed, only deleted by a compaction: one missing means start again.
+        const entries = [];
+        for (let from = head.firstSeq, n = 4, bytes = 0; from < head.nextSeq && entries.length === from - head.firstSeq; from += n) {
+          n = entries.length === 0 ? 4 : Math.min(4096, Math.max(1, Math.round((LOG_PIECE * entries.length) / bytes)));
+          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(from, Math.min(head.nextSeq, from + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
+          for (const e of piece) bytes += e.cs.length;
+          entries.push(...piece);
+          await yieldToPage();
+        }
+        if (entries.length !== head.nextSeq - head.firstSeq) continue;
+        known = head;
+        return { changeSets: entries.map((e) => e.cs), firstSeq: head.firstSeq, nextSeq: head.nextSeq, entries };
+      }
     },
     /** catchUp reads what a replica that has applied the change sets before seq lacks (see readSince). */
     catchUp(seq) {
-      return new Promise((resolve, reject) => {
-        const tx = db.transaction(KV);
-        let out;
-        readSince(tx.objectStore(KV), seq, (caught) => ((known = caught.head), (out = caught)), reject);
-        tx.oncomplete = () => (out ? resolve(out) : reject(new Error("tabletop: the store could not be read")));
-        tx.onerror = () => reject(tx.error);
+      return readTx((kv, _, done, fail) => readSince(kv, seq, (caught) => ((known = caught.head), done(caught)), fail));
+    },
+    /**
+     * readPages reads the pages covering the start of the key range [lo, hi) for a replica
+     * that has applied the change sets before seq: { lo, hi, pages } (see readPagesIn), or
+     * { behind: true } when the pages hold change sets the replica has not applied (another
+     * tab compacted past it): it must catch up first.
+     */
+    readPages(lo, hi, seq) {
+      return readTx((kv, pages, done, fail) => {
+        kv.get("head").onsuccess = (ev) => {
+          try {
+            if (parseHead(ev.target.result).firstSeq > seq) return done({ behind: true });
+          } catch (e) {
+            return fail(e);
+          }
+          readPagesIn(pages, dir, lo, hi, done, fail);
+        };
       });
     },
     /**
      * transact is one write, for a replica that has applied the change sets before seq: in
      * one read-write transaction it reads what the replica lacks, calls run(caught)
      * synchronously (caught as readSince gives it; run applies it and then its writes in the
-     * engine), and puts what run returns: { sets: [{ cs, changes? }], snapshot? } — the
-     * change sets at caught.nextSeq onwards, with the note of each commit on its first, and
-     * a snapshot covering them all. It resolves with the sequence number of the first change
-     * set once the transaction has committed, and rejects, with nothing written, if it fails
-     * (QuotaExceeded, StoreLocked, or run's own exception).
+     * engine), and puts what run returns: { sets: [{ cs, changes? }] } — the change sets at
+     * caught.nextSeq onwards, with the note of each commit on its first. run may instead
+     * return { need: [lo, hi] }: the pages covering that key range are read in the same
+     * transaction and run is called again, run(caught, loaded), with them ({ lo, hi, pages
+     * }, see readPagesIn) to load before it goes on. It resolves with the sequence number
+     * of the first change set once the transaction has committed, and rejects, with
+     * nothing written, if it fails (QuotaExceeded, StoreLocked, or run's own exception).
      *
      * With speculate, when the head this storage last saw is the replica's (seq), run is
      * called at once with nothing to catch up on, and its records are put in the same round
-     * trip as the head is read; if the head read is not the one expected (another tab wrote
-     * or compacted meanwhile), the transaction is aborted, undoing the puts, and transact
-     * rejects with an error whose speculation is true: the replica then holds writes that
-     * are not stored, and must be reloaded. It saves a round trip to IndexedDB per write
-     * for a tab that writes alone.
+     * trip as the log is checked for a record at seq; if there is one (another tab wrote
+     * meanwhile), the transaction is aborted, undoing the puts, and transact rejects with
+     * an error whose speculation is true: the replica then holds writes that are not
+     * stored, and must be reloaded. It saves a round trip to IndexedDB per write for a tab
+     * that writes alone. A compaction by another tab meanwhile stays: a commit does not
+     * write the head.
      */
     async transact(seq, run, speculate = false) {
       let from, head;
       const put = (kv, caught, out) => {
         from = caught.nextSeq;
         head = caught.head;
-        if (out.sets.length === 0 && !out.snapshot) return;
+        if (out.sets.length === 0) return;
         head = { ...head, nextSeq: from + out.sets.length };
-        out.sets.forEach((s, i) => {
-          kv.put(s.cs, logKey(from + i));
-          if (s.changes) kv.put(encoder.encode(JSON.stringify(s.changes)), noteKey(from + i));
-        });
-        if (out.snapshot) head = putSnapshot(kv, head, out.snapshot, head.nextSeq);
-        kv.put(encodeHead(head), "head");
+        out.sets.forEach((s, i) => kv.put(s.changes ? { cs: s.cs, changes: s.changes } : s.cs, logKey(from + i)));
       };
       const expected = known;
       if (speculate && expected?.nextSeq === seq) {
-        await writeTx((kv, meta, abort) => {
-          kv.get("head").onsuccess = (ev) => {
-            try {
-              const now = parseHead(ev.target.result);
-              if (now.nextSeq !== seq) return abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
-              if (head !== expected && (now.gen !== head.gen || now.chunks !== head.chunks || now.firstSeq !== head.firstSeq)) {
-                // Another tab compacted meanwhile: its snapshot stays, under the log just put.
-                head = { ...now, nextSeq: head.nextSeq };
-                kv.put(encodeHead(head), "head");
-              } else if (head === expected) head = now;
-            } catch (e) {
-              abort(e);
-            }
+        await writeTx((kv, meta, pages, abort) => {
+          // Requested before the puts below: it sees only other tabs' records.
+          kv.getKey(IDBKeyRange.bound(logKey(seq), "log/\uffff")).onsuccess = (ev) => {
+            if (ev.target.result !== undefined) abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
-          const out = run(caught);
-          if (out.snapshot) throw new Error("tabletop: a compaction cannot be speculated");
-          put(kv, caught, out);
+          runLoading(pages, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
         });
       } else {
-        await writeTx((kv, meta, abort) => {
-          readSince(kv, seq, (caught) => {
-            try {
-              put(kv, caught, run(caught));
-            } catch (e) {
-              abort(e);
-            }
-          }, abort);
+        await writeTx((kv, meta, pages, abort) => {
+          readSince(kv, seq, (caught) => runLoading(pages, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort), abort);
         });
       }
       known = head;
       return from;
     },
     /**
-     * snapshot replaces the snapshot, and the log before firstSeq, by data, a snapshot of
-     * the store after every change set before firstSeq; a newer snapshot already there wins.
-     * It frees space: failing for the quota it releases the ballast and tries once more.
+     * compact writes the pages the log touched anew, for a replica that has applied every
+     * change set before seq and nothing else: in one read-write transaction, if the log
+     * still ends at seq, it reads the log and the pages' keys, calls save(lo, hi, loaded)
+     * for each page whose range [lo, hi) a change set touched (save answers the range's
+     * records, or { need: [lo, hi] } for pages to load first, as transact's run), puts
+     * them (split when past twice PAGE_BYTES), and deletes the log before seq. It resolves
+     * with whether the pages now hold the log before seq (false: another tab wrote
+     * meanwhile). It frees space:
+     * failing for the quota it releases the ballast and tries once more.
      */
-    async snapshot(data, firstSeq) {
-      const once = () =>
-        writeTx((kv, _, abort) => {
-          kv.get("head").onsuccess = (ev) => {
-            try {
-              const head = parseHead(ev.target.result);
-              if (head.firstSeq < firstSeq && head.nextSeq >= firstSeq) written = putSnapshot(kv, head, data, firstSeq);
-              else written = head;
-            } catch (e) {
-              abort(e);
-            }
-          };
-        });
+    async compact(seq, save) {
       let written;
+      const once = () =>
+        writeTx((kv, _, pages, abort) => {
+          written = false;
+          readHead(kv, (head) => {
+            if (head.nextSeq === seq && head.firstSeq === seq) written = head; // nothing to compact
+            if (head.nextSeq !== seq || head.firstSeq === seq) return;
+            let sets;
+            kv.getAll(logRange(head.firstSeq, seq)).onsuccess = (ev) => (sets = ev.target.result);
+            pages.getAllKeys().onsuccess = (ev) => {
+              dir.add(ev.target.result);
+              const keys = dir.keys;
+              const touched = new Set();
+              for (const v of sets) eachKey(logEntry(v).cs, (k) => touched.add(dir.search(k)));
+              const order = [...touched].sort((a, b) => a - b);
+              let n = 0;
+              runLoading(pages, (loaded) => {
+                for (; n < order.length; n++) {
+                  const i = order[n];
+                  const data = save(keys[i], keys[i + 1] ?? KEY_END, loaded);
+                  if (data.need) return data;
+                  loaded = undefined;
+                  const parts = data.length > 2 * PAGE_BYTES ? splitPage(data, PAGE_BYTES) : [{ data }];
+                  parts[0].first = keys[i]; // a page keeps the start of its range
+                  for (const p of parts) pages.put(p.data, pageKey(p.first));
+                }
+                return {};
+              }, () => {
+                kv.delete(logRange(0, seq));
+                kv.put(encodeHead((written = { gen: head.gen + 1, chunks: 0, nextSeq: seq, firstSeq: seq })), "head");
+              }, abort);
+            };
+          }, abort);
+        });
       try {
         await once();
       } catch (e) {
         if (e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
         await once();
       }
-      if (known?.nextSeq === written.nextSeq) known = written;
+      if (written && known?.nextSeq === written.nextSeq) known = written;
+      return Boolean(written);
     },
     /** releaseBallast deletes the ballast, so that a write that frees space fits again; it reports whether there was one. */
     releaseBallast() {
@@ -336,12 +483,48 @@ function concat(chunks) {
 }
 
 function openDatabase(name) {
-  const req = indexedDB.open(dbName(name), 1);
-  req.onupgradeneeded = () => {
-    req.result.createObjectStore(KV);
-    req.result.createObjectStore(META);
+  const req = indexedDB.open(dbName(name), 2);
+  req.onupgradeneeded = (ev) => {
+    const db = req.result;
+    if (ev.oldVersion < 1) {
+      db.createObjectStore(KV);
+      db.createObjectStore(META);
+    }
+    db.createObjectStore(PAGES);
+    if (ev.oldVersion === 1) snapshotToPages(req.transaction);
   };
   return done(req);
+}
+
+/**
+ * snapshotToPages converts a version 1 database in its upgrade transaction: its snapshot
+ * (covering the log before firstSeq, in key order, as buntdb saves) is cut into pages and
+ * deleted. The upgrade commits whole or not at all.
+ */
+function snapshotToPages(tx) {
+  const kv = tx.objectStore(KV);
+  const pages = tx.objectStore(PAGES);
+  kv.get("head").onsuccess = (ev) => {
+    const head = parseHead(ev.target.result);
+    kv.getAll(snapRange(head.gen)).onsuccess = (ev) => {
+      if (ev.target.result.length !== head.chunks) return tx.abort();
+      const parts = splitPage(concat(ev.target.result), PAGE_BYTES);
+      if (parts.length > 0) parts[0].first = new Uint8Array(0);
+      for (const p of parts) pages.put(p.data, pageKey(p.first));
+      kv.delete(IDBKeyRange.bound("snap/", "snap/\uffff"));
+      if (ev.target.result.length > 0 || head.gen > 0) kv.put(encodeHead({ ...head, chunks: 0 }), "head");
+    };
+    // Each note goes into the log record of its commit's first change set.
+    const notes = IDBKeyRange.bound("note/", "note/\uffff");
+    let keys;
+    kv.getAllKeys(notes).onsuccess = (ev) => (keys = ev.target.result);
+    kv.getAll(notes).onsuccess = (ev) =>
+      ev.target.result.forEach((note, i) => {
+        const key = `log/${keys[i].slice(5)}`;
+        kv.get(key).onsuccess = (ev) => ev.target.result && kv.put({ cs: ev.target.result, changes: JSON.parse(decoder.decode(note)) }, key);
+      });
+    kv.delete(notes);
+  };
 }
 
 /**

@@ -1,27 +1,30 @@
-// Opening a persistent store without blocking the page: the snapshot and change log read
-// from IndexedDB are handed to the engine in slices of whole commands, each one call of
-// about SLICE_BYTES, and the page's event loop runs between calls once a slice of time has
-// passed, so that no task of the open holds the main thread for long (a 100k-entity store
-// is tens of megabytes: replayed in one call it blocks the page for most of a second).
+// Opening a persistent store in time independent of its size, and the key-range pages it
+// is kept in (see idb.js).
 //
-// A snapshot and a change set are buntdb command streams in RESP form ("*3\r\n$3\r\nset\r\n
+// A persistent store opens in the engine as a partial store: no key range resident. Open
+// reads only the change sets committed after the pages were last written (the log, bounded
+// by compaction) and hands them to the engine, which defers each key's last command until
+// the key's page is loaded; it does so in slices of whole commands, each one call of about
+// SLICE_BYTES, and the page's event loop runs between calls once a slice of time has
+// passed, so that no task of the open holds the main thread for long.
+//
+// A page and a change set are buntdb command streams in RESP form ("*3\r\n$3\r\nset\r\n
 // $5\r\nkey…"); the engine applies any run of whole commands with its "apply" operation,
-// as it applies other tabs' change sets, and "compacted" then tells it how large the
-// snapshot was, so that it counts its log from there as it does when it loads one itself.
+// as it applies other tabs' change sets.
 
 import { fromEngine } from "./errors.js";
 
-/** SLICE_BYTES is about how much of the store one call of the engine replays. */
-const SLICE_BYTES = 256 << 10;
+/** SLICE_BYTES is about how much of the log one call of the engine replays. */
+const SLICE_BYTES = 64 << 10;
 
 /** SLICE_MS is how long the open runs before letting the page's event loop turn. */
 const SLICE_MS = 12;
 
 /**
- * openSliced opens a store in the engine on a snapshot and change sets, letting the
- * event loop run between slices; it resolves with the store's handle.
+ * openPartial opens a partial store in the engine and applies the change sets after its
+ * pages, letting the event loop run between slices; it resolves with the store's handle.
  */
-export async function openSliced(engine, snapshot, changeSets) {
+export async function openPartial(engine, changeSets) {
   const call = (args) => {
     try {
       return engine.call(args);
@@ -29,29 +32,18 @@ export async function openSliced(engine, snapshot, changeSets) {
       throw fromEngine(e);
     }
   };
-  const total = changeSets.reduce((n, cs) => n + cs.length, snapshot.length);
-  if (total <= SLICE_BYTES) return String(call(["open", "", "outbox", snapshot, ...changeSets]).json);
-  const handle = String(call(["open", "", "outbox", new Uint8Array(0)]).json);
+  const handle = String(call(["open", "", "partial"]).json);
   try {
     let since = performance.now();
-    const pace = async () => {
-      if (performance.now() - since < SLICE_MS) return;
-      await yieldToPage();
-      since = performance.now();
-    };
-    for (let pos = 0; pos < snapshot.length; ) {
-      const end = commandsEnd(snapshot, pos, SLICE_BYTES);
-      call(["apply", handle, snapshot.subarray(pos, end)]);
-      pos = end;
-      await pace();
-    }
-    call(["compacted", handle, String(snapshot.length)]);
     for (let i = 0; i < changeSets.length; ) {
       let j = i, bytes = 0;
       while (j < changeSets.length && (j === i || bytes + changeSets[j].length <= SLICE_BYTES)) bytes += changeSets[j++].length;
       call(["apply", handle, ...changeSets.slice(i, j)]);
       i = j;
-      await pace();
+      if (i < changeSets.length && performance.now() - since >= SLICE_MS) {
+        await yieldToPage();
+        since = performance.now();
+      }
     }
     return handle;
   } catch (e) {
@@ -91,11 +83,63 @@ export function commandsEnd(b, pos, size) {
 }
 
 /**
+ * eachKey calls fn(key) with the key of each command of b (a Uint8Array of whole
+ * commands), as a Uint8Array viewing b.
+ */
+export function eachKey(b, fn) {
+  for (let pos = 0; pos < b.length; ) {
+    const end = commandsEnd(b, pos, 1);
+    if (b[pos] === 0) {
+      pos = end;
+      continue;
+    }
+    let p = b.indexOf(0x0d, pos) + 2; // after "*n\r\n"
+    p = b.indexOf(0x0d, p) + 2; // after "$len\r\n" of the name
+    p = b.indexOf(0x0d, p) + 2; // after the name
+    let len = 0;
+    for (p++; b[p] !== 0x0d; p++) len = len * 10 + b[p] - 0x30;
+    fn(b.subarray(p + 2, p + 2 + len));
+    pos = end;
+  }
+}
+
+/**
+ * splitPage cuts a page's commands (in key order) into pages of about size bytes, at
+ * command boundaries: [{ first, data }], first the key of each one's first command.
+ */
+export function splitPage(b, size) {
+  const out = [];
+  for (let pos = 0; pos < b.length; ) {
+    const end = commandsEnd(b, pos, size);
+    const data = b.slice(pos, end);
+    let first;
+    eachKey(data.subarray(0, commandsEnd(data, 0, 1)), (k) => (first = k.slice()));
+    out.push({ first, data });
+    pos = end;
+  }
+  return out;
+}
+
+/** compareBytes orders two byte strings as IndexedDB orders binary keys. */
+export function compareBytes(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/** fromHex decodes a hex string into bytes. */
+export function fromHex(h) {
+  const out = new Uint8Array(h.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(h.substr(2 * i, 2), 16);
+  return out;
+}
+
+/**
  * yieldToPage lets the event loop run (rendering, input, timers) and resumes soon after: a
  * message to itself goes behind the tasks already queued, without the 4 ms a nested timer
  * waits (scheduler.yield would resume ahead of them, starving timers).
  */
-function yieldToPage() {
+export function yieldToPage() {
   if (typeof MessageChannel === "function" && typeof window !== "undefined") {
     return new Promise((resolve) => {
       const ch = new MessageChannel();

@@ -37,11 +37,20 @@
 //                 of other tabs may have been skipped: whatever was read may have changed
 //
 // It is internal: live queries and sync are built on it.
+//
+// Key ranges. A persistent store opens in the engine with no key range resident (see
+// load.js and idb.js): a call that needs a range answers NeedRange, and the range's pages
+// are loaded into the engine before the call runs again. A read loads them in a read-only
+// transaction, one at a time with what else changes the replica (other tabs' commits are
+// deferred by the engine for keys not resident, and applied after their page loads), after
+// catching up when another tab's compaction put newer pages than the replica has reached.
+// A write loads them inside its own read-write transaction. Once the log since the pages
+// passes COMPACT_BYTES, the tab that wrote last rewrites the pages the log touched.
 
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
 import { openIDBStorage, deleteIDBStorage } from "./idb.js";
-import { openSliced } from "./load.js";
+import { openPartial, fromHex } from "./load.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
 
@@ -57,8 +66,21 @@ const ALONE_MS = 100;
 /** GROUP_BYTES bounds the change sets of one IndexedDB commit (one write may exceed it alone). */
 const GROUP_BYTES = 1 << 20;
 
+/** COMPACT_BYTES is how much log, since the pages were written, makes a tab compact. */
+const COMPACT_BYTES = 4 << 20;
+
 const CHANGE_SET = 1;
-const SNAPSHOT = 2;
+
+/** NeedRange is what a call of a partial store throws when it needs the key range [lo, hi) loaded first. */
+class NeedRange {
+  constructor([lo, hi]) {
+    this.lo = fromHex(lo);
+    this.hi = fromHex(hi);
+  }
+}
+
+/** copyAnswer reads a binary answer (saveRange's page) out of the engine's memory. */
+const copyAnswer = (u8, dv, pos, len) => u8.slice(pos, pos + len);
 
 /** Store is an open database: its tables and entities. Get one from openStore. */
 export class Store {
@@ -70,6 +92,7 @@ export class Store {
     this._handle = String(handle);
     this._storage = storage;
     this._seq = seq; // the log's sequence number this replica has applied up to (excluded)
+    this._logBytes = 0; // bytes of log since the pages, as far as this tab knows
     this._listeners = new Set();
     this._queue = []; // writes waiting for their transaction, in order
     this._inbox = []; // other tabs' messages waiting for the replica to be free
@@ -90,13 +113,30 @@ export class Store {
     }
   }
 
-  /** _exec runs one engine operation now, mapping a failure to RestError; see Engine.call for decode. */
+  /**
+   * _exec runs one engine operation now, mapping a failure to RestError, or throwing a
+   * NeedRange; see Engine.call for decode.
+   */
   _exec(op, args, decode) {
     try {
       return this._engine.call([op, this._handle, ...args], decode);
     } catch (e) {
+      if (e?.need) throw new NeedRange(e.need);
       throw fromEngine(e);
     }
+  }
+
+  /** _load loads pages that idb.js read ({ lo, hi, pages }) into the engine. */
+  _load(loaded) {
+    this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages]);
+  }
+
+  /** _loadRange loads the pages covering the start of a needed range, in turn with what else changes the replica. */
+  _loadRange(need) {
+    return new Promise((resolve, reject) => {
+      this._inbox.push({ type: "load", need, done: (e) => (e ? reject(e) : resolve()) });
+      this._pump();
+    });
   }
 
   /**
@@ -113,7 +153,12 @@ export class Store {
   _readAs(decode, op, ...args) {
     if (this._reopening) return this._reopening.then(() => this._readAs(decode, op, ...args));
     if (this._pending > 0) return this._settled.then(() => this._readAs(decode, op, ...args));
-    return this._exec(op, args, decode).json;
+    try {
+      return this._exec(op, args, decode).json;
+    } catch (e) {
+      if (!(e instanceof NeedRange)) throw e;
+      return this._loadRange(e).then(() => this._readAs(decode, op, ...args));
+    }
   }
 
   /**
@@ -176,14 +221,25 @@ export class Store {
     }
   }
 
-  /** _process handles one message: another tab's commit or snapshot, or a sync. */
+  /** _process handles one message: another tab's commit or compaction, a sync, or a range to load. */
   async _process(msg) {
     if (msg.type === "compacted") {
+      this._logBytes = 0;
+    } else if (msg.type === "load") {
       try {
-        this._exec("compacted", [String(msg.size)]);
-      } catch {
-        // closed meanwhile
+        for (;;) {
+          const read = await this._storage.readPages(msg.need.lo, msg.need.hi, this._seq);
+          if (!read.behind) {
+            this._load(read);
+            break;
+          }
+          this._absorb(await this._storage.catchUp(this._seq));
+        }
+      } catch (e) {
+        msg.done(e);
+        return;
       }
+      msg.done();
     } else if (msg.type === "commit" && msg.from <= this._seq) {
       this._applyRemote(msg);
     } else {
@@ -212,10 +268,11 @@ export class Store {
    */
   _absorb(caught) {
     if (caught.reload) {
-      const { snapshot, changeSets, firstSeq, entries } = caught.reload;
+      const { changeSets, firstSeq, entries } = caught.reload;
       const old = this._handle;
-      this._handle = openEngineStore(this._engine, snapshot, changeSets);
+      this._handle = openEngineStore(this._engine, changeSets);
       closeEngineStore(this._engine, old);
+      this._logBytes = bytesOf(changeSets);
       const from = this._seq;
       this._seq = caught.nextSeq;
       if (from < firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
@@ -223,11 +280,8 @@ export class Store {
       return;
     }
     if (caught.entries.length === 0) return;
-    try {
-      this._exec("apply", caught.entries.map((e) => e.cs));
-    } catch (e) {
-      throw fromEngine(e);
-    }
+    this._exec("apply", caught.entries.map((e) => e.cs));
+    this._logBytes += bytesOf(caught.entries.map((e) => e.cs));
     this._seq = caught.nextSeq;
     this._emitRemote(caught.entries);
   }
@@ -250,29 +304,39 @@ export class Store {
    * and settles them. A compaction runs alone.
    */
   async _commit() {
+    if (this._queue[0].op === "compact") {
+      const w = this._queue.shift();
+      try {
+        await this._compact(true);
+        w.resolve("");
+      } catch (e) {
+        w.reject(e);
+      }
+      return;
+    }
     const batch = this._queue;
     this._queue = [];
     let ran = []; // the writes applied in the engine, in order
-    let auto; // a snapshot the engine produced by itself
-    let out; // what the transaction stored: { sets, snapshot }
+    let out; // what the transaction stored: { sets }
     let from;
     let shrinking = true;
     let touched = false; // the replica changed in the transaction: reload it if that fails
-    const speculate = this._alone && !batch.some((w) => w.op === "compact");
+    const speculate = this._alone;
     try {
-      from = await this._storage.transact(this._seq, (caught) => {
-        touched = true;
-        this._absorb(caught);
-        ran = [];
-        auto = undefined;
-        shrinking = true;
-        const sets = [];
-        let snapshot, bytes = 0;
-        for (const w of batch) {
-          // A snapshot covers the change sets before it: no write joins after one.
-          if (bytes >= GROUP_BYTES || (w.op === "compact" && ran.length > 0) || snapshot || auto) break;
-          ran.push(w);
-          shrinking &&= w.op === "compact" || w.op === "deleteTable" || (w.op === "write" && w.args[1] === "delete");
+      from = await this._storage.transact(this._seq, (caught, loaded) => {
+        if (loaded) {
+          this._load(loaded); // pages the write below needed: then it runs again
+        } else {
+          touched = true;
+          this._absorb(caught);
+          ran = [];
+          shrinking = true;
+          out = { sets: [] };
+        }
+        let bytes = out.sets.reduce((n, s) => n + s.cs.length, 0);
+        for (let i = ran.length; i < batch.length; i++) {
+          const w = batch[i];
+          if (bytes >= GROUP_BYTES || w.op === "compact") break;
           w.commit = w.error = undefined; // a write tried again after a failure
           try {
             const { json, records } = this._exec(w.op, w.args);
@@ -280,18 +344,19 @@ export class Store {
             w.commit = { changes: w.describe(json), records, local: true };
             let first = true;
             for (const r of records) {
-              if (r.kind === CHANGE_SET) {
-                sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined });
-                first = false;
-                bytes += r.data.length;
-              } else if (w.op === "compact") snapshot = r.data;
-              else auto = r.data;
+              if (r.kind !== CHANGE_SET) continue;
+              out.sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined });
+              first = false;
+              bytes += r.data.length;
             }
           } catch (e) {
+            if (e instanceof NeedRange) return { need: [e.lo, e.hi] }; // it changed nothing
             w.error = e;
           }
+          ran.push(w);
+          shrinking &&= w.op === "deleteTable" || (w.op === "write" && w.args[1] === "delete");
         }
-        return (out = { sets, snapshot });
+        return out;
       }, speculate);
     } catch (error) {
       await this._failed(batch, ran, shrinking && ran.length > 0, touched, error);
@@ -299,14 +364,38 @@ export class Store {
     }
     this._queue.unshift(...batch.slice(ran.length));
     this._seq = from + out.sets.length;
+    this._logBytes += bytesOf(out.sets.map((s) => s.cs));
     if (out.sets.length > 0) this._post({ type: "commit", from, entries: out.sets });
-    if (out.snapshot) this._post({ type: "compacted", size: out.snapshot.length });
     for (const w of ran) {
       if (w.error) w.reject(w.error);
-      else if (w.op === "compact") w.resolve(w.json);
       else this._emit(w.commit), w.resolve(w.json);
     }
-    if (auto) await this._snapshot(auto, this._seq);
+    if (this._logBytes > COMPACT_BYTES) await this._compact(false).catch((e) => (this._compactError = e));
+  }
+
+  /**
+   * _compact rewrites the pages the log touched (idb.js compact), for the replica as it
+   * stands; must tells it to catch up and try until it has compacted, else a tab that
+   * wrote meanwhile makes it give up (it compacts after its own next commit).
+   */
+  async _compact(must) {
+    const save = (lo, hi, loaded) => {
+      if (loaded) this._load(loaded);
+      try {
+        return this._exec("saveRange", [lo, hi], copyAnswer).json;
+      } catch (e) {
+        if (e instanceof NeedRange) return { need: [e.lo, e.hi] };
+        throw e;
+      }
+    };
+    for (let tries = 0; ; tries++) {
+      if (await this._storage.compact(this._seq, save)) break;
+      if (!must || tries >= 10) return;
+      this._absorb(await this._storage.catchUp(this._seq));
+    }
+    this._logBytes = 0;
+    this._compactError = undefined;
+    this._post({ type: "compacted" });
   }
 
   /**
@@ -343,24 +432,14 @@ export class Store {
   async _reload() {
     const loaded = await this._storage.load();
     const old = this._handle;
-    this._handle = openEngineStore(this._engine, loaded.snapshot, loaded.changeSets);
+    this._handle = await openPartial(this._engine, loaded.changeSets);
     closeEngineStore(this._engine, old);
+    this._logBytes = bytesOf(loaded.changeSets);
     const from = this._seq;
     this._seq = loaded.nextSeq;
     if (from < loaded.firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
     // Entries from `from` on are other tabs' commits (this tab's failed ones are not stored).
     else this._emitRemote(loaded.entries.slice(from - loaded.firstSeq));
-  }
-
-  /** _snapshot stores a snapshot the engine produced by itself, covering the log before seq. */
-  async _snapshot(data, seq) {
-    try {
-      await this._storage.snapshot(data, seq);
-      this._compactError = undefined;
-      this._post({ type: "compacted", size: data.length });
-    } catch (e) {
-      this._compactError = e; // the log is intact: the next snapshot tries again
-    }
   }
 
   _post(msg) {
@@ -403,7 +482,7 @@ export class Store {
     this._props = next;
   }
 
-  /** compact writes a snapshot now, replacing the change log (it also happens by itself). */
+  /** compact writes the pages the change log touched now, replacing the log (it also happens by itself). */
   async compact() {
     if (this.inMemory) {
       this._exec("compact", []);
@@ -446,13 +525,22 @@ function defaultProperties() {
   };
 }
 
-/** openEngineStore opens a store in the engine on a snapshot and change sets; it returns the handle. */
-function openEngineStore(engine, snapshot, changeSets) {
+/** openEngineStore opens a partial store in the engine on the change sets after the pages, in one call; it returns the handle. */
+function openEngineStore(engine, changeSets) {
+  let handle;
   try {
-    return String(engine.call(["open", "", "outbox", snapshot, ...changeSets]).json);
+    handle = String(engine.call(["open", "", "partial"]).json);
+    if (changeSets.length > 0) engine.call(["apply", handle, ...changeSets]);
+    return handle;
   } catch (e) {
+    if (handle) closeEngineStore(engine, handle);
     throw fromEngine(e);
   }
+}
+
+/** bytesOf sums the lengths of byte arrays. */
+function bytesOf(list) {
+  return list.reduce((n, b) => n + b.length, 0);
 }
 
 function closeEngineStore(engine, handle) {
@@ -482,8 +570,9 @@ export async function openStore(name, options = {}) {
   const persisted = options.persist ? await persist() : undefined;
   const storage = await openIDBStorage(name, options);
   try {
-    const { snapshot, changeSets, nextSeq } = await storage.load();
-    const store = new Store(name, engine, await openSliced(engine, snapshot, changeSets), storage, nextSeq);
+    const { changeSets, nextSeq } = await storage.load();
+    const store = new Store(name, engine, await openPartial(engine, changeSets), storage, nextSeq);
+    store._logBytes = bytesOf(changeSets);
     store.sync().catch(() => {}); // what other tabs committed while it opened
     if (persisted !== undefined) store.persisted = persisted;
     return store;

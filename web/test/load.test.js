@@ -1,10 +1,11 @@
-// Opening a persistent store in slices (src/load.js): whole commands per engine call, the
-// event loop turning between them, and the same store as one replay would give.
+// Opening a persistent store (src/load.js): the log after the pages handed to a partial
+// store in slices of whole commands per engine call, the event loop turning between them,
+// and the same store as one replay would give; reading keys and cutting pages.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fresh, collect } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
-import { commandsEnd, openSliced } from "../src/load.js";
+import { commandsEnd, eachKey, openPartial, splitPage } from "../src/load.js";
 
 const enc = new TextEncoder();
 const resp = (...args) => `*${args.length}\r\n${args.map((a) => `$${enc.encode(a).length}\r\n${a}\r\n`).join("")}`;
@@ -36,39 +37,57 @@ test("commandsEnd", async (t) => {
   });
 });
 
-test("openSliced replays whole commands per call, letting the event loop run", async () => {
-  const snapshot = enc.encode(Array.from({ length: 4000 }, (_, i) => resp("set", `key${i}`, "v".repeat(200 + (i % 50)))).join(""));
-  const sets = Array.from({ length: 30 }, (_, i) => enc.encode(resp("set", `log${i}`, "w".repeat(20000))));
+test("eachKey and splitPage", async (t) => {
+  const dec = new TextDecoder();
+  const text = resp("set", "a\x00b", "v\r\n$1\r\nx") + resp("del", "ü") + Array.from({ length: 50 }, (_, i) => resp("set", `k${String(i).padStart(2, "0")}`, "w".repeat(100))).join("");
+  const b = enc.encode(text);
+  await t.test("OK", () => {
+    const keys = [];
+    eachKey(b, (k) => keys.push(dec.decode(k)));
+    assert.deepEqual(keys.slice(0, 3), ["a\x00b", "ü", "k00"]);
+    assert.equal(keys.length, 52);
+    const pages = splitPage(b, 1000);
+    assert.ok(pages.length > 4, `${pages.length} pages`);
+    assert.deepEqual(dec.decode(pages[0].first), "a\x00b");
+    const joined = new Uint8Array(b.length);
+    let pos = 0;
+    for (const p of pages) {
+      joined.set(p.data, pos), (pos += p.data.length);
+      const first = [];
+      eachKey(p.data, (k) => first.push(dec.decode(k)));
+      assert.equal(first[0], dec.decode(p.first));
+    }
+    assert.deepEqual(joined, b);
+  });
+  await t.test("ErrCorrupt", () => {
+    assert.throws(() => eachKey(b.subarray(0, b.length - 3), () => {}), /corrupt/);
+  });
+});
+
+test("openPartial hands the log to a partial store in whole change sets per call, letting the event loop run", async () => {
+  const sets = Array.from({ length: 60 }, (_, i) => enc.encode(resp("set", `log${i}`, "w".repeat(20000))));
   const calls = [];
   const engine = {
     call(args) {
       calls.push(args);
-      const until = performance.now() + 2;
+      const until = performance.now() + 6;
       while (performance.now() < until); // each call takes a while, as a real replay does
       return { json: "7", records: [] };
     },
   };
   let turned = false;
   setTimeout(() => (turned = true), 0);
-  const handle = await openSliced(engine, snapshot, sets);
+  const handle = await openPartial(engine, sets);
   assert.equal(handle, "7");
   assert.ok(turned, "the event loop did not run while the store opened");
-  assert.deepEqual(calls[0].slice(0, 3), ["open", "", "outbox"]);
-  const pieces = calls.filter((c) => c[0] === "apply");
-  const compacted = calls.findIndex((c) => c[0] === "compacted");
-  assert.deepEqual(calls[compacted], ["compacted", "7", String(snapshot.length)]);
-  const snapPieces = calls.slice(1, compacted).map((c) => c[2]);
-  assert.ok(snapPieces.length > 1, "the snapshot went in one call");
-  const joined = new Uint8Array(snapshot.length);
-  let pos = 0;
-  for (const p of snapPieces) joined.set(p, pos), (pos += p.length), assert.equal(commandsEnd(p, 0, p.length), p.length);
-  assert.deepEqual(joined, snapshot);
-  const logArgs = calls.slice(compacted + 1).flatMap((c) => c.slice(2));
-  assert.deepEqual(logArgs, sets);
-  assert.ok(pieces.length > snapPieces.length + 1, "the change sets went in one call");
+  assert.deepEqual(calls[0], ["open", "", "partial"]);
+  const pieces = calls.slice(1);
+  assert.ok(pieces.every((c) => c[0] === "apply" && c[1] === "7"));
+  assert.ok(pieces.length > 1, "the log went in one call");
+  assert.deepEqual(pieces.flatMap((c) => c.slice(2)), sets);
 });
 
-test("a store larger than a slice reopens whole, and counts its log from its snapshot", async () => {
+test("a store larger than a slice reopens whole, and counts its log from its pages", async () => {
   const name = fresh();
   let store = await openStore(name);
   const c = new TableClient(store, "big");
@@ -84,8 +103,7 @@ test("a store larger than a slice reopens whole, and counts its log from its sna
   const again = new TableClient(store, "big");
   const after = await collect(again.listEntities());
   assert.deepEqual(after.map((e) => [e.partitionKey, e.rowKey, e.n, e.etag, e.blob.length]), before.map((e) => [e.partitionKey, e.rowKey, e.n, e.etag, e.blob.length]));
-  // 3.3 MB of log over a 1.2 MB snapshot: one more small write must not write a snapshot
-  // (it would if the snapshot counted as log).
+  // One more small write leaves a change set only.
   let records;
   const off = store._subscribe((commit) => (records = commit.records));
   await again.createEntity({ partitionKey: "r", rowKey: "1" });

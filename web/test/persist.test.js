@@ -10,10 +10,13 @@ async function usage(name) {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
-  const s = db.transaction("kv").objectStore("kv");
-  const [keys, values] = await Promise.all([s.getAllKeys(), s.getAll()].map((r) => new Promise((res) => (r.onsuccess = () => res(r.result)))));
+  // The log and head ("kv") and the pages; a log record is bytes or { cs, changes }.
+  const tx = db.transaction(["kv", "pages"]);
+  const s = tx.objectStore("kv");
+  const p = tx.objectStore("pages");
+  const [keys, values, pages] = await Promise.all([s.getAllKeys(), s.getAll(), p.getAll()].map((r) => new Promise((res) => (r.onsuccess = () => res(r.result)))));
   db.close();
-  return { keys, bytes: values.reduce((n, v) => n + v.length, 0) };
+  return { keys, bytes: [...values, ...pages].reduce((n, v) => n + (v.length ?? v.cs.length), 0) };
 }
 
 test("a persistent store keeps every resolved write", async () => {

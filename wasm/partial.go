@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+
+	"github.com/tabletopdb/tabletop/core"
+)
+
+// A partial store (opened "partial": core.Options.Partial) holds only the key ranges the
+// web module has loaded into it. A call that needs a range that is not resident fails
+// with a need answer instead of an error object (needJSON): the web module reads the pages
+// covering the range from IndexedDB, hands them to loadRange with the log after them, and
+// repeats the call. A call that needed a range changed nothing and left no records.
+
+// needJSON is the answer of a call that needs a key range: {"need":[lo, hi]}, the range's
+// bounds in hex (a bound may be "ff", the end of the key space, which is not UTF-8).
+func needJSON(n *core.NeedRangeError) []byte {
+	b := append([]byte(`{"need":["`), hex.EncodeToString([]byte(n.Lo))...)
+	b = append(append(b, `","`...), hex.EncodeToString([]byte(n.Hi))...)
+	return append(b, `"]}`...)
+}
+
+// asNeed returns the NeedRangeError in err's chain, if there is one.
+func asNeed(err error) (*core.NeedRangeError, bool) {
+	var n *core.NeedRangeError
+	return n, errors.As(err, &n)
+}
+
+// loadRange makes the key range [args[0], args[1]) resident (raw key bytes; "\xff" is the
+// end of the key space) from args[2:]: the pages covering it, then the change sets
+// committed after them up to this replica's, in order. It answers nothing.
+func (s *store) loadRange(args [][]byte) ([]byte, error) {
+	if len(args) < 2 {
+		return nil, ErrRangeInvalid
+	}
+	return nil, s.db.LoadRange(string(args[0]), string(args[1]), args[2:]...)
+}
+
+// saveRange answers the records of the key range [args[0], args[1]) as buntdb commands in
+// key order: the page IndexedDB keeps for that range. The range must be resident.
+func (s *store) saveRange(args [][]byte) ([]byte, error) {
+	if len(args) < 2 {
+		return nil, ErrRangeInvalid
+	}
+	buf := bytes.NewBuffer(s.scratch)
+	if err := s.db.SaveRange(string(args[0]), string(args[1]), buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

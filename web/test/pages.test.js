@@ -1,0 +1,228 @@
+// The store in IndexedDB as key-range pages (src/idb.js, src/store.js): opening reads no
+// page, a read loads the pages it needs, a compaction rewrites only the pages the log
+// touched and splits big ones, tabs defer each other's commits for ranges they have not
+// loaded, and a database of version 1 (a whole snapshot) is cut into pages on open.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fresh, collect } from "./helpers.js";
+import { openStore, deleteStore, TableClient } from "../tabletop.js";
+import { loadEngine } from "../src/engine.js";
+
+const blob = "x".repeat(500);
+
+/** filled opens a store with table "big": parts partitions of 50 entities of about 600 bytes, compacted. */
+async function filled(t, parts = 40) {
+  const name = fresh("pages");
+  const store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  const c = new TableClient(store, "big");
+  await c.createTable();
+  for (let p = 0; p < parts; p++) {
+    const pk = `p${String(p).padStart(2, "0")}`;
+    await c.submitTransaction(Array.from({ length: 50 }, (_, r) => ["create", { partitionKey: pk, rowKey: `r${String(r).padStart(2, "0")}`, blob, n: p * 100 + r }]));
+  }
+  await store.compact();
+  return { name, store, c };
+}
+
+/** raw reads every record of one object store of a store's database: [[key, value]]. */
+async function raw(name, objectStore) {
+  const db = await new Promise((resolve, reject) => {
+    const req = indexedDB.open(`tabletop:${name}`);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const os = db.transaction(objectStore).objectStore(objectStore);
+  const [keys, values] = await Promise.all([os.getAllKeys(), os.getAll()].map((req) => new Promise((r) => (req.onsuccess = () => r(req.result)))));
+  db.close();
+  return keys.map((k, i) => [k instanceof ArrayBuffer ? Buffer.from(k).toString("hex") : k, values[i]]);
+}
+
+/** spyLoads records how many pages each load of a store hands to the engine. */
+function spyLoads(store) {
+  const loads = [];
+  const load = store._load.bind(store);
+  store._load = (l) => (loads.push(l.pages.length), load(l));
+  return loads;
+}
+
+test("reopening reads no page; a read loads only the pages it needs", async (t) => {
+  const { name, store, c } = await filled(t);
+  await c.upsertEntity({ partitionKey: "p07", rowKey: "r10", blob, n: -1 }, "Replace"); // in the log only
+  const before = await collect(c.listEntities());
+  await store.close();
+  const pages = await raw(name, "pages");
+  assert.ok(pages.length >= 8, `${pages.length} pages`);
+
+  const getAll = IDBObjectStore.prototype.getAll;
+  let pageReads = 0;
+  IDBObjectStore.prototype.getAll = function (...args) {
+    if (this.name === "pages") pageReads++;
+    return getAll.apply(this, args);
+  };
+  let again;
+  try {
+    again = await openStore(name);
+  } finally {
+    IDBObjectStore.prototype.getAll = getAll;
+  }
+  t.after(() => again.close().catch(() => {}));
+  assert.equal(pageReads, 0, "opening read pages");
+  const loads = spyLoads(again);
+  const a = new TableClient(again, "big");
+  assert.equal((await a.getEntity("p07", "r10")).n, -1);
+  assert.equal((await a.getEntity("p31", "r02")).n, 3102);
+  const loaded = loads.reduce((n, k) => n + k, 0);
+  assert.ok(loaded <= 6 && loaded < pages.length / 2, `two point reads loaded ${loaded} of ${pages.length} pages`);
+  const after = await collect(a.listEntities());
+  assert.deepEqual(after.map((e) => [e.partitionKey, e.rowKey, e.n, e.etag]), before.map((e) => [e.partitionKey, e.rowKey, e.n, e.etag]));
+});
+
+test("a compaction rewrites only the pages the log touched", async (t) => {
+  const { name, store, c } = await filled(t);
+  const before = new Map(await raw(name, "pages"));
+  await c.updateEntity({ partitionKey: "p20", rowKey: "r20", n: 0 }, "Merge");
+  await store.compact();
+  const after = new Map(await raw(name, "pages"));
+  assert.deepEqual([...after.keys()], [...before.keys()]);
+  const changed = [...after].filter(([k, v]) => Buffer.compare(Buffer.from(v), Buffer.from(before.get(k))) !== 0);
+  // The entity's page, and the page holding the store's clock (every write moves it).
+  const holds = (v, text) => Buffer.from(v).includes(Buffer.from(text));
+  assert.equal(changed.length, 2, `${changed.length} pages rewritten for one entity`);
+  assert.ok(changed.some(([, v]) => holds(v, "e\x00big\x00p20\x00r20")) && changed.some(([, v]) => holds(v, "m\x00clock")));
+  assert.deepEqual(await raw(name, "kv").then((kv) => kv.map(([k]) => k)), ["head"], "the log is gone");
+});
+
+test("a page grown past twice its size is split at the compaction", async (t) => {
+  const name = fresh("pages");
+  let store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  const c = new TableClient(store, "one");
+  await c.createTable();
+  for (let i = 0; i < 8; i++) await c.submitTransaction(Array.from({ length: 50 }, (_, r) => ["create", { partitionKey: "a", rowKey: `${i}-${String(r).padStart(2, "0")}`, blob: "y".repeat(1000) }]));
+  await store.compact();
+  const pages = await raw(name, "pages");
+  assert.ok(pages.length >= 4, `${pages.length} pages for 400 KB`);
+  assert.ok(pages.every(([, v]) => v.length < 70 << 10), `a page of ${Math.max(...pages.map(([, v]) => v.length))} bytes`);
+  assert.equal(pages[0][0], "70", "the first page's range starts at the empty key");
+  await store.close();
+  store = await openStore(name);
+  assert.equal((await collect(new TableClient(store, "one").listEntities())).length, 400);
+});
+
+test("a tab defers the other tab's commits for ranges it has not loaded, across compactions", async (t) => {
+  const { name, store: sa, c: a } = await filled(t, 20);
+  const sb = await openStore(name);
+  t.after(() => sb.close().catch(() => {}));
+  const b = new TableClient(sb, "big");
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal((await b.getEntity("p01", "r01")).n, 101); // b loads p01's pages only
+  await a.upsertEntity({ partitionKey: "p01", rowKey: "r01", n: 1 }, "Merge");
+  await a.upsertEntity({ partitionKey: "p15", rowKey: "r15", n: 1 }, "Merge");
+  await new Promise((r) => setTimeout(r, 20)); // b applies p01's, defers p15's
+  await sa.compact();
+  assert.equal((await b.getEntity("p01", "r01")).n, 1);
+  assert.equal((await b.getEntity("p15", "r15")).n, 1);
+  // b hears nothing more: a's next commits and compaction put pages past b's log position.
+  sb._channel.onmessage = null;
+  await a.upsertEntity({ partitionKey: "p16", rowKey: "r16", n: 2 }, "Merge");
+  await sa.compact();
+  const resets = [];
+  sb._subscribe((c) => c.reset && resets.push(c));
+  assert.equal((await b.getEntity("p16", "r16")).n, 2);
+  assert.equal(resets.length, 1, "b started again from the pages");
+  assert.equal((await b.getEntity("p01", "r01")).n, 1);
+});
+
+test("a database of version 1 (a whole snapshot and its log) is cut into pages on first open", async (t) => {
+  const name = fresh("v1");
+  t.after(() => deleteStore(name));
+  const engine = await loadEngine();
+  const h = String(engine.call(["open", "", "outbox", new Uint8Array(0)]).json);
+  const sets = [];
+  const write = (...args) => sets.push(...engine.call([args[0], h, ...args.slice(1)]).records.map((r) => r.data));
+  write("createTable", "old");
+  for (let i = 0; i < 300; i++) write("write", "old", "create", JSON.stringify({ PartitionKey: `p${i % 7}`, RowKey: String(i), blob }), "");
+  const snapshot = engine.call(["compact", h]).records.find((r) => r.kind === 2).data;
+  sets.length = 0;
+  write("write", "old", "upsertReplace", JSON.stringify({ PartitionKey: "p0", RowKey: "0", after: true }), "");
+  write("write", "old", "delete", JSON.stringify({ PartitionKey: "p1", RowKey: "1" }), "*");
+  engine.call(["close", h]);
+  const enc = new TextEncoder();
+  const db = await new Promise((resolve, reject) => {
+    const req = indexedDB.open(`tabletop:${name}`, 1);
+    req.onupgradeneeded = () => (req.result.createObjectStore("kv"), req.result.createObjectStore("meta"));
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const tx = db.transaction("kv", "readwrite");
+  const kv = tx.objectStore("kv");
+  kv.put(snapshot, "snap/0000000000000003/00000000");
+  sets.forEach((cs, i) => kv.put(cs, `log/${(5 + i).toString(16).padStart(16, "0")}`));
+  kv.put(enc.encode(`3 1 ${5 + sets.length} 5`), "head");
+  kv.put(enc.encode(JSON.stringify([{ table: "old", kind: "upsertReplace", partitionKey: "p0", rowKey: "0" }])), "note/0000000000000005");
+  await new Promise((r) => (tx.oncomplete = r));
+  db.close();
+
+  const store = await openStore(name);
+  t.after(() => store.close().catch(() => {}));
+  const rows = await collect(new TableClient(store, "old").listEntities());
+  assert.equal(rows.length, 299);
+  assert.equal(rows.find((e) => e.rowKey === "0").after, true);
+  assert.equal(rows.some((e) => e.rowKey === "1"), false);
+  const keys = (await raw(name, "kv")).map(([k]) => k);
+  assert.equal(keys.filter((k) => k.startsWith("snap/") || k.startsWith("note/")).length, 0, "the snapshot or a note is still there");
+  const first = (await raw(name, "kv")).find(([k]) => k === "log/0000000000000005")[1];
+  assert.equal(first.changes[0].rowKey, "0", "the note is not in its log record");
+  assert.ok((await raw(name, "pages")).length >= 3);
+});
+
+test("a commit of a tab writing alone puts its log record and nothing else", async (t) => {
+  const name = fresh("pages");
+  const store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  const c = new TableClient(store, "one");
+  await c.createTable();
+  await c.createEntity({ partitionKey: "p", rowKey: "0" }); // the ranges it needs are loaded
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(store._alone, true);
+  const calls = [];
+  const methods = ["put", "get", "getAll", "getKey", "getAllKeys", "openKeyCursor", "delete"];
+  const saved = methods.map((m) => IDBObjectStore.prototype[m]);
+  methods.forEach((m, i) => (IDBObjectStore.prototype[m] = function (...args) {
+    calls.push(`${m} ${this.name}`);
+    return saved[i].apply(this, args);
+  }));
+  try {
+    await c.createEntity({ partitionKey: "p", rowKey: "1" });
+  } finally {
+    methods.forEach((m, i) => (IDBObjectStore.prototype[m] = saved[i]));
+  }
+  assert.deepEqual(calls.sort(), ["get meta", "getKey kv", "put kv"]); // the lease, no later record, the log record
+});
+
+test("opening reads the log in pieces of about 128 KB, each its own transaction", async (t) => {
+  const name = fresh("pages");
+  const store = await openStore(name);
+  t.after(() => deleteStore(name));
+  const c = new TableClient(store, "log");
+  await c.createTable();
+  for (let i = 0; i < 60; i++) await c.upsertEntity({ partitionKey: "p", rowKey: String(i % 7), i, blob: "z".repeat(20000), blob2: "y".repeat(20000) });
+  await store.close();
+  const getAll = IDBObjectStore.prototype.getAll;
+  let logReads = 0;
+  IDBObjectStore.prototype.getAll = function (...args) {
+    if (this.name === "kv") logReads++;
+    return getAll.apply(this, args);
+  };
+  let again;
+  try {
+    again = await openStore(name);
+  } finally {
+    IDBObjectStore.prototype.getAll = getAll;
+  }
+  t.after(() => again.close());
+  assert.ok(logReads >= 4, `2.4 MB of log read in ${logReads} pieces`);
+  const rows = await collect(new TableClient(again, "log").listEntities());
+  assert.deepEqual(rows.map((e) => e.i), [56, 57, 58, 59, 53, 54, 55]);
+});
