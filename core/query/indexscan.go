@@ -2,7 +2,7 @@ package query
 
 import (
 	"errors"
-	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -123,10 +123,7 @@ func narrow(tx *core.Tx, table string, base []core.Record, parts []*indexPlan, s
 			releaseCandidates(base)
 			return nil, err
 		}
-		base = slices.DeleteFunc(base, func(k core.Record) bool {
-			_, ok := slices.BinarySearchFunc(keys, k, compareKeys)
-			return !ok
-		})
+		base = keepFound(base, keys)
 		releaseCandidates(keys)
 	}
 	return base, nil
@@ -140,10 +137,33 @@ func orTooMany(err error) error {
 	return errTooMany
 }
 
-// sortKeys sorts records in key order and drops repeats.
+// keepFound keeps the records of base whose key is in keys (sorted by sortKeys), in
+// place, and clears the tail it frees.
+func keepFound(base, keys []core.Record) []core.Record {
+	out := base[:0]
+	for _, k := range base {
+		i := sort.Search(len(keys), func(i int) bool { return compareKeys(keys[i], k) >= 0 })
+		if i < len(keys) && compareKeys(keys[i], k) == 0 {
+			out = append(out, k)
+		}
+	}
+	clear(base[len(out):])
+	return out
+}
+
+// sortKeys sorts records in key order and drops repeats. It uses package sort, not a
+// generic slices sort: each generic instantiation adds its own copy of pdqsort to the wasm.
 func sortKeys(keys []core.Record) []core.Record {
-	slices.SortFunc(keys, compareKeys)
-	return slices.CompactFunc(keys, func(a, b core.Record) bool { return compareKeys(a, b) == 0 })
+	sort.Slice(keys, func(i, j int) bool { return compareKeys(keys[i], keys[j]) < 0 })
+	out := keys[:0]
+	for _, k := range keys {
+		if n := len(out); n > 0 && compareKeys(out[n-1], k) == 0 {
+			continue
+		}
+		out = append(out, k)
+	}
+	clear(keys[len(out):])
+	return out
 }
 
 // visitCandidates gives the pager each candidate inside ranges (the query's key ranges,

@@ -2,6 +2,7 @@ package query
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -160,8 +161,16 @@ func intersect(a, b []core.KeyRange) []core.KeyRange {
 
 // normalize sorts ranges, drops empty ones and merges those that overlap or touch.
 func normalize(rs []core.KeyRange) []core.KeyRange {
-	rs = slices.DeleteFunc(rs, core.KeyRange.Empty)
-	slices.SortFunc(rs, func(a, b core.KeyRange) int { return strings.Compare(string(a.From), string(b.From)) })
+	kept := rs[:0]
+	for _, r := range rs {
+		if !r.Empty() {
+			kept = append(kept, r)
+		}
+	}
+	clear(rs[len(kept):])
+	rs = kept
+	// package sort, not slices.SortFunc: each generic instantiation adds its own pdqsort to the wasm
+	sort.Slice(rs, func(i, j int) bool { return rs[i].From < rs[j].From })
 	out := rs[:0]
 	for _, r := range rs {
 		if n := len(out); n > 0 && r.From <= out[n-1].To {
