@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -19,9 +20,6 @@ const (
 	// MaxDateTime is 9999-12-31T23:59:59.9999999Z, the latest DateTime Azure stores.
 	MaxDateTime DateTime = 3_155_378_975_999_999_999
 )
-
-// dateTimeLayout is Azure's wire form: ISO 8601 UTC with exactly seven fractional digits.
-const dateTimeLayout = "2006-01-02T15:04:05.0000000Z"
 
 // The whole seconds, relative to the Unix epoch, that a DateTime can count without
 // overflowing int64.
@@ -61,14 +59,18 @@ func (d DateTime) Valid() bool { return d >= MinDateTime && d <= MaxDateTime }
 // String formats d in Azure's wire form, such as "2021-08-31T15:40:49.6724407Z".
 func (d DateTime) String() string { return string(d.AppendText(nil)) }
 
-// AppendText appends d's wire form to b.
+// AppendText appends d's wire form to b. A value outside MinDateTime..MaxDateTime is
+// written the way time.Time.AppendFormat writes it (a year below 0 with a minus sign, one
+// above 9999 with all its digits), without linking time's formatter into the wasm.
 func (d DateTime) AppendText(b []byte) []byte {
-	if !d.Valid() {
-		return d.Time().AppendFormat(b, dateTimeLayout)
+	t := int64(d) - unixEpochTicks // wraps for the lowest values, as Time does
+	days, rem := t/ticksPerDay, t%ticksPerDay
+	if rem < 0 {
+		days--
+		rem += ticksPerDay
 	}
-	days, rem := int64(d)/ticksPerDay, int64(d)%ticksPerDay
-	y, m, day := civil(days)
-	b = append4(b, y)
+	y, m, day := civil(days + unixEpochTicks/ticksPerDay)
+	b = appendYear(b, y)
 	b = append(b, '-', digit(m/10), digit(m%10), '-', digit(day/10), digit(day%10), 'T')
 	sec := rem / ticksPerSecond
 	b = append(b, digit(sec/36000), digit(sec/3600%10), ':', digit(sec/600%6), digit(sec/60%10), ':',
@@ -80,13 +82,28 @@ func (d DateTime) AppendText(b []byte) []byte {
 	return append(b, 'Z')
 }
 
+// appendYear appends y as time's "2006" does: at least four digits, a minus sign first
+// when y is negative.
+func appendYear(b []byte, y int64) []byte {
+	if y < 0 {
+		b, y = append(b, '-'), -y
+	}
+	if y <= 9999 {
+		return append4(b, y)
+	}
+	return strconv.AppendInt(b, y, 10)
+}
+
 const ticksPerDay = 86_400 * ticksPerSecond
 
-// civil returns the proleptic Gregorian date of a day counted from 0001-01-01, which must
-// not be negative (Howard Hinnant's civil_from_days, shifted to that epoch).
+// civil returns the proleptic Gregorian date (year 0 before year 1) of a day counted from
+// 0001-01-01 (Howard Hinnant's civil_from_days, shifted to that epoch).
 func civil(days int64) (y, m, d int64) {
 	z := days + 306 // days since 0000-03-01
 	era := z / 146_097
+	if z%146_097 < 0 {
+		era--
+	}
 	doe := z - era*146_097
 	yoe := (doe - doe/1460 + doe/36_524 - doe/146_096) / 365
 	doy := doe - (365*yoe + yoe/4 - yoe/100)

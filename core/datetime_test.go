@@ -206,7 +206,15 @@ func TestDateTime_AppendText(t *testing.T) {
 		}
 	})
 	t.Run("OutOfRange", func(t *testing.T) {
-		for _, d := range []core.DateTime{-1, core.MaxDateTime + 1, math.MinInt64, math.MaxInt64} {
+		// years 0 and -1, leap days around them, and any int64 (the year then has up to 5 digits or a sign)
+		const year = 365*86_400*10_000_000 + 6*3_600*10_000_000
+		cases := []core.DateTime{-1, core.MaxDateTime + 1, math.MinInt64, math.MaxInt64, math.MinInt64 + 1,
+			-year, -2 * year, -year - 1, -59 * 86_400 * 10_000_000, -306 * 86_400 * 10_000_000}
+		r := rand.New(rand.NewPCG(3, 4))
+		for range 20000 {
+			cases = append(cases, core.DateTime(r.Int64()), core.DateTime(-r.Int64N(1e17)))
+		}
+		for _, d := range cases {
 			if got := string(d.AppendText(nil)); got != string(want(d)) {
 				t.Fatalf("AppendText(%d) = %s, want %s", d, got, want(d))
 			}
