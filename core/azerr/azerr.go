@@ -69,9 +69,36 @@ func codeOf(err error) Code {
 // Fill puts field and value into the {field} and {value} of c's message.
 func (c Code) Fill(field, value string) Code {
 	if strings.Contains(c.Message, "{") {
-		c.Message = strings.NewReplacer("{field}", field, "{value}", value).Replace(c.Message)
+		c.Message = fillIn(c.Message, field, value)
 	}
 	return c
+}
+
+// fillIn replaces each {field} and {value} of msg in one pass, so a filled-in text is
+// never filled again (a strings.Replacer does the same but adds about 4 KB of gzip to the
+// wasm builds).
+func fillIn(msg, field, value string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '{')
+		if i < 0 {
+			break
+		}
+		b.WriteString(msg[:i])
+		switch rest := msg[i:]; {
+		case strings.HasPrefix(rest, "{field}"):
+			b.WriteString(field)
+			msg = rest[len("{field}"):]
+		case strings.HasPrefix(rest, "{value}"):
+			b.WriteString(value)
+			msg = rest[len("{value}"):]
+		default:
+			b.WriteByte('{')
+			msg = rest[1:]
+		}
+	}
+	b.WriteString(msg)
+	return b.String()
 }
 
 // fill fills c's message from the *core.FieldError in err, if any; an OutOfRangeInput

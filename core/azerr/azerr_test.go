@@ -41,3 +41,21 @@ func TestOf(t *testing.T) {
 		}
 	})
 }
+
+func TestCode_Fill(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		for _, tc := range []struct{ msg, field, value, want string }{
+			{"The '{field}' parameter of value '{value}' is out of range.", "PartitionKey", "a/b", "The 'PartitionKey' parameter of value 'a/b' is out of range."},
+			{"{value}{field}{value}", "f", "v", "vfv"},
+			{"filled once: {field} {value}", "{value}", "{field}", "filled once: {value} {field}"},
+			{"a { b {fie {field", "x", "y", "a { b {fie {field"},
+			{"{{field}}", "x", "y", "{x}"},
+			{"no braces", "x", "y", "no braces"},
+			{"{field}", "", "", ""},
+		} {
+			if got := (Code{Message: tc.msg}).Fill(tc.field, tc.value).Message; got != tc.want {
+				t.Errorf("Fill(%q, %q) of %q = %q, want %q", tc.field, tc.value, tc.msg, got, tc.want)
+			}
+		}
+	})
+}
