@@ -60,7 +60,7 @@ func codeOf(err error) Code {
 	}
 	for _, e := range engineCodes {
 		if errors.Is(err, e.err) {
-			return e.code
+			return *e.code
 		}
 	}
 	return InternalError
