@@ -59,7 +59,7 @@ func codeOf(err error) Code {
 		return coded.AzureCode()
 	}
 	for _, e := range engineCodes {
-		if errors.Is(err, e.err) {
+		if errors.Is(err, *e.err) {
 			return *e.code
 		}
 	}

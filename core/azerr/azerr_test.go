@@ -34,9 +34,9 @@ func TestOf(t *testing.T) {
 	})
 	t.Run("EveryEngineError", func(t *testing.T) {
 		for _, e := range engineCodes {
-			got := Of(e.err)
+			got := Of(*e.err)
 			if got.Code == "" || got.Status < 400 || got.Status == 500 || got.Message == "" {
-				t.Errorf("%v answers %+v", e.err, got)
+				t.Errorf("%v answers %+v", *e.err, got)
 			}
 		}
 	})
