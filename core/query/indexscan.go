@@ -151,10 +151,9 @@ func keepFound(base, keys []core.Record) []core.Record {
 	return out
 }
 
-// sortKeys sorts records in key order and drops repeats. It uses package sort, not a
-// generic slices sort: each generic instantiation adds its own copy of pdqsort to the wasm.
+// sortKeys sorts records in key order and drops repeats.
 func sortKeys(keys []core.Record) []core.Record {
-	sort.Slice(keys, func(i, j int) bool { return compareKeys(keys[i], keys[j]) < 0 })
+	heapSort(len(keys), func(i, j int) bool { return compareKeys(keys[i], keys[j]) < 0 }, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 	out := keys[:0]
 	for _, k := range keys {
 		if n := len(out); n > 0 && compareKeys(out[n-1], k) == 0 {

@@ -2,7 +2,6 @@ package query
 
 import (
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -169,8 +168,7 @@ func normalize(rs []core.KeyRange) []core.KeyRange {
 	}
 	clear(rs[len(kept):])
 	rs = kept
-	// package sort, not slices.SortFunc: each generic instantiation adds its own pdqsort to the wasm
-	sort.Slice(rs, func(i, j int) bool { return rs[i].From < rs[j].From })
+	heapSort(len(rs), func(i, j int) bool { return rs[i].From < rs[j].From }, func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
 	out := rs[:0]
 	for _, r := range rs {
 		if n := len(out); n > 0 && r.From <= out[n-1].To {
