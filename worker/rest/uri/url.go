@@ -17,8 +17,8 @@ type URL struct {
 	Host string
 	// Path is the path, unescaped.
 	Path string
-	// RawPath is the path as sent, still escaped ("" when unknown: EscapedPath then
-	// escapes Path).
+	// RawPath is the path as sent, still escaped, when that is not Path's default
+	// escaping ("" otherwise: EscapedPath then escapes Path).
 	RawPath string
 	// RawQuery is the query as sent, without its "?".
 	RawQuery string
@@ -140,7 +140,11 @@ func parse(raw string, viaRequest bool) (*URL, error) {
 	if err := checkEscapes(rest, false); err != nil {
 		return nil, err
 	}
-	u.Path, u.RawPath = decode(rest, false), rest
+	// RawPath is kept only when the path was not sent in its default escaping, as
+	// net/url's setPath does (EscapedPath of "%2A" is then "*", of "%2a" "%2a").
+	if u.Path = decode(rest, false); escapePath(u.Path) != rest {
+		u.RawPath = rest
+	}
 	return u, nil
 }
 
@@ -179,7 +183,11 @@ func parseAuthority(scheme, authority string) (string, error) {
 			return "", errors.New("net/url: invalid userinfo")
 		}
 	}
-	if err := checkEscapes(userinfo, false); err != nil {
+	user, password, _ := strings.Cut(userinfo, ":")
+	if err := checkEscapes(user, false); err != nil {
+		return "", err
+	}
+	if err := checkEscapes(password, false); err != nil {
 		return "", err
 	}
 	return host, nil
