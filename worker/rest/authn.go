@@ -1,10 +1,9 @@
 package rest
 
 import (
-	"net/netip"
-
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // authenticate verifies the request's Shared Key, Shared Key Lite or SAS credentials.
@@ -50,15 +49,15 @@ func (c *call) authorizeEntity(op auth.Operation, table, pk, rk string) error {
 
 // clientIP is the address of a RemoteAddr ("ip:port", "[ipv6]:port" or a bare address),
 // the zero Addr if it has none.
-func clientIP(remote string) netip.Addr {
-	var a netip.Addr
-	if ap, err := netip.ParseAddrPort(remote); err == nil {
-		a = ap.Addr()
-	} else if a, err = netip.ParseAddr(remote); err != nil {
-		return netip.Addr{}
+func clientIP(remote string) uri.Addr {
+	a, _, err := uri.ParseAddrPort(remote)
+	if err != nil {
+		if a, err = uri.ParseAddr(remote); err != nil {
+			return uri.Addr{}
+		}
 	}
 	if a.Zone() != "" {
-		return netip.Addr{}
+		return uri.Addr{}
 	}
 	return a.Unmap()
 }

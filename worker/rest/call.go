@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"net/url"
 	"sync/atomic"
 	"time"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // DefaultVersion is the x-ms-version answered when a request names none.
@@ -28,7 +28,7 @@ type call struct {
 	base      string // scheme, host and (path style) account: the base of odata.metadata
 	res       resource
 	// query is the request's query string, parsed once.
-	query url.Values
+	query uri.Values
 	// method is the operation's method: the request's, or the one X-HTTP-Method tunnels.
 	method string
 

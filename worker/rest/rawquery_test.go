@@ -19,7 +19,7 @@ func TestParseQuery(t *testing.T) {
 			"NextTableName=1!ZGV2%3D%3D&x=": {"NextTableName": {"1!ZGV2=="}, "x": {""}},
 		} {
 			got, err := parseQuery(raw)
-			if err != nil || !reflect.DeepEqual(got, want) {
+			if err != nil || !reflect.DeepEqual(map[string][]string(got), map[string][]string(want)) {
 				t.Fatalf("parseQuery(%q) = %v, %v; want %v", raw, got, err, want)
 			}
 		}
@@ -45,7 +45,7 @@ func FuzzParseQuery(f *testing.F) {
 			return
 		}
 		want, werr := url.ParseQuery(raw)
-		if (err != nil) != (werr != nil) || err == nil && !reflect.DeepEqual(got, want) {
+		if (err != nil) != (werr != nil) || err == nil && !reflect.DeepEqual(map[string][]string(got), map[string][]string(want)) {
 			t.Fatalf("parseQuery(%q) = %v, %v; url.ParseQuery = %v, %v", raw, got, err, want, werr)
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 func TestDecodeRequest(t *testing.T) {
@@ -116,11 +117,11 @@ func FuzzDecodeRequest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := DecodeRequest(encodeHead(r.Method, r.URL.String(), r.Header), nil)
+		again, err := DecodeRequest(encodeHead(r.Method, urlString(r.URL), r.Header), nil)
 		if err != nil {
 			t.Fatalf("re-encoded head does not decode: %v", err)
 		}
-		if again.Method != r.Method || again.URL.String() != r.URL.String() || !reflect.DeepEqual(again.Header, r.Header) {
+		if again.Method != r.Method || urlString(again.URL) != urlString(r.URL) || !reflect.DeepEqual(again.Header, r.Header) {
 			t.Fatalf("round trip changed the request: %v %v %v", again.Method, again.URL, again.Header)
 		}
 	})
@@ -160,3 +161,13 @@ func encodeHead(method, rawURL string, h exchange.Header) string {
 type handlerFunc func(w exchange.ResponseWriter, r *exchange.Request)
 
 func (f handlerFunc) Serve(w exchange.ResponseWriter, r *exchange.Request) { f(w, r) }
+
+// urlString is an absolute URL as url.URL's String writes it (DecodeRequest keeps no
+// user information or fragment).
+func urlString(u *uri.URL) string {
+	s := u.Scheme + "://" + u.Host + u.EscapedPath()
+	if u.ForceQuery || u.RawQuery != "" {
+		s += "?" + u.RawQuery
+	}
+	return s
+}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // ErrMalformedHead means a request head is not "METHOD URL" followed by header lines.
@@ -23,7 +23,7 @@ func DecodeRequest(head string, body []byte) (*exchange.Request, error) {
 	if !ok || method == "" || strings.ContainsAny(method, " \r") {
 		return nil, fmt.Errorf("decode request line %q: %w", line, ErrMalformedHead)
 	}
-	u, err := url.Parse(rawURL)
+	u, err := uri.Parse(rawURL)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, fmt.Errorf("decode request url %q: %w", rawURL, ErrMalformedHead)
 	}

@@ -1,10 +1,11 @@
 package auth
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
+
+	"github.com/tabletopdb/tabletop/worker/rest/auth/hmacsha256"
 )
 
 // The development storage account every Azure emulator knows (Microsoft's "Use the
@@ -48,15 +49,15 @@ func NewAccount(name string, keys ...string) (Account, error) {
 // the account's keys, comparing in constant time.
 func (a Account) matches(stringToSign, sig string) bool {
 	got, err := base64.StdEncoding.DecodeString(sig)
-	if err != nil || len(got) != sha256.Size {
+	if err != nil || len(got) != hmacsha256.Size {
 		return false
 	}
 	ok := false
-	var sum [sha256.Size]byte
+	var sum [hmacsha256.Size]byte
 	for _, key := range a.Keys {
 		m := keyedMAC(key)
 		m.Write([]byte(stringToSign))
-		ok = hmac.Equal(m.Sum(sum[:0]), got) || ok
+		ok = subtle.ConstantTimeCompare(m.Sum(sum[:0]), got) == 1 || ok
 		releaseMAC(key, m)
 	}
 	return ok

@@ -1,12 +1,11 @@
 package auth
 
 import (
-	"net/netip"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // sasFields are the query parameters of a shared access signature, URL-decoded.
@@ -17,7 +16,7 @@ type sasFields struct {
 }
 
 // readSAS takes the SAS parameters from a query.
-func readSAS(q url.Values) sasFields {
+func readSAS(q uri.Values) sasFields {
 	return sasFields{
 		sv: q.Get("sv"), sp: q.Get("sp"), st: q.Get("st"), se: q.Get("se"),
 		sip: q.Get("sip"), spr: q.Get("spr"), si: q.Get("si"),
@@ -99,7 +98,7 @@ func checkProtocol(spr string, secure bool) error {
 }
 
 // checkIP checks that ip is the address sip names, or lies in its inclusive range "a-b".
-func checkIP(sip string, ip netip.Addr) error {
+func checkIP(sip string, ip uri.Addr) error {
 	if sip == "" {
 		return nil
 	}
@@ -116,16 +115,16 @@ func checkIP(sip string, ip netip.Addr) error {
 
 // parseIP parses an IPv4 or IPv6 address without a zone; an IPv4-mapped IPv6 address is
 // its IPv4 address.
-func parseIP(s string) (netip.Addr, bool) {
-	a, err := netip.ParseAddr(s)
+func parseIP(s string) (uri.Addr, bool) {
+	a, err := uri.ParseAddr(s)
 	if err != nil || a.Zone() != "" {
-		return netip.Addr{}, false
+		return uri.Addr{}, false
 	}
 	return a.Unmap(), true
 }
 
 // ipText is ip as the answer names it, "<nil>" when the client's address is unknown.
-func ipText(ip netip.Addr) string {
+func ipText(ip uri.Addr) string {
 	if !ip.IsValid() {
 		return "<nil>"
 	}
@@ -133,7 +132,7 @@ func ipText(ip netip.Addr) string {
 }
 
 // parseIPRange parses "a" or "a-b" into its inclusive bounds.
-func parseIPRange(sip string) (netip.Addr, netip.Addr, bool) {
+func parseIPRange(sip string) (uri.Addr, uri.Addr, bool) {
 	a, b, isRange := strings.Cut(sip, "-")
 	lo, ok := parseIP(strings.TrimSpace(a))
 	hi, okHi := lo, ok
@@ -141,13 +140,13 @@ func parseIPRange(sip string) (netip.Addr, netip.Addr, bool) {
 		hi, okHi = parseIP(strings.TrimSpace(b))
 	}
 	if !ok || !okHi || lo.Is4() != hi.Is4() {
-		return netip.Addr{}, netip.Addr{}, false
+		return uri.Addr{}, uri.Addr{}, false
 	}
 	return lo, hi, true
 }
 
 // ipInRange reports whether ip lies in [lo, hi], comparing addresses of one family.
-func ipInRange(ip, lo, hi netip.Addr) bool {
+func ipInRange(ip, lo, hi uri.Addr) bool {
 	if !ip.IsValid() || ip.Is4() != lo.Is4() {
 		return false
 	}

@@ -3,7 +3,6 @@ package auth
 import (
 	"errors"
 	"net"
-	"net/netip"
 	"net/url"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // tableSAS signs v with the Go SDK and returns the query string it produces.
@@ -208,8 +208,8 @@ func TestVerify_TableSASVersions(t *testing.T) {
 }
 
 // addr is the client address s, the zero Addr (unknown) for "".
-func addr(s string) netip.Addr {
-	a, _ := netip.ParseAddr(s)
+func addr(s string) uri.Addr {
+	a, _ := uri.ParseAddr(s)
 	return a
 }
 

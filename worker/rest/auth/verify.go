@@ -1,13 +1,12 @@
 package auth
 
 import (
-	"net/netip"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // DefaultClockSkew is how far a Shared Key request's date may be from the server's clock,
@@ -28,12 +27,12 @@ type Request struct {
 	// means PathAsSent(HTTP).
 	CanonicalPath string
 	Policies      Policies
-	Now           time.Time  // zero means time.Now()
-	Secure        bool       // the request came over https (for spr=https)
-	ClientIP      netip.Addr // the client's address (for sip); the zero Addr when unknown
+	Now           time.Time // zero means time.Now()
+	Secure        bool      // the request came over https (for spr=https)
+	ClientIP      uri.Addr  // the client's address (for sip); the zero Addr when unknown
 	// Query is the request's query string, parsed once by the caller; nil means
-	// HTTP.URL.Query().
-	Query url.Values
+	// HTTP.URL.RawQuery as url.URL's Query reads it (malformed pairs left out).
+	Query uri.Values
 	// MaxClockSkew bounds the distance between a Shared Key request's date and Now:
 	// 0 means DefaultClockSkew, a negative value turns the check off.
 	MaxClockSkew time.Duration
@@ -54,7 +53,7 @@ func Verify(r Request) (*Principal, error) {
 		return nil, authFailed("no request")
 	}
 	if r.Query == nil {
-		r.Query = r.HTTP.URL.Query()
+		r.Query, _ = uri.ParseQuery(r.HTTP.URL.RawQuery)
 	}
 	if h := r.HTTP.Header.Get("Authorization"); h != "" {
 		return verifySharedKey(&r, h)

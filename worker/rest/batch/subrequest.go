@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // SubRequest is one operation of a changeset, or the query of a query batch.
@@ -18,7 +18,7 @@ type SubRequest struct {
 	Method string
 	// URL is the request target as sent: an absolute URL (with the account segment in
 	// path style, and the Go client's ?$format=…) or an absolute path.
-	URL *url.URL
+	URL *uri.URL
 	// Header holds the request's headers under canonical names (If-Match, Prefer,
 	// Dataserviceversion, ...).
 	Header exchange.Header
@@ -74,8 +74,8 @@ func parseRequestLine(line string) (method, target string, err error) {
 }
 
 // parseTarget parses a request target: an absolute URL with a host, or an absolute path.
-func parseTarget(target string) (*url.URL, error) {
-	u, err := url.ParseRequestURI(target)
+func parseTarget(target string) (*uri.URL, error) {
+	u, err := uri.ParseRequestURI(target)
 	if err != nil {
 		return nil, malformed("request URL %q: %v", target, err)
 	}

@@ -3,8 +3,9 @@ package exchange
 import (
 	"errors"
 	"io"
-	"net/url"
 	"time"
+
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // Request is one request as the server received it.
@@ -12,7 +13,7 @@ type Request struct {
 	// Method is the request's method (GET, PUT, MERGE…).
 	Method string
 	// URL is the request target, parsed; Path is unescaped, RawQuery is as sent.
-	URL *url.URL
+	URL *uri.URL
 	// RequestURI is the request target as the client sent it, still percent-encoded:
 	// a path with its query, or an absolute URL. Shared Key signs the path as sent.
 	RequestURI string

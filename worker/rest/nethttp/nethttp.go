@@ -2,9 +2,11 @@ package nethttp
 
 import (
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
 // Handler returns h as an http.Handler.
@@ -21,9 +23,21 @@ func Request(r *http.Request) *exchange.Request {
 		body = http.NoBody
 	}
 	return &exchange.Request{
-		Method: r.Method, URL: r.URL, RequestURI: r.RequestURI, Host: r.Host,
+		Method: r.Method, URL: URL(r.URL), RequestURI: r.RequestURI, Host: r.Host,
 		Header: exchange.Header(r.Header), Body: body, ContentLength: r.ContentLength,
 		Secure: r.TLS != nil, RemoteAddr: r.RemoteAddr,
+	}
+}
+
+// URL is u as a uri.URL (nil for nil): the same parts, so that its EscapedPath and
+// RequestURI are u's.
+func URL(u *url.URL) *uri.URL {
+	if u == nil {
+		return nil
+	}
+	return &uri.URL{
+		Scheme: u.Scheme, Opaque: u.Opaque, Host: u.Host, Path: u.Path, RawPath: u.RawPath,
+		RawQuery: u.RawQuery, ForceQuery: u.ForceQuery,
 	}
 }
 
