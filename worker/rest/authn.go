@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"strings"
+
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/uri"
@@ -48,13 +50,22 @@ func (c *call) authorizeEntity(op auth.Operation, table, pk, rk string) error {
 }
 
 // clientIP is the address of a RemoteAddr ("ip:port", "[ipv6]:port" or a bare address),
-// the zero Addr if it has none.
+// the zero Addr if it has none. The form is told by its colons (an IPv6 address with a
+// port is bracketed, so one colon means IPv4 and a port), so that the edge's bare
+// addresses (Cf-Connecting-Ip) are parsed once, without a failed attempt per request.
 func clientIP(remote string) uri.Addr {
-	a, _, err := uri.ParseAddrPort(remote)
+	var a uri.Addr
+	var err error
+	switch {
+	case remote == "":
+		return uri.Addr{}
+	case remote[0] == '[' || strings.Count(remote, ":") == 1:
+		a, _, err = uri.ParseAddrPort(remote)
+	default:
+		a, err = uri.ParseAddr(remote)
+	}
 	if err != nil {
-		if a, err = uri.ParseAddr(remote); err != nil {
-			return uri.Addr{}
-		}
+		return uri.Addr{}
 	}
 	if a.Zone() != "" {
 		return uri.Addr{}

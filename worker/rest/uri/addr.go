@@ -53,27 +53,33 @@ func parseIPv4(s string) (Addr, error) {
 
 // v4Fields reads "a.b.c.d".
 func v4Fields(s string) (f [4]byte, ok bool) {
-	parts := strings.Split(s, ".")
-	if len(parts) != 4 {
-		return f, false
-	}
-	for i, p := range parts {
-		if p == "" || len(p) > 3 || len(p) > 1 && p[0] == '0' {
+	for i := range f {
+		p, rest, more := strings.Cut(s, ".")
+		if more != (i < 3) {
 			return f, false
 		}
-		v := 0
-		for j := 0; j < len(p); j++ {
-			if p[j] < '0' || p[j] > '9' {
-				return f, false
-			}
-			v = v*10 + int(p[j]-'0')
-		}
-		if v > 255 {
+		v, ok := v4Field(p)
+		if !ok {
 			return f, false
 		}
-		f[i] = byte(v)
+		f[i], s = v, rest
 	}
 	return f, true
+}
+
+// v4Field reads one decimal field of an IPv4 address: 0 to 255, no leading zero.
+func v4Field(p string) (byte, bool) {
+	if p == "" || len(p) > 3 || len(p) > 1 && p[0] == '0' {
+		return 0, false
+	}
+	v := 0
+	for j := 0; j < len(p); j++ {
+		if p[j] < '0' || p[j] > '9' {
+			return 0, false
+		}
+		v = v*10 + int(p[j]-'0')
+	}
+	return byte(v), v <= 255
 }
 
 // parseIPv6 parses eight colon-separated groups of one to four hex digits, a "::" for
