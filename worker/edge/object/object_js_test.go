@@ -125,6 +125,10 @@ func TestObject_DeletionRetention(t *testing.T) {
 	o.store.Apply("gone", core.Op{Kind: core.OpInsert, Entity: e})
 	o.store.Apply("gone", core.Op{Kind: core.OpDelete, Entity: e})
 	o.store.Close()
+	// The store's clock issues strictly increasing Timestamps, a few ticks ahead of a
+	// wall clock that js/wasm reads to the millisecond: let the wall clock pass the
+	// deletion's Timestamp, or a retention of 0 would rightly keep it.
+	time.Sleep(2 * time.Millisecond)
 	for _, step := range []struct {
 		retention time.Duration
 		want      int
