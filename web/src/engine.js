@@ -30,28 +30,30 @@ export function loadEngine(options = {}) {
 
 async function instantiate({ wasmUrl, wasmExecUrl } = {}) {
   const wasm = new URL(wasmUrl ?? "../dist/tabletop.wasm", import.meta.url);
-  if (!globalThis.Go) await import(new URL(wasmExecUrl ?? "../dist/wasm_exec.js", import.meta.url).href);
+  // The module's bytes are fetched and compiled while wasm_exec.js loads: the two
+  // requests go out together instead of one after the other.
+  const [module] = await Promise.all([compile(wasm), globalThis.Go || import(new URL(wasmExecUrl ?? "../dist/wasm_exec.js", import.meta.url).href)]);
   const go = new globalThis.Go();
-  const { instance } = await compile(wasm, go.importObject);
+  const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance); // runs main until it waits for calls; resolves only on exit
   if (typeof instance.exports.tabletop_call !== "function") throw new Error("tabletop: the engine did not start");
   return new Engine(instance.exports);
 }
 
-async function compile(url, imports) {
+/** compile fetches (or, for a file: URL, reads) the engine's wasm and compiles it to a WebAssembly.Module. */
+async function compile(url) {
   if (url.protocol === "file:") {
     const { readFile } = await import("node:fs/promises");
-    return WebAssembly.instantiate(await readFile(url), imports);
+    return WebAssembly.compile(await readFile(url));
   }
-  const res = fetch(url);
-  if (WebAssembly.instantiateStreaming) {
+  if (WebAssembly.compileStreaming) {
     try {
-      return await WebAssembly.instantiateStreaming(res, imports);
+      return await WebAssembly.compileStreaming(fetch(url));
     } catch {
       // a server that sends the wrong Content-Type: fall back to bytes
     }
   }
-  return WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports);
+  return WebAssembly.compile(await (await fetch(url)).arrayBuffer());
 }
 
 /**
