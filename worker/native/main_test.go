@@ -201,6 +201,39 @@ func TestRun_Web(t *testing.T) {
 	}
 }
 
+func TestRun_WebCaching(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<h1>playground</h1>"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "dist"), 0o755)
+	os.WriteFile(filepath.Join(dir, "dist", "tabletop.wasm"), []byte("\x00asm\x01\x00\x00\x00"), 0o644)
+	s := start(t, config{data: memoryData, quiet: true, web: dir})
+	for _, path := range []string{"/", "/dist/tabletop.wasm", "/web/dist/tabletop.wasm"} {
+		t.Run(path, func(t *testing.T) {
+			resp, err := http.Get(s.url + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "no-cache" {
+				t.Fatalf("GET %s: %d, Cache-Control %q, want 200 and no-cache", path, resp.StatusCode, resp.Header.Get("Cache-Control"))
+			}
+			if strings.HasSuffix(path, ".wasm") && resp.Header.Get("Content-Type") != "application/wasm" {
+				t.Fatalf("GET %s: Content-Type %q: a browser compiles the module as it arrives only from application/wasm", path, resp.Header.Get("Content-Type"))
+			}
+			req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+			req.Header.Set("If-Modified-Since", resp.Header.Get("Last-Modified"))
+			again, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again.Body.Close()
+			if again.StatusCode != http.StatusNotModified {
+				t.Fatalf("GET %s revalidated: %d, want 304", path, again.StatusCode)
+			}
+		})
+	}
+}
+
 // signLite signs req with SharedKeyLite for the development account.
 func signLite(req *http.Request) {
 	date := time.Now().UTC().Format(http.TimeFormat)

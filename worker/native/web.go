@@ -14,18 +14,22 @@ import (
 // index.html, and its files are served beside it (GET /playground/app.js, /tabletop.js,
 // /src/…, /dist/…, /sw.js) and under /web/. Every other request goes to api, so the web
 // paths never shadow an Azure request: those name an account first, or carry a query,
-// and no table name holds the "." every page file has.
+// and no table name holds the "." every page file has. Every page file is sent with
+// "Cache-Control: no-cache": the browser keeps it and revalidates it on each use (a 304
+// when unchanged, with the code it compiled from the wasm kept), as the browser tests'
+// and benchmark's server (web/browser/serve.js) sends them.
 func withWeb(dir string, api http.Handler) http.Handler {
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
 		return api
 	}
-	files := http.FileServer(http.Dir(dir))
+	files := revalidated(http.FileServer(http.Dir(dir)))
 	web := http.StripPrefix("/web", files)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.Method != http.MethodGet && r.Method != http.MethodHead:
 			api.ServeHTTP(w, r)
 		case r.URL.Path == "/" && r.URL.RawQuery == "":
+			w.Header().Set("Cache-Control", "no-cache")
 			http.ServeFile(w, r, filepath.Join(dir, "index.html"))
 		case r.URL.Path == "/web/sw.js":
 			// The playground's service worker keeps the page at "/" working offline.
@@ -53,4 +57,15 @@ func pageFile(dir, path string) bool {
 	}
 	fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(filepath.Clean(path))))
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// revalidated sets "Cache-Control: no-cache" on h's responses: kept by the browser,
+// revalidated before each use (http.FileServer answers If-Modified-Since with 304).
+// Without it a browser guesses how long a file with a Last-Modified stays fresh, and may
+// run a page's old module after it changed.
+func revalidated(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		h.ServeHTTP(w, r)
+	})
 }
