@@ -175,7 +175,7 @@ function random(seed) {
 
 /**
  * tabletopEngine drives Tabletop's public API. Its open() is the first one timed, so for
- * tabletop-memory readyMs is import of tabletop.js through a store with a table.
+ * tabletop-memory readyMs is import of the module (dist/tabletop.js, env.tabletopUrl) through a store with a table.
  */
 function tabletopEngine({ tabletopUrl }, storeOptions) {
   let T, store, client, name;

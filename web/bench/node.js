@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 /** benchNode runs the harness in this process. */
 export function benchNode(log) {
   return runBench({
-    tabletopUrl: new URL("../tabletop.js", import.meta.url).href,
+    tabletopUrl: new URL("../dist/tabletop.js", import.meta.url).href,
     initSqlJs: require("sql.js"),
     Loki: require("lokijs"),
     Dexie,
