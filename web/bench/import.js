@@ -3,11 +3,12 @@
 // reloads the page and does it again under a trace (CDP Tracing, the v8.wasm and
 // devtools.timeline categories), and prints each phase per reload and their medians.
 //
-//   node bench/import.js [--reloads=5] [--entry=dist/tabletop.js,...] [--trace-dir=DIR]
+//   node bench/import.js [--reloads=5] [--entry=dist/tabletop.js,...] [--new-tab] [--trace-dir=DIR]
 //
 // --entry=tabletop.js times the source's modules instead of the one-file build; several
 // entries, comma-separated, are timed side by side, one after the other in each round;
-// --trace-dir keeps each reload's trace (open it in chrome://tracing or Perfetto).
+// --new-tab opens each load in a new tab (a new renderer process, without V8's in-process
+// module cache) instead of reloading the page; --trace-dir keeps each reload's trace (open it in chrome://tracing or Perfetto).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,17 +46,26 @@ export function phases(events) {
 }
 
 /** traceImports runs the page and resolves with { entry: [phases() per reload] }. */
-export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"], traceDir } = {}) {
+export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"], newTab = false, traceDir } = {}) {
   const server = await serve(web);
   const profile = await mkdtemp(join(tmpdir(), "tabletop-import-"));
   const ctx = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args });
   try {
-    const page = ctx.pages()[0] ?? (await ctx.newPage());
-    const cdp = await ctx.newCDPSession(page);
-    let events = [];
-    cdp.on("Tracing.dataCollected", (d) => events.push(...d.value));
+    let page = ctx.pages()[0] ?? (await ctx.newPage());
+    let cdp, events = [];
+    const attach = async () => {
+      cdp = await ctx.newCDPSession(page);
+      cdp.on("Tracing.dataCollected", (d) => events.push(...d.value));
+    };
+    await attach();
     const out = Object.fromEntries(entries.map((e) => [e, []]));
     for (let i = -1; i < reloads; i++) for (const [n, entry] of entries.entries()) {
+      if (newTab && i >= 0) {
+        const old = page;
+        page = await ctx.newPage();
+        await old.close();
+        await attach();
+      }
       await page.goto(`${server.url}browser/blank.html`);
       events = [];
       if (i >= 0) await cdp.send("Tracing.start", { categories: categories.join(","), transferMode: "ReportEvents" });
@@ -87,11 +97,11 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const results = await traceImports({ reloads: Number(opt("reloads") ?? 5), entries: opt("entry")?.split(","), traceDir: opt("trace-dir") });
+  const results = await traceImports({ reloads: Number(opt("reloads") ?? 5), entries: opt("entry")?.split(","), newTab: process.argv.includes("--new-tab"), traceDir: opt("trace-dir") });
   const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const fmt = (v) => (Number.isNaN(v) ? "—" : v.toFixed(1));
   for (const [entry, runs] of Object.entries(results)) {
-    console.log(`\n${entry}, warm (load average ${loadavg()[0].toFixed(1)}):\n`);
+    console.log(`\n${entry}, warm${process.argv.includes("--new-tab") ? ", each load in a new tab" : ""} (load average ${loadavg()[0].toFixed(1)}):\n`);
     console.log(`| phase (ms) | ${runs.map((_, i) => `reload ${i + 1}`).join(" | ")} | median |`);
     console.log(`| --- |${" ---: |".repeat(runs.length + 1)}`);
     for (const k of Object.keys(runs[0])) console.log(`| ${k} | ${runs.map((r) => fmt(r[k])).join(" | ")} | ${fmt(median(runs.map((r) => r[k])))} |`);
