@@ -54,9 +54,7 @@ func (r *Record) Lookup(name string) (Value, bool) {
 		}
 		end := at + n
 		if n == len(name) && (n == 0 || s[at] == name[0]) && s[at:end] == name {
-			d := decoder{s: s[end:]}
-			v := d.value(typ)
-			return v, !d.err
+			return valueAt(s, typ, end)
 		}
 		if i = skipValue(s, typ, end); i < 0 {
 			break

@@ -29,22 +29,6 @@ func (r entityRecord) lookup(name string) (core.Value, bool) {
 	return r.e.Get(name)
 }
 
-// storedRecord exposes an entity as stored to a filter: keys from the record's key,
-// Timestamp from its head, a custom property found in place (core.Record.Lookup).
-type storedRecord struct{ r *core.Record }
-
-func (r storedRecord) lookup(name string) (core.Value, bool) {
-	switch name {
-	case core.PartitionKeyName:
-		return core.StringValue(r.r.PartitionKey), true
-	case core.RowKeyName:
-		return core.StringValue(r.r.RowKey), true
-	case core.TimestampName:
-		return core.DateTimeValue(r.r.Timestamp()), true
-	}
-	return r.r.Lookup(name)
-}
-
 // tableRecord exposes a table to a filter: its only property is TableName.
 type tableRecord struct{ t *core.Table }
 
@@ -65,9 +49,18 @@ func (f *Filter) Matches(e *core.Entity) bool {
 
 // MatchesRecord reports whether an entity as stored satisfies the filter, as Matches
 // does for the decoded entity, reading only the properties the filter names and
-// allocating nothing; the nil filter matches all.
+// allocating nothing (see compile); the nil filter matches all.
 func (f *Filter) MatchesRecord(r *core.Record) bool {
-	return f == nil || f.root.eval(storedRecord{r})
+	return f == nil || f.match(r)
+}
+
+// recordMatcher returns what MatchesRecord computes as one function, for a scan to call
+// per candidate.
+func (f *Filter) recordMatcher() matcher {
+	if f == nil {
+		return constant(true)
+	}
+	return f.match
 }
 
 // MatchesTable reports whether a table satisfies a Query Tables filter, whose property is

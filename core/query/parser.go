@@ -14,8 +14,9 @@ const maxDepth = 64
 
 // Filter is a parsed $filter. The nil *Filter matches everything.
 type Filter struct {
-	root node
-	cmps int
+	root  node
+	cmps  int
+	match matcher // root compiled for stored records
 }
 
 // ParseFilter parses an OData $filter for Query Entities or Query Tables ("" gives the
@@ -37,7 +38,7 @@ func ParseFilter(s string) (*Filter, error) {
 	if t := p.peek(); t.kind != tokEOF {
 		return nil, p.unexpected(t, "'and', 'or' or the end")
 	}
-	return &Filter{root: root, cmps: p.cmps}, nil
+	return &Filter{root: root, cmps: p.cmps, match: compile(root)}, nil
 }
 
 // String returns the filter in canonical form: every and/or parenthesized, constants on
