@@ -11,6 +11,20 @@ type Record struct {
 	PartitionKey string
 	RowKey       string
 	data         string // the stored form; see entity_codec.go
+	keys         string // when not "", the keys as the store holds them, not split yet
+}
+
+// SplitKeys sets the record's PartitionKey and RowKey when a scan left them to be found
+// (Tx.ScanRecordsUnsplit); otherwise it does nothing.
+func (r *Record) SplitKeys() {
+	if r.keys != "" {
+		r.splitKeys()
+	}
+}
+
+func (r *Record) splitKeys() {
+	r.PartitionKey, r.RowKey = splitEntityKey(r.keys, 0)
+	r.keys = ""
 }
 
 // NewRecord returns the record the store holds for e: e's keys, Timestamp and properties
@@ -53,7 +67,7 @@ func (r *Record) Lookup(name string) (Value, bool) {
 			break
 		}
 		end := at + n
-		if n == len(name) && (n == 0 || s[at] == name[0]) && s[at:end] == name {
+		if n == len(name) && sameName(s[at:end], name) {
 			return valueAt(s, typ, end)
 		}
 		if i = skipValue(s, typ, end); i < 0 {
@@ -61,6 +75,22 @@ func (r *Record) Lookup(name string) (Value, bool) {
 		}
 	}
 	return Value{}, false
+}
+
+// sameName reports whether the names a and b, of the same length, are equal. Most names
+// are short: it compares them byte by byte, without the call a string comparison makes,
+// and rejects a different name at its first byte.
+func sameName(a, b string) bool {
+	if len(a) > 16 {
+		return a == b
+	}
+	b = b[:len(a)]
+	for k := range len(a) {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // Properties iterates over the record's custom properties in stored order, name and

@@ -70,9 +70,9 @@ func compileComparison(n *cmpNode) matcher {
 		}
 		s := n.lit.Str()
 		if n.prop == core.PartitionKeyName {
-			return func(r *core.Record) bool { return w.ordered[strings.Compare(r.PartitionKey, s)+1] }
+			return func(r *core.Record) bool { r.SplitKeys(); return w.ordered[strings.Compare(r.PartitionKey, s)+1] }
 		}
-		return func(r *core.Record) bool { return w.ordered[strings.Compare(r.RowKey, s)+1] }
+		return func(r *core.Record) bool { r.SplitKeys(); return w.ordered[strings.Compare(r.RowKey, s)+1] }
 	case core.TimestampName:
 		if n.lit.Type() != core.TypeDateTime {
 			return constant(false)
