@@ -1,9 +1,6 @@
 package core
 
-import (
-	"math/bits"
-	"strings"
-)
+import "strings"
 
 // The buntdb key layout. Every record of a store lives in one ordered key space:
 //
@@ -55,31 +52,11 @@ func entityKey(id, pk, rk string) string { return entityPrefix + id + sep + pk +
 // splitEntityKey returns the PartitionKey and RowKey of an entity key, given its table prefix length.
 func splitEntityKey(key string, prefixLen int) (pk, rk string) {
 	rest := key[prefixLen:]
-	i := zeroAt(rest)
+	i := strings.IndexByte(rest, 0)
 	if i < 0 {
 		return rest, ""
 	}
 	return rest[:i], rest[i+1:]
-}
-
-// zeroAt returns the index of the first zero byte of s, or -1. A scan splits every key it
-// reads, and a PartitionKey is most often shorter than eight bytes: it looks at s eight
-// bytes at a time, without a call, before it calls strings.IndexByte for the rest.
-func zeroAt(s string) int {
-	const ones = 0x0101010101010101
-	i := 0
-	for ; len(s)-i >= 8; i += 8 {
-		// A byte of x is zero where (x - 1) borrows into its high bit and x's own high bit is
-		// clear; the lowest such byte is the first zero (a borrow only corrupts bytes above it).
-		x := load64(s[i:])
-		if m := (x - ones) &^ x & highBits; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	if j := strings.IndexByte(s[i:], 0); j >= 0 {
-		return i + j
-	}
-	return -1
 }
 
 // tableDeletions is the prefix of the deletion records of a table's entities.

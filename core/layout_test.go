@@ -16,13 +16,3 @@ func TestSplitEntityKey(t *testing.T) {
 		}
 	}
 }
-
-func TestZeroAt(t *testing.T) {
-	for _, s := range []string{"", "a", "\x00", "\x01\x00", "\x80\x00", "\xff\x01\x00\x00",
-		"1234567\x00", "12345678\x00", "12345678\x01\x00", strings.Repeat("\x01", 23) + "\x00",
-		"\x01\x01\x01\x01\x01\x01\x01\x01", "\x00\x01\x00", "abcdefgh"} {
-		if got, want := zeroAt(s), strings.IndexByte(s, 0); got != want {
-			t.Fatalf("zeroAt(%q) = %d, want %d", s, got, want)
-		}
-	}
-}

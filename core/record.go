@@ -68,7 +68,8 @@ func (r *Record) Lookup(name string) (Value, bool) {
 		}
 		end := at + n
 		if n == len(name) && sameName(s[at:end], name) {
-			return valueAt(s, typ, end)
+			v, next := valueAt(s, typ, end)
+			return v, next >= 0
 		}
 		if i = skipValue(s, typ, end); i < 0 {
 			break
@@ -120,12 +121,11 @@ func propertyAt(s string, i int) (string, Value, int) {
 	if at < 0 {
 		return "", Value{}, -1
 	}
-	d := decoder{s: s[at+n:]}
-	v := d.value(Type(s[i]))
-	if d.err {
+	v, end := valueAt(s, Type(s[i]), at+n)
+	if end < 0 {
 		return "", Value{}, -1
 	}
-	return s[at : at+n], v, len(s) - len(d.s)
+	return s[at : at+n], v, end
 }
 
 // Check reports errCorrupt unless the stored form decodes in full, by the rules of

@@ -29,6 +29,25 @@ func (r entityRecord) lookup(name string) (core.Value, bool) {
 	return r.e.Get(name)
 }
 
+// storedRecord exposes an entity as stored to a filter: keys from the record's key (split
+// when first needed, core.Record.SplitKeys), Timestamp from its head, a custom property
+// found in place (core.Record.Lookup, no allocation).
+type storedRecord struct{ r *core.Record }
+
+func (r storedRecord) lookup(name string) (core.Value, bool) {
+	switch name {
+	case core.PartitionKeyName:
+		r.r.SplitKeys()
+		return core.StringValue(r.r.PartitionKey), true
+	case core.RowKeyName:
+		r.r.SplitKeys()
+		return core.StringValue(r.r.RowKey), true
+	case core.TimestampName:
+		return core.DateTimeValue(r.r.Timestamp()), true
+	}
+	return r.r.Lookup(name)
+}
+
 // tableRecord exposes a table to a filter: its only property is TableName.
 type tableRecord struct{ t *core.Table }
 
@@ -49,18 +68,9 @@ func (f *Filter) Matches(e *core.Entity) bool {
 
 // MatchesRecord reports whether an entity as stored satisfies the filter, as Matches
 // does for the decoded entity, reading only the properties the filter names and
-// allocating nothing (see compile); the nil filter matches all.
+// allocating nothing; the nil filter matches all.
 func (f *Filter) MatchesRecord(r *core.Record) bool {
-	return f == nil || f.match(r)
-}
-
-// recordMatcher returns what MatchesRecord computes as one function, for a scan to call
-// per candidate.
-func (f *Filter) recordMatcher() matcher {
-	if f == nil {
-		return constant(true)
-	}
-	return f.match
+	return f == nil || f.root.eval(storedRecord{r})
 }
 
 // MatchesTable reports whether a table satisfies a Query Tables filter, whose property is
@@ -82,7 +92,17 @@ func (n constNode) eval(record) bool { return bool(n) }
 
 func (n *cmpNode) eval(r record) bool {
 	v, ok := r.lookup(n.prop)
-	return ok && compare(v, n.op, n.lit)
+	if !ok {
+		return false
+	}
+	if t := v.Type(); n.isInteger && (t == core.TypeInt32 || t == core.TypeInt64) {
+		x := v.Int64()
+		if t == core.TypeInt32 {
+			x = int64(v.Int32())
+		}
+		return n.want.ordered[cmp.Compare(x, n.integer)+1]
+	}
+	return n.want.of(compareValues(v, n.lit))
 }
 
 // order is the outcome of comparing a property value with a literal.
@@ -93,18 +113,6 @@ const (
 	unordered              // a NaN is involved: only ne is true
 	ordered                // c holds the comparison
 )
-
-// compare reports whether "v op lit" holds.
-func compare(v core.Value, op Op, lit core.Value) bool {
-	c, o := compareValues(v, lit)
-	switch o {
-	case ordered:
-		return holds(op, c)
-	case unordered:
-		return op == OpNe
-	}
-	return false
-}
 
 // holds applies op to the result c of a three-way comparison.
 func holds(op Op, c int) bool {

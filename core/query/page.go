@@ -166,7 +166,7 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 		}
 		return n
 	}
-	p := newPager(f.recordMatcher(), measure, (*core.Record).SplitKeys, limit, req.Budget)
+	p := newPager(f.MatchesRecord, measure, (*core.Record).SplitKeys, limit, req.Budget)
 	var ranges []core.KeyRange
 	for _, r := range f.Ranges() {
 		r = r.Intersect(within)

@@ -14,9 +14,8 @@ const maxDepth = 64
 
 // Filter is a parsed $filter. The nil *Filter matches everything.
 type Filter struct {
-	root  node
-	cmps  int
-	match matcher // root compiled for stored records
+	root node
+	cmps int
 }
 
 // ParseFilter parses an OData $filter for Query Entities or Query Tables ("" gives the
@@ -38,7 +37,7 @@ func ParseFilter(s string) (*Filter, error) {
 	if t := p.peek(); t.kind != tokEOF {
 		return nil, p.unexpected(t, "'and', 'or' or the end")
 	}
-	return &Filter{root: root, cmps: p.cmps, match: compile(root)}, nil
+	return &Filter{root: root, cmps: p.cmps}, nil
 }
 
 // String returns the filter in canonical form: every and/or parenthesized, constants on
@@ -178,7 +177,7 @@ func (p *parser) comparison() (node, error) {
 		return nil, err
 	}
 	if !a.isLit && endsOperand(p.peek()) { // a bare property: "Active" means "Active eq true"
-		return &cmpNode{prop: a.prop, op: OpEq, lit: core.BoolValue(true)}, nil
+		return newCmpNode(a.prop, OpEq, core.BoolValue(true)), nil
 	}
 	if a.isLit && a.value.Type() == core.TypeBoolean && endsOperand(p.peek()) { // "true", "false"
 		return constNode(a.value.Bool()), nil
@@ -239,7 +238,7 @@ func (p *parser) build(a operand, op Op, b operand, first, opTok, second token) 
 		return nil, errAt(p.src, opTok.pos, ErrFilterSyntax, "operator %s is not defined for Edm.Boolean", op)
 	}
 	if a.isLit {
-		return &cmpNode{prop: b.prop, op: op.flip(), lit: lit}, nil
+		return newCmpNode(b.prop, op.flip(), lit), nil
 	}
-	return &cmpNode{prop: a.prop, op: op, lit: lit}, nil
+	return newCmpNode(a.prop, op, lit), nil
 }
