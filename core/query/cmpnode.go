@@ -31,4 +31,3 @@ func newCmpNode(prop string, op Op, lit core.Value) *cmpNode {
 	n.integer, n.isInteger = asInt(lit)
 	return n
 }
-
