@@ -29,5 +29,6 @@ func newCmpNode(prop string, op Op, lit core.Value) *cmpNode {
 	n := &cmpNode{prop: prop, op: op, lit: lit,
 		want: outcome{ordered: [3]bool{holds(op, -1), holds(op, 0), holds(op, 1)}, unordered: op == OpNe}}
 	n.integer, n.isInteger = asInt(lit)
+	n.custom = prop != core.PartitionKeyName && prop != core.RowKeyName && prop != core.TimestampName
 	return n
 }

@@ -91,7 +91,13 @@ func (n *notNode) eval(r record) bool { return !n.x.eval(r) }
 func (n constNode) eval(record) bool { return bool(n) }
 
 func (n *cmpNode) eval(r record) bool {
-	v, ok := r.lookup(n.prop)
+	var v core.Value
+	var ok bool
+	if s, stored := r.(storedRecord); stored && n.custom {
+		v, ok = s.r.Lookup(n.prop) // a scan's common case, with no dispatch on the name
+	} else {
+		v, ok = r.lookup(n.prop)
+	}
 	if !ok {
 		return false
 	}
