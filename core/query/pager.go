@@ -14,7 +14,6 @@ const checkEvery = 256
 type pager[T any] struct {
 	match    func(*T) bool
 	size     func(*T) int
-	fill     func(*T) // if not nil, completes an item before it is kept or measured
 	limit    int
 	budget   Budget
 	deadline time.Time
@@ -27,10 +26,10 @@ type pager[T any] struct {
 	more     bool // the page ended before the scan did
 }
 
-func newPager[T any](match func(*T) bool, size func(*T) int, fill func(*T), limit int, b Budget) *pager[T] {
+func newPager[T any](match func(*T) bool, size func(*T) int, limit int, b Budget) *pager[T] {
 	b = b.withDefaults()
 	return &pager[T]{
-		match: match, size: size, fill: fill, limit: limit, budget: b, deadline: time.Now().Add(b.Duration),
+		match: match, size: size, limit: limit, budget: b, deadline: time.Now().Add(b.Duration),
 		out: make([]T, 0, min(limit, 64)), filled: limit <= 0,
 	}
 }
@@ -47,27 +46,19 @@ func (p *pager[T]) visit(x *T) bool {
 			p.more = true
 			return false
 		}
-		p.out = append(p.out, p.keep(x))
+		p.out = append(p.out, *x)
 		p.bytes += p.size(x)
 		p.filled = p.full()
 	}
 	if p.filled {
-		p.last = p.keep(x)
+		p.last = *x
 	}
 	if p.exhausted() {
-		p.last = p.keep(x)
+		p.last = *x
 		p.more = true
 		return false
 	}
 	return true
-}
-
-// keep returns a copy of x, completed by fill.
-func (p *pager[T]) keep(x *T) T {
-	if p.fill != nil {
-		p.fill(x)
-	}
-	return *x
 }
 
 // reserve makes room for n more items in the page, at most its limit, so that a page of
