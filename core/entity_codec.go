@@ -134,34 +134,13 @@ func (d *decoder) bytes(n uint64) string {
 	return s
 }
 
+// value reads a value of type t (see valueAt).
 func (d *decoder) value(t Type) Value {
-	v := Value{typ: t}
-	switch t {
-	case TypeString, TypeBinary:
-		v.str = d.bytes(d.uvarint())
-	case TypeGuid:
-		v.str = d.bytes(16)
-	case TypeBoolean:
-		v.num = uint64(d.byte())
-		d.err = d.err || v.num > 1
-	case TypeInt32, TypeInt64:
-		u := d.uvarint()
-		n := int64(u>>1) ^ -int64(u&1)
-		d.err = d.err || t == TypeInt32 && n != int64(int32(n))
-		v.num = uint64(n)
-	case TypeDouble:
-		if len(d.s) < 8 {
-			d.err = true
-			return v
-		}
-		for i := 7; i >= 0; i-- {
-			v.num = v.num<<8 | uint64(d.s[i])
-		}
-		d.s = d.s[8:]
-	case TypeDateTime:
-		v.num = d.uvarint()
-	default:
+	v, end := valueAt(d.s, t, 0)
+	if end < 0 {
 		d.err = true
+		return Value{}
 	}
+	d.s = d.s[end:]
 	return v
 }

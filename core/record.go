@@ -11,6 +11,20 @@ type Record struct {
 	PartitionKey string
 	RowKey       string
 	data         string // the stored form; see entity_codec.go
+	keys         string // when not "", the keys as the store holds them, not split yet
+}
+
+// SplitKeys sets the record's PartitionKey and RowKey when a scan left them to be found
+// (Tx.ScanRecordsUnsplit); otherwise it does nothing.
+func (r *Record) SplitKeys() {
+	if r.keys != "" {
+		r.splitKeys()
+	}
+}
+
+func (r *Record) splitKeys() {
+	r.PartitionKey, r.RowKey = splitEntityKey(r.keys, 0)
+	r.keys = ""
 }
 
 // NewRecord returns the record the store holds for e: e's keys, Timestamp and properties
@@ -53,16 +67,31 @@ func (r *Record) Lookup(name string) (Value, bool) {
 			break
 		}
 		end := at + n
-		if n == len(name) && (n == 0 || s[at] == name[0]) && s[at:end] == name {
-			d := decoder{s: s[end:]}
-			v := d.value(typ)
-			return v, !d.err
+		if n == len(name) && sameName(s[at:end], name) {
+			v, next := valueAt(s, typ, end)
+			return v, next >= 0
 		}
 		if i = skipValue(s, typ, end); i < 0 {
 			break
 		}
 	}
 	return Value{}, false
+}
+
+// sameName reports whether the names a and b, of the same length, are equal. Most names
+// are short: it compares them byte by byte, without the call a string comparison makes,
+// and rejects a different name at its first byte.
+func sameName(a, b string) bool {
+	if len(a) > 16 {
+		return a == b
+	}
+	b = b[:len(a)]
+	for k := range len(a) {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // Properties iterates over the record's custom properties in stored order, name and
@@ -92,12 +121,11 @@ func propertyAt(s string, i int) (string, Value, int) {
 	if at < 0 {
 		return "", Value{}, -1
 	}
-	d := decoder{s: s[at+n:]}
-	v := d.value(Type(s[i]))
-	if d.err {
+	v, end := valueAt(s, Type(s[i]), at+n)
+	if end < 0 {
 		return "", Value{}, -1
 	}
-	return s[at : at+n], v, len(s) - len(d.s)
+	return s[at : at+n], v, end
 }
 
 // Check reports errCorrupt unless the stored form decodes in full, by the rules of

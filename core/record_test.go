@@ -128,3 +128,28 @@ func FuzzSkipUvarint(f *testing.F) {
 		}
 	})
 }
+
+// TestPropertiesAt holds the head's fast path (a nine-byte Timestamp, fewer than 128
+// properties) to the general reading, for Timestamps of every varint length.
+func TestPropertiesAt(t *testing.T) {
+	props := []Property{{"A", Int32Value(1)}}
+	for _, ts := range []DateTime{0, 1, 1 << 55, 1<<56 - 1, 1 << 56, MinDateTime, MaxDateTime, 1<<63 - 1} {
+		for _, n := range []int{0, 1, 127, 128} {
+			many := make([]Property, n)
+			for i := range many {
+				many[i] = Property{Name: string(rune('a' + i%26)), Value: props[0].Value}
+			}
+			s := encodeEntity(ts, many)
+			at, count := propertiesAt(s)
+			wantAt, wantCount := headAt(s)
+			if at != wantAt || count != wantCount || count != uint64(n) {
+				t.Fatalf("Timestamp %d, %d properties: propertiesAt = %d, %d; headAt = %d, %d", ts, n, at, count, wantAt, wantCount)
+			}
+		}
+	}
+	for _, s := range []string{"", "\x02", "\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80", "\x01\xff\xff\xff\xff\xff\xff\xff\xff\x7f"} {
+		if at, _ := propertiesAt(s); at != -1 {
+			t.Fatalf("propertiesAt(%q) = %d, want -1", s, at)
+		}
+	}
+}

@@ -6,13 +6,26 @@ import "runtime"
 // until fn returns false, decoding nothing and allocating nothing per entity. fn is given
 // the same *Record each time: copy the Record to keep it.
 func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) error {
+	return tx.scanRecords(table, r, false, fn)
+}
+
+// ScanRecordsUnsplit is ScanRecords for a scan that needs the keys of few of the records
+// it reads, such as a filtered query's: the Record given to fn has an empty PartitionKey
+// and RowKey until fn calls its SplitKeys method, so that a record fn passes over costs
+// no search for where its PartitionKey ends.
+func (tx *Tx) ScanRecordsUnsplit(table string, r KeyRange, fn func(rec *Record) bool) error {
+	return tx.scanRecords(table, r, true, fn)
+}
+
+// scanRecords is ScanRecords, or ScanRecordsUnsplit when unsplit is set.
+func (tx *Tx) scanRecords(table string, r KeyRange, unsplit bool, fn func(rec *Record) bool) error {
 	if err := tx.hasTable(table); err != nil {
 		return err
 	}
 	if r.Empty() {
 		return nil
 	}
-	s := &recordScan{prefix: tableEntities(tableID(table)), to: string(r.To), bounded: r.To < TableEnd, fn: fn, size: firstBatch}
+	s := &recordScan{prefix: tableEntities(tableID(table)), to: string(r.To), bounded: r.To < TableEnd, unsplit: unsplit, fn: fn, size: firstBatch}
 	from := s.prefix + string(r.From)
 	missing := s.stopAtAbsent(tx, from, s.prefix+string(r.To))
 	if !s.done {
@@ -61,6 +74,7 @@ type recordScan struct {
 	prefix  string // the table's entity keys' prefix
 	to      string // the range's end, after the prefix
 	bounded bool   // the range ends before the table does
+	unsplit bool   // leave each record's keys for fn to split (ScanRecordsUnsplit)
 	fn      func(*Record) bool
 	rec     Record
 	batch   [maxBatch]struct{ k, v string }
@@ -102,7 +116,11 @@ func (s *recordScan) flush() {
 		s.done = true
 	}
 	for _, e := range batch {
-		s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(e.k, len(s.prefix))
+		if s.unsplit {
+			s.rec.PartitionKey, s.rec.RowKey, s.rec.keys = "", "", e.k[len(s.prefix):]
+		} else {
+			s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(e.k, len(s.prefix))
+		}
 		s.rec.data = e.v
 		if !s.fn(&s.rec) {
 			s.done, s.stopped = true, true

@@ -64,3 +64,46 @@ func TestTx_ScanRecords_Batches(t *testing.T) {
 		}
 	})
 }
+
+// TestTx_ScanRecordsUnsplit reads the same records as ScanRecords, with keys empty until
+// SplitKeys finds them (and a second SplitKeys, or one on a record with its keys, changes
+// nothing).
+func TestTx_ScanRecordsUnsplit(t *testing.T) {
+	s := newRuleStore(t, core.Options{}, "Scan")
+	for _, k := range [][2]string{{"", ""}, {"", "r"}, {"p", ""}, {"p05", "012345"}, {"partition-key-17", "row"}, {"é", "ü"}} {
+		e := &core.Entity{PartitionKey: k[0], RowKey: k[1]}
+		e.Set("N", core.StringValue(k[0]+"/"+k[1]))
+		insert(t, s, "Scan", e)
+	}
+	var want, got []core.Record
+	err := s.View(func(tx *core.Tx) error {
+		if err := tx.ScanRecords("Scan", core.WholeTable, func(r *core.Record) bool { want = append(want, *r); return true }); err != nil {
+			return err
+		}
+		return tx.ScanRecordsUnsplit("Scan", core.WholeTable, func(r *core.Record) bool {
+			if r.PartitionKey != "" || r.RowKey != "" {
+				t.Fatalf("keys (%q, %q) before SplitKeys", r.PartitionKey, r.RowKey)
+			}
+			r.SplitKeys()
+			r.SplitKeys()
+			got = append(got, *r)
+			return true
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 6 || !slices.Equal(got, want) {
+		t.Fatalf("unsplit scan read %+v, want %+v", got, want)
+	}
+	for _, r := range got {
+		if v, _ := r.Lookup("N"); v.Str() != r.PartitionKey+"/"+r.RowKey {
+			t.Fatalf("record (%q, %q) holds %q", r.PartitionKey, r.RowKey, v.Str())
+		}
+		before := r
+		r.SplitKeys()
+		if r != before {
+			t.Fatalf("SplitKeys changed a split record: %+v, then %+v", before, r)
+		}
+	}
+}

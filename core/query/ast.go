@@ -76,6 +76,11 @@ type cmpNode struct {
 	prop string
 	op   Op
 	lit  core.Value
+	// Prepared by newCmpNode for eval:
+	want      outcome // op's outcome for each result of comparing with lit
+	integer   int64   // lit, when isInteger
+	isInteger bool    // lit is an Int32 or Int64
+	custom    bool    // prop is not a system property
 }
 
 // constNode is a bare "true" or "false": it holds for every record, or for none.

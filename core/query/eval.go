@@ -29,15 +29,18 @@ func (r entityRecord) lookup(name string) (core.Value, bool) {
 	return r.e.Get(name)
 }
 
-// storedRecord exposes an entity as stored to a filter: keys from the record's key,
-// Timestamp from its head, a custom property found in place (core.Record.Lookup).
+// storedRecord exposes an entity as stored to a filter: keys from the record's key (split
+// when first needed, core.Record.SplitKeys), Timestamp from its head, a custom property
+// found in place (core.Record.Lookup, no allocation).
 type storedRecord struct{ r *core.Record }
 
 func (r storedRecord) lookup(name string) (core.Value, bool) {
 	switch name {
 	case core.PartitionKeyName:
+		r.r.SplitKeys()
 		return core.StringValue(r.r.PartitionKey), true
 	case core.RowKeyName:
+		r.r.SplitKeys()
 		return core.StringValue(r.r.RowKey), true
 	case core.TimestampName:
 		return core.DateTimeValue(r.r.Timestamp()), true
@@ -88,8 +91,24 @@ func (n *notNode) eval(r record) bool { return !n.x.eval(r) }
 func (n constNode) eval(record) bool { return bool(n) }
 
 func (n *cmpNode) eval(r record) bool {
-	v, ok := r.lookup(n.prop)
-	return ok && compare(v, n.op, n.lit)
+	var v core.Value
+	var ok bool
+	if s, stored := r.(storedRecord); stored && n.custom {
+		v, ok = s.r.Lookup(n.prop) // a scan's common case, with no dispatch on the name
+	} else {
+		v, ok = r.lookup(n.prop)
+	}
+	if !ok {
+		return false
+	}
+	if t := v.Type(); n.isInteger && (t == core.TypeInt32 || t == core.TypeInt64) {
+		x := v.Int64()
+		if t == core.TypeInt32 {
+			x = int64(v.Int32())
+		}
+		return n.want.ordered[cmp.Compare(x, n.integer)+1]
+	}
+	return n.want.of(compareValues(v, n.lit))
 }
 
 // order is the outcome of comparing a property value with a literal.
@@ -100,18 +119,6 @@ const (
 	unordered              // a NaN is involved: only ne is true
 	ordered                // c holds the comparison
 )
-
-// compare reports whether "v op lit" holds.
-func compare(v core.Value, op Op, lit core.Value) bool {
-	c, o := compareValues(v, lit)
-	switch o {
-	case ordered:
-		return holds(op, c)
-	case unordered:
-		return op == OpNe
-	}
-	return false
-}
 
 // holds applies op to the result c of a three-way comparison.
 func holds(op Op, c int) bool {

@@ -139,6 +139,10 @@ func TestFilter_Matches(t *testing.T) {
 			if got := g.Matches(e); got != tt.want {
 				t.Fatalf("reparsed %q: Matches = %v, want %v", f.String(), got, tt.want)
 			}
+			rec := core.NewRecord(e)
+			if got := f.MatchesRecord(&rec); got != tt.want {
+				t.Fatalf("MatchesRecord (on the stored bytes) = %v, want %v", got, tt.want)
+			}
 		})
 	}
 }

@@ -156,10 +156,13 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 		within = core.WholeTable
 	}
 	// The page's records are measured for the budget and checked whole in one pass; the
-	// scan reuses the *Record it gives, so the first one not whole is kept by value.
+	// scan reuses the *Record it gives, so the first one not whole is kept by value. The
+	// scan leaves the keys of the records it gives unsplit (core.Tx.ScanRecordsUnsplit):
+	// those of the page and of the last record read are split here, and no others.
 	var corrupt core.Record
 	var corruptErr error
 	measure := func(r *core.Record) int {
+		r.SplitKeys()
 		n, err := r.Measure()
 		if err != nil && corruptErr == nil {
 			corrupt, corruptErr = *r, err
@@ -184,8 +187,12 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 	if corruptErr != nil {
 		return nil, fmt.Errorf("read entity (%q, %q): %w", corrupt.PartitionKey, corrupt.RowKey, corruptErr)
 	}
+	for i := range p.out {
+		p.out[i].SplitKeys()
+	}
 	page := &RecordPage{Records: p.out, Examined: p.examined, Plan: plan}
 	if p.more {
+		p.last.SplitKeys()
 		page.NextPartitionKey, page.NextRowKey = EncodeContinuation(p.last.PartitionKey, p.last.RowKey)
 	}
 	return page, nil

@@ -177,7 +177,7 @@ func (p *parser) comparison() (node, error) {
 		return nil, err
 	}
 	if !a.isLit && endsOperand(p.peek()) { // a bare property: "Active" means "Active eq true"
-		return &cmpNode{prop: a.prop, op: OpEq, lit: core.BoolValue(true)}, nil
+		return newCmpNode(a.prop, OpEq, core.BoolValue(true)), nil
 	}
 	if a.isLit && a.value.Type() == core.TypeBoolean && endsOperand(p.peek()) { // "true", "false"
 		return constNode(a.value.Bool()), nil
@@ -238,7 +238,7 @@ func (p *parser) build(a operand, op Op, b operand, first, opTok, second token) 
 		return nil, errAt(p.src, opTok.pos, ErrFilterSyntax, "operator %s is not defined for Edm.Boolean", op)
 	}
 	if a.isLit {
-		return &cmpNode{prop: b.prop, op: op.flip(), lit: lit}, nil
+		return newCmpNode(b.prop, op.flip(), lit), nil
 	}
-	return &cmpNode{prop: a.prop, op: op, lit: lit}, nil
+	return newCmpNode(a.prop, op, lit), nil
 }

@@ -46,7 +46,7 @@ func (f *Filter) run(tx *core.Tx, table string, ranges []core.KeyRange, p *pager
 		name += overLimit + plan.String() + ")"
 	}
 	for _, r := range ranges {
-		if err := tx.ScanRecords(table, r, p.visit); err != nil {
+		if err := tx.ScanRecordsUnsplit(table, r, p.visit); err != nil {
 			return "", err
 		}
 		if p.more {
