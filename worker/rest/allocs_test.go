@@ -43,6 +43,7 @@ func TestHandler_InsertAllocs(t *testing.T) {
 	hr := signedRequest(t, &env{url: "http://127.0.0.1:10002/" + auth.DevAccountName}, http.MethodPost, "/bench", string(body))
 	hr.Header.Set("Prefer", "return-no-content")
 	r := nethttp.Request(hr)
+	r.RequestURI = hr.URL.RequestURI() // as the server receives it
 	var rd bytes.Reader
 	w := &keptWriter{header: exchange.Header{}}
 	n := 0

@@ -46,7 +46,8 @@ func (c *call) batch() {
 	}
 	rs := make([]batch.Response, len(writes))
 	for i, w := range writes {
-		rs[i].Status, rs[i].Header, rs[i].Body = c.answerWrite(w, stored[i])
+		rs[i].Header = exchange.Header{}
+		rs[i].Status, rs[i].Body = c.answerWrite(rs[i].Header, w, stored[i])
 		rs[i].Header.Set("X-Content-Type-Options", "nosniff")
 		rs[i].Header.Set("Cache-Control", "no-cache")
 	}

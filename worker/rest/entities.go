@@ -64,9 +64,6 @@ func (c *call) writeEntity() {
 		c.fail(err)
 		return
 	}
-	status, h, out := c.answerWrite(w, stored)
-	for k, v := range h {
-		c.w.Header()[k] = v
-	}
+	status, out := c.answerWrite(c.w.Header(), w, stored)
 	c.writeRaw(status, out)
 }
