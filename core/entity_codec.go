@@ -21,22 +21,29 @@ var errCorrupt = errors.New("stored entity is corrupt")
 
 // encodeEntity returns the stored form of an entity's Timestamp and properties.
 func encodeEntity(ts DateTime, props []Property) string {
-	_, data := encodeKeyed("", ts, props)
+	_, data := encodeKeyed(ts, props)
 	return data
 }
 
-// encodeKeyed returns key and the stored form of an entity's Timestamp and properties,
-// both in one allocation, the stored form right after the key: a scan, which reads an
-// entity's key and then its stored form, finds them side by side in memory. The bytes
+// encodeKeyed returns a key, the concatenation of keyParts, and the stored form of an
+// entity's Timestamp and properties, both in one allocation, the stored form right after
+// the key: a scan, which reads an entity's key and then its stored form, finds them side
+// by side in memory. The bytes
 // become the strings without a copy (as strings.Builder does): nothing writes to them
 // once encoded.
-func encodeKeyed(key string, ts DateTime, props []Property) (string, string) {
-	n := len(key) + 12
+func encodeKeyed(ts DateTime, props []Property, keyParts ...string) (string, string) {
+	keyLen := 0
+	for _, p := range keyParts {
+		keyLen += len(p)
+	}
+	n := keyLen + 12
 	for _, p := range props {
 		n += 4 + len(p.Name) + 9 + len(p.Value.str)
 	}
 	b := make([]byte, 0, n)
-	b = append(b, key...)
+	for _, p := range keyParts {
+		b = append(b, p...)
+	}
 	b = append(b, entityCodecVersion)
 	b = binary.AppendUvarint(b, uint64(ts))
 	b = binary.AppendUvarint(b, uint64(len(props)))
@@ -47,7 +54,7 @@ func encodeKeyed(key string, ts DateTime, props []Property) (string, string) {
 		b = appendValue(b, p.Value)
 	}
 	s := unsafe.String(unsafe.SliceData(b), len(b))
-	return s[:len(key)], s[len(key):]
+	return s[:keyLen], s[keyLen:]
 }
 
 func appendValue(b []byte, v Value) []byte {

@@ -137,7 +137,7 @@ func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 		return nil, err
 	}
 	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: next.Properties}
-	return out, tx.set(encodeKeyed(key, out.Timestamp, out.Properties))
+	return out, tx.set(encodeKeyed(out.Timestamp, out.Properties, key))
 }
 
 // insert adds entity e to table id. It looks its key up only once, in the write itself,
@@ -149,7 +149,8 @@ func (tx *Tx) insert(id string, e *Entity) (*Entity, error) {
 		return nil, err
 	}
 	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: e.Properties}
-	if err := tx.setNew(encodeKeyed(entityKey(id, e.PartitionKey, e.RowKey), ts, e.Properties)); err != nil {
+	// The key is written straight into the record's allocation (see entityKey).
+	if err := tx.setNew(encodeKeyed(ts, e.Properties, entityPrefix, id, sep, e.PartitionKey, sep, e.RowKey)); err != nil {
 		return nil, err
 	}
 	if err := tx.noteLocalChange(id, e.PartitionKey, e.RowKey); err != nil {
