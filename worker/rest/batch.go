@@ -87,7 +87,11 @@ func (c *call) parseSub(s batch.SubRequest) (*write, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.parseWrite(writeKinds[method], q.Get("$format"), res, s.Header, s.Body)
+	w := &write{}
+	if err := c.parseWrite(w, writeKinds[method], q.Get("$format"), res, s.Header, s.Body); err != nil {
+		return nil, err
+	}
+	return w, nil
 }
 
 // subResource parses the URL of a batch operation, relative to this call's account.

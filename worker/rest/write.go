@@ -32,37 +32,37 @@ var writeKinds = map[string]core.OpKind{
 }
 
 // parseWrite parses an entity write of kind (from writeKinds; format is the $format
-// parameter, if any). A delete needs If-Match.
-func (c *call) parseWrite(kind core.OpKind, format string, res resource, h exchange.Header, body []byte) (*write, error) {
-	w := &write{table: res.table}
+// parameter, if any) into w. A delete needs If-Match.
+func (c *call) parseWrite(w *write, kind core.OpKind, format string, res resource, h exchange.Header, body []byte) error {
+	*w = write{table: res.table}
 	if kind == core.OpInsert {
-		return w, w.parseInsert(res, format, h, body)
+		return w.parseInsert(res, format, h, body)
 	}
 	if res.kind != kindEntity {
-		return nil, ErrMethodNotAllowed
+		return ErrMethodNotAllowed
 	}
 	ifMatch, sent, err := ifMatchOf(h)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w.meta, _ = wire.ParseFormat(formatOf(h, format))
 	if kind == core.OpDelete {
 		if !sent {
-			return nil, ErrIfMatchMissing
+			return ErrIfMatchMissing
 		}
 		e := &core.Entity{PartitionKey: res.partitionKey, RowKey: res.rowKey}
 		w.op = core.Op{Kind: core.OpDelete, Entity: e, IfMatch: ifMatch}
-		return w, nil
+		return nil
 	}
 	e, err := decodeAt(body, res.partitionKey, res.rowKey)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w.op = core.Op{Kind: kind, Entity: e, IfMatch: ifMatch}
 	if !sent {
 		w.op.Kind = upsertKind(kind)
 	}
-	return w, nil
+	return nil
 }
 
 // parseInsert parses an Insert Entity body and its Prefer and Accept headers.
