@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/binary"
 	"errors"
+	"unsafe"
 )
 
 // The stored form of an entity (the buntdb value; the keys live in the buntdb key):
@@ -20,20 +21,29 @@ var errCorrupt = errors.New("stored entity is corrupt")
 
 // encodeEntity returns the stored form of an entity's Timestamp and properties.
 func encodeEntity(ts DateTime, props []Property) string {
-	_, data := encodeKeyed("", ts, props)
+	_, data := encodeKeyed(ts, props)
 	return data
 }
 
-// encodeKeyed returns key and the stored form of an entity's Timestamp and properties,
-// both in one allocation, the stored form right after the key: a scan, which reads an
-// entity's key and then its stored form, finds them side by side in memory.
-func encodeKeyed(key string, ts DateTime, props []Property) (string, string) {
-	n := len(key) + 12
+// encodeKeyed returns a key, the concatenation of keyParts, and the stored form of an
+// entity's Timestamp and properties, both in one allocation, the stored form right after
+// the key: a scan, which reads an entity's key and then its stored form, finds them side
+// by side in memory. The bytes
+// become the strings without a copy (as strings.Builder does): nothing writes to them
+// once encoded.
+func encodeKeyed(ts DateTime, props []Property, keyParts ...string) (string, string) {
+	keyLen := 0
+	for _, p := range keyParts {
+		keyLen += len(p)
+	}
+	n := keyLen + 12
 	for _, p := range props {
 		n += 4 + len(p.Name) + 9 + len(p.Value.str)
 	}
 	b := make([]byte, 0, n)
-	b = append(b, key...)
+	for _, p := range keyParts {
+		b = append(b, p...)
+	}
 	b = append(b, entityCodecVersion)
 	b = binary.AppendUvarint(b, uint64(ts))
 	b = binary.AppendUvarint(b, uint64(len(props)))
@@ -43,8 +53,8 @@ func encodeKeyed(key string, ts DateTime, props []Property) (string, string) {
 		b = append(b, p.Name...)
 		b = appendValue(b, p.Value)
 	}
-	s := string(b)
-	return s[:len(key)], s[len(key):]
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	return s[:keyLen], s[keyLen:]
 }
 
 func appendValue(b []byte, v Value) []byte {

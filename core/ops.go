@@ -99,6 +99,9 @@ func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 
 // applyValid is apply for an op validateOp has accepted.
 func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
+	if op.Kind == OpInsert {
+		return tx.insert(id, op.Entity)
+	}
 	e := op.Entity
 	key := entityKey(id, e.PartitionKey, e.RowKey)
 	old, err := tx.stored(key, e)
@@ -134,7 +137,26 @@ func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 		return nil, err
 	}
 	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: next.Properties}
-	return out, tx.set(encodeKeyed(key, out.Timestamp, out.Properties))
+	return out, tx.set(encodeKeyed(out.Timestamp, out.Properties, key))
+}
+
+// insert adds entity e to table id. It looks its key up only once, in the write itself,
+// which tells whether an entity was there: then that entity is put back and the insert
+// fails with ErrEntityExists, leaving only the transaction's Timestamp issued.
+func (tx *Tx) insert(id string, e *Entity) (*Entity, error) {
+	ts, err := tx.timestamp()
+	if err != nil {
+		return nil, err
+	}
+	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: e.Properties}
+	// The key is written straight into the record's allocation (see entityKey).
+	if err := tx.setNew(encodeKeyed(ts, e.Properties, entityPrefix, id, sep, e.PartitionKey, sep, e.RowKey)); err != nil {
+		return nil, err
+	}
+	if err := tx.noteLocalChange(id, e.PartitionKey, e.RowKey); err != nil {
+		return nil, err
+	}
+	return out, tx.supersedeDeletion(id, e.PartitionKey, e.RowKey)
 }
 
 // validateOp checks the op's kind and entity before anything is read.

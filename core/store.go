@@ -49,6 +49,7 @@ type Store struct {
 
 	commitMu   sync.Mutex     // serializes commits with compaction and Close
 	clock      DateTime       // the last Timestamp issued; guarded by buntdb's write lock
+	hasID      bool           // the store's identity is known to be stored; guarded likewise
 	logBytes   int64          // change-set bytes in the backend since the last snapshot
 	snapBytes  int64          // size of the last snapshot
 	compactErr error          // the last automatic compaction's failure, if any

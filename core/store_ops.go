@@ -34,11 +34,12 @@ func (s *Store) GetRecord(table, pk, rk string) (rec Record, err error) {
 
 // Apply performs one entity write in its own transaction; see Tx.Apply. The op is
 // validated before the write lock is taken, so that writers hold it for less time; its
-// errors keep Tx.Apply's order (a missing table first).
+// errors keep Tx.Apply's order (a missing table first). The table's record is looked up
+// but not decoded: a write needs only to know that the table exists.
 func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
 	invalid := validateOp(op)
 	err = s.Update(func(tx *Tx) error {
-		if _, err := tx.Table(table); err != nil {
+		if err := tx.hasTable(table); err != nil {
 			return err
 		}
 		if invalid != nil {

@@ -16,9 +16,15 @@ func (tx *Tx) StoreID() (Guid, error) {
 	return g, nil
 }
 
-// ensureStoreID gives the store its identity if it has none yet.
+// ensureStoreID gives the store its identity if it has none yet. Once a transaction has
+// found it stored, later ones take that as known (nothing deletes it), saving each write
+// a lookup; the transaction that made it may still roll back, so making it proves nothing.
 func (tx *Tx) ensureStoreID() error {
+	if tx.store.hasID {
+		return nil
+	}
 	if _, ok, err := tx.get(storeIDKey); err != nil || ok {
+		tx.store.hasID = ok
 		return err
 	}
 	g := NewGuid()

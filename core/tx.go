@@ -74,6 +74,31 @@ func (tx *Tx) set(key, value string) error {
 	return nil
 }
 
+// setNew writes key, which must be absent: when it was there, its value is put back and
+// setNew fails with ErrEntityExists, having changed nothing.
+func (tx *Tx) setNew(key, value string) error {
+	if !tx.writable {
+		return ErrTxReadOnly
+	}
+	if err := tx.store.needKey(key); err != nil {
+		return err
+	}
+	prev, replaced, err := tx.btx.Set(key, value, nil)
+	if err != nil {
+		return err
+	}
+	if replaced {
+		if _, _, err := tx.btx.Set(key, prev, nil); err != nil {
+			return err
+		}
+		return ErrEntityExists
+	}
+	if tx.logging {
+		tx.log = appendCommand(tx.log, "set", key, value)
+	}
+	return nil
+}
+
 // del removes key and records it in the change set.
 func (tx *Tx) del(key string) error {
 	if !tx.writable {

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"sync"
 	"unsafe"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -45,13 +46,29 @@ func DecodeEntity(data []byte) (*core.Entity, error) {
 func DecodeEntityBody(data []byte) (e *core.Entity, keys Keys, err error) {
 	d := decoder{sc: scanner{data: data, buf: make([]byte, 0, len(data))}}
 	n := min(bytes.Count(data, []byte{':'}), maxMembers) // at least the members, roughly
-	d.members, d.hashes = make([]member, 0, n), make([]uint32, 0, n)
-	if err := d.sc.topObject(d.member); err != nil {
-		return nil, Keys{}, err
+	s := scratchPool.Get().(*scratch)
+	d.members, d.hashes = s.members[:0], s.hashes[:0]
+	if cap(d.members) < n {
+		d.members, d.hashes = make([]member, 0, n), make([]uint32, 0, n)
 	}
-	e, err = d.entity()
-	return e, d.keys, err
+	if err = d.sc.topObject(d.member); err == nil {
+		e, err = d.entity()
+		keys = d.keys
+	}
+	s.members, s.hashes = d.members[:0], d.hashes[:0]
+	scratchPool.Put(s)
+	return e, keys, err
 }
+
+// scratch is a decoder's table of members, kept in scratchPool between decodings:
+// nothing decoded refers to it (the entity's strings share the scanner's buffer of
+// decoded text, which is the entity's own).
+type scratch struct {
+	members []member
+	hashes  []uint32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // DecodeTableName parses a Create Table body, {"TableName":"name"}; other members are
 // ignored. It does not validate the name (core.ValidateTableName does).

@@ -10,7 +10,9 @@
 //
 // It prints the connection string of each account it serves, logs one line per request
 // (unless -quiet) and stops gracefully on SIGINT or SIGTERM: requests in flight finish and
-// the store is closed, so every acknowledged write is on disk.
+// the store is closed, so every acknowledged write is on disk. TABLETOP_CPUPROFILE and
+// TABLETOP_MEMPROFILE, when set, name files for a CPU and an allocation profile of the
+// run (profile.go; the side-by-side benchmark sets them with BENCH_PROFILE).
 //
 // Requests that net/http refuses before the REST handler sees them (malformed framing or
 // headers, an unknown Transfer-Encoding, headers over 1 MiB) are answered 400 with an
@@ -28,6 +30,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -73,9 +76,14 @@ func main() {
 	flag.Var(&cfg.indexes, "index", "secondary index to keep, as table.property (repeat the flag, or separate with commas); declared in every account, on the table now or when it is created")
 	flag.Parse()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, cfg, os.Stdout, os.Stderr); err != nil {
+	stopProfiles, err := startProfiles(os.Getenv)
+	if err == nil {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err = run(ctx, cfg, os.Stdout, os.Stderr)
+		stop()
+		err = errors.Join(err, stopProfiles())
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "tabletop:", err)
 		os.Exit(1)
 	}

@@ -46,7 +46,8 @@ func (c *call) batch() {
 	}
 	rs := make([]batch.Response, len(writes))
 	for i, w := range writes {
-		rs[i].Status, rs[i].Header, rs[i].Body = c.answerWrite(w, stored[i])
+		rs[i].Header = exchange.Header{}
+		rs[i].Status, rs[i].Body = c.answerWrite(rs[i].Header, w, stored[i])
 		rs[i].Header.Set("X-Content-Type-Options", "nosniff")
 		rs[i].Header.Set("Cache-Control", "no-cache")
 	}
@@ -86,7 +87,11 @@ func (c *call) parseSub(s batch.SubRequest) (*write, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.parseWrite(writeKinds[method], q.Get("$format"), res, s.Header, s.Body)
+	w := &write{}
+	if err := c.parseWrite(w, writeKinds[method], q.Get("$format"), res, s.Header, s.Body); err != nil {
+		return nil, err
+	}
+	return w, nil
 }
 
 // subResource parses the URL of a batch operation, relative to this call's account.

@@ -46,9 +46,9 @@ func (c *call) writeEntity() {
 	if kind != core.OpDelete {
 		body, err = c.readJSON(c.h.maxEntity)
 	}
-	var w *write
+	var w write // on the stack: a single write needs no allocation of its own
 	if err == nil {
-		w, err = c.parseWrite(kind, c.query.Get("$format"), c.res, c.r.Header, body)
+		err = c.parseWrite(&w, kind, c.query.Get("$format"), c.res, c.r.Header, body)
 	}
 	if err == nil {
 		c.meta, err = w.meta, w.formatErr
@@ -64,9 +64,6 @@ func (c *call) writeEntity() {
 		c.fail(err)
 		return
 	}
-	status, h, out := c.answerWrite(w, stored)
-	for k, v := range h {
-		c.w.Header()[k] = v
-	}
+	status, out := c.answerWrite(c.w.Header(), &w, stored)
 	c.writeRaw(status, out)
 }

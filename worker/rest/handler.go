@@ -141,13 +141,17 @@ func (c *call) resolveAccount() (string, error) {
 		c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host
 		return path, nil
 	}
-	name, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	below := strings.TrimPrefix(path, "/")
+	name, _, found := strings.Cut(below, "/")
 	a, secondary := c.h.account(name)
 	if a == nil {
 		return "", errUnknownAccount
 	}
 	c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host+"/"+name
-	return "/" + rest, nil
+	if !found {
+		return "/", nil
+	}
+	return below[len(name):], nil // from the "/" after the name
 }
 
 // secondarySuffix ends the name of an account's secondary (read-only) location, as in

@@ -6,8 +6,8 @@ import "slices"
 // (Microsoft's "Versioning for the Azure Storage services" and "Previous Azure Storage
 // service versions", and the ServiceVersion lists of the Azure Storage SDKs). A request
 // naming another version, malformed or in the future, is answered 400 InvalidHeaderValue,
-// as Azure answers it. Add each version Azure publishes: an SDK that sends a version
-// missing here is refused.
+// as Azure answers it. Add each version Azure publishes, in order (checkVersion searches
+// the sorted list by halves): an SDK that sends a version missing here is refused.
 var serviceVersions = []string{
 	"2009-04-14", "2009-07-17", "2009-09-19", "2011-08-18", "2012-02-12", "2013-08-15",
 	"2014-02-14", "2015-02-21", "2015-04-05", "2015-07-08", "2015-12-11", "2016-05-31",
@@ -26,7 +26,7 @@ func (c *call) checkVersion() error {
 	if len(v) == 0 {
 		return nil
 	}
-	if len(v) > 1 || !slices.Contains(serviceVersions, v[0]) {
+	if _, found := slices.BinarySearch(serviceVersions, v[0]); len(v) > 1 || !found {
 		return ErrVersionInvalid
 	}
 	return nil

@@ -32,37 +32,37 @@ var writeKinds = map[string]core.OpKind{
 }
 
 // parseWrite parses an entity write of kind (from writeKinds; format is the $format
-// parameter, if any). A delete needs If-Match.
-func (c *call) parseWrite(kind core.OpKind, format string, res resource, h exchange.Header, body []byte) (*write, error) {
-	w := &write{table: res.table}
+// parameter, if any) into w. A delete needs If-Match.
+func (c *call) parseWrite(w *write, kind core.OpKind, format string, res resource, h exchange.Header, body []byte) error {
+	*w = write{table: res.table}
 	if kind == core.OpInsert {
-		return w, w.parseInsert(res, format, h, body)
+		return w.parseInsert(res, format, h, body)
 	}
 	if res.kind != kindEntity {
-		return nil, ErrMethodNotAllowed
+		return ErrMethodNotAllowed
 	}
 	ifMatch, sent, err := ifMatchOf(h)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w.meta, _ = wire.ParseFormat(formatOf(h, format))
 	if kind == core.OpDelete {
 		if !sent {
-			return nil, ErrIfMatchMissing
+			return ErrIfMatchMissing
 		}
 		e := &core.Entity{PartitionKey: res.partitionKey, RowKey: res.rowKey}
 		w.op = core.Op{Kind: core.OpDelete, Entity: e, IfMatch: ifMatch}
-		return w, nil
+		return nil
 	}
 	e, err := decodeAt(body, res.partitionKey, res.rowKey)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w.op = core.Op{Kind: kind, Entity: e, IfMatch: ifMatch}
 	if !sent {
 		w.op.Kind = upsertKind(kind)
 	}
-	return w, nil
+	return nil
 }
 
 // parseInsert parses an Insert Entity body and its Prefer and Accept headers.
@@ -109,33 +109,36 @@ func (w *write) operation() auth.Operation {
 	return auth.DeleteEntity
 }
 
-// answerWrite is the answer to a write that succeeded: status, headers and body. stored
-// is the entity as written (nil for a delete).
-func (c *call) answerWrite(w *write, stored *core.Entity) (int, exchange.Header, []byte) {
-	h := exchange.Header{}
+// answerWrite is the answer to a write that succeeded: its headers, set in h, then its
+// status and body. stored is the entity as written (nil for a delete). The header values
+// share one array, and the names are spelled canonically (exchange.CanonicalKey) as they
+// are set, so that the answer costs few allocations.
+func (c *call) answerWrite(h exchange.Header, w *write, stored *core.Entity) (int, []byte) {
 	if w.op.Kind == core.OpDelete {
-		h.Set("DataServiceVersion", "1.0;")
-		return exchange.StatusNoContent, h, nil
+		h["Dataserviceversion"] = []string{"1.0;"}
+		return exchange.StatusNoContent, nil
 	}
 	if w.op.Kind != core.OpInsert {
-		h.Set("DataServiceVersion", "1.0;")
-		h.Set("ETag", stored.ETag())
-		return exchange.StatusNoContent, h, nil
+		v := &[2]string{"1.0;", stored.ETag()}
+		h["Dataserviceversion"], h["Etag"] = v[0:1:1], v[1:2:2]
+		return exchange.StatusNoContent, nil
 	}
+	var buf [256]byte
+	loc := string(wire.AppendKeyPredicate(append(append(buf[:0], c.base...), '/'), w.table, stored.PartitionKey, stored.RowKey))
+	v := &[...]string{w.applied, "3.0;", loc, stored.ETag(), ""}
 	if w.applied != "" {
-		h.Set("Preference-Applied", w.applied)
+		h["Preference-Applied"] = v[0:1:1]
 	}
-	h.Set("DataServiceVersion", "3.0;")
-	loc := string(wire.AppendKeyPredicate([]byte(c.base+"/"), w.table, stored.PartitionKey, stored.RowKey))
-	h.Set("Location", loc)
-	h.Set("DataServiceId", loc)
-	h.Set("ETag", stored.ETag())
+	h["Dataserviceversion"] = v[1:2:2]
+	h["Location"], h["Dataserviceid"] = v[2:3:3], v[2:3:3]
+	h["Etag"] = v[3:4:4]
 	if !w.content {
-		return exchange.StatusNoContent, h, nil
+		return exchange.StatusNoContent, nil
 	}
-	h.Set("Content-Type", w.meta.ContentType())
+	v[4] = w.meta.ContentType()
+	h["Content-Type"] = v[4:5:5]
 	ctx := &wire.Context{Metadata: w.meta, BaseURL: c.base, Account: c.acct.Name, Table: w.table}
-	return exchange.StatusCreated, h, wire.AppendEntity(nil, stored, ctx)
+	return exchange.StatusCreated, wire.AppendEntity(nil, stored, ctx)
 }
 
 // decodeAt decodes an entity body for the entity at (pk, rk): keys the body leaves out
@@ -169,7 +172,7 @@ func ifMatchOf(h exchange.Header) (string, bool, error) {
 // Preference-Applied to answer ("" when Prefer named neither preference).
 func preferOf(h exchange.Header, def bool) (content bool, applied string) {
 	for _, v := range h.Values("Prefer") {
-		for _, p := range strings.Split(v, ",") {
+		for p := range strings.SplitSeq(v, ",") {
 			switch strings.ToLower(strings.TrimSpace(p)) {
 			case "return-no-content":
 				return false, "return-no-content"

@@ -4,6 +4,8 @@
 # trivial net/http handler (the floor), each started here on a free loopback port, driven
 # one after the other by the same load generator (loadgen beside this script), then
 # stopped. Prints a table of rates and ratios. Usage: worker/native/bench/run.sh [loadgen flags, e.g. -phase 5s -clients 8]
+# BENCH_PROFILE=DIR profiles Tabletop's server: DIR/cpu.pprof and DIR/allocs.pprof (go tool
+# pprof), e.g. of the inserts alone: BENCH_PROFILE=/tmp/p worker/native/bench/run.sh -workloads inserts
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 work=$(mktemp -d)
@@ -44,7 +46,12 @@ for i in $(seq 601); do
 done
 azurite="http://127.0.0.1:$port/devstoreaccount1"
 
-"$work/tabletop" -addr 127.0.0.1:0 -data :memory: -web "" -quiet >"$work/tabletop.log" 2>&1 &
+profile=()
+if [ -n "${BENCH_PROFILE:-}" ]; then
+  mkdir -p "$BENCH_PROFILE"
+  profile=(env TABLETOP_CPUPROFILE="$BENCH_PROFILE/cpu.pprof" TABLETOP_MEMPROFILE="$BENCH_PROFILE/allocs.pprof")
+fi
+"${profile[@]}" "$work/tabletop" -addr 127.0.0.1:0 -data :memory: -web "" -quiet >"$work/tabletop.log" 2>&1 &
 pids+=($!)
 tabletop="$(first_line "$work/tabletop.log" | sed 's/.*listening on //')/devstoreaccount1"
 

@@ -79,11 +79,26 @@ func checkDate(r *Request) (string, error) {
 
 // sharedKeyStringToSign is the Table service string to sign: for Shared Key Lite
 // "date\nresource", for Shared Key "VERB\nContent-MD5\nContent-Type\ndate\nresource".
+// It is built in one allocation.
 func sharedKeyStringToSign(r *Request, kind Kind, date string) string {
-	res := r.canonicalizedResource()
-	if kind == SharedKeyLite {
-		return date + "\n" + res
+	path, comp, hasComp := r.resourceParts()
+	var fields []string
+	if kind == SharedKey {
+		h := r.HTTP.Header
+		fields = []string{r.HTTP.Method, h.Get("Content-MD5"), h.Get("Content-Type")}
 	}
-	h := r.HTTP.Header
-	return strings.Join([]string{r.HTTP.Method, h.Get("Content-MD5"), h.Get("Content-Type"), date, res}, "\n")
+	n := len(date) + 2 + len(r.Account.Name) + len(path) + len("?comp=") + len(comp)
+	for _, f := range fields {
+		n += len(f) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, f := range fields {
+		b.WriteString(f)
+		b.WriteByte('\n')
+	}
+	b.WriteString(date)
+	b.WriteByte('\n')
+	appendResource(&b, r.Account.Name, path, comp, hasComp)
+	return b.String()
 }

@@ -88,18 +88,30 @@ func PathAsSent(r *exchange.Request) string {
 	return uri
 }
 
-// canonicalizedResource is "/" + account + path as sent + "?comp=" + comp when present.
-func (r *Request) canonicalizedResource() string {
-	path := r.CanonicalPath
+// resourceParts are the parts of the canonicalized resource that vary: the path as sent
+// and, when the query has one, the comp parameter (see appendResource).
+func (r *Request) resourceParts() (path, comp string, hasComp bool) {
+	path = r.CanonicalPath
 	if path == "" {
 		path = PathAsSent(r.HTTP)
 	}
 	if path == "" {
 		path = "/"
 	}
-	res := "/" + r.Account.Name + path
-	if comp, ok := r.Query["comp"]; ok {
-		res += "?comp=" + comp[0]
+	if v, ok := r.Query["comp"]; ok {
+		return path, v[0], true
 	}
-	return res
+	return path, "", false
+}
+
+// appendResource writes the canonicalized resource to b: "/" + account + path as sent,
+// then "?comp=" + comp when the query has comp.
+func appendResource(b *strings.Builder, account, path, comp string, hasComp bool) {
+	b.WriteByte('/')
+	b.WriteString(account)
+	b.WriteString(path)
+	if hasComp {
+		b.WriteString("?comp=")
+		b.WriteString(comp)
+	}
 }

@@ -9,23 +9,44 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
-// Handler returns h as an http.Handler.
+// Handler returns h as an http.Handler. Each request is handed over in one allocation:
+// the exchange.Request, its URL and the writer together.
 func Handler(h exchange.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.Serve(Writer(w), Request(r))
+		x := &exchanged{w: writer{w}}
+		fillRequest(&x.r, &x.u, r)
+		h.Serve(&x.w, &x.r)
 	})
+}
+
+// exchanged is what Handler allocates per request.
+type exchanged struct {
+	r exchange.Request
+	u uri.URL
+	w writer
 }
 
 // Request is r as an exchange.Request, sharing its header map and body.
 func Request(r *http.Request) *exchange.Request {
+	x := &exchanged{}
+	fillRequest(&x.r, &x.u, r)
+	return &x.r
+}
+
+// fillRequest sets dst to r as an exchange.Request, its URL (when r has one) in u.
+func fillRequest(dst *exchange.Request, u *uri.URL, r *http.Request) {
 	body := r.Body
 	if body == nil {
 		body = http.NoBody
 	}
-	return &exchange.Request{
-		Method: r.Method, URL: URL(r.URL), RequestURI: r.RequestURI, Host: r.Host,
+	*dst = exchange.Request{
+		Method: r.Method, RequestURI: r.RequestURI, Host: r.Host,
 		Header: exchange.Header(r.Header), Body: body, ContentLength: r.ContentLength,
 		Secure: r.TLS != nil, RemoteAddr: r.RemoteAddr,
+	}
+	if r.URL != nil {
+		*u = urlOf(r.URL)
+		dst.URL = u
 	}
 }
 
@@ -35,7 +56,12 @@ func URL(u *url.URL) *uri.URL {
 	if u == nil {
 		return nil
 	}
-	return &uri.URL{
+	v := urlOf(u)
+	return &v
+}
+
+func urlOf(u *url.URL) uri.URL {
+	return uri.URL{
 		Scheme: u.Scheme, Opaque: u.Opaque, Host: u.Host, Path: u.Path, RawPath: u.RawPath,
 		RawQuery: u.RawQuery, ForceQuery: u.ForceQuery,
 	}

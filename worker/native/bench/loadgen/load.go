@@ -72,11 +72,14 @@ func newTarget(cfg config, name, base string, floor bool) (*target, error) {
 	return t, nil
 }
 
-// measure runs the four workloads on the targets, each workload in rounds in which every
+// measure runs the workloads cfg selects on the targets, each workload in rounds in which every
 // target takes its turn.
 func measure(cfg config, targets ...*target) error {
 	perRound := cfg.entities / rounds
 	for w := range 4 {
+		if !cfg.workloads[w] {
+			continue
+		}
 		for r := range rounds {
 			for _, t := range targets {
 				if t.floor && w > 1 {

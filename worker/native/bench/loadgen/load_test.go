@@ -25,7 +25,8 @@ func TestMeasure(t *testing.T) {
 	}
 	srv := httptest.NewServer(nethttp.Handler(h))
 	defer srv.Close()
-	cfg := config{account: auth.DevAccountName, key: devKey, clients: 4, entities: 20_000, phase: 50 * time.Millisecond}
+	cfg := config{account: auth.DevAccountName, key: devKey, clients: 4, entities: 20_000, phase: 50 * time.Millisecond,
+		workloads: [4]bool{true, true, true, true}}
 	tt, err := newTarget(cfg, "tabletop", srv.URL+"/"+auth.DevAccountName, false)
 	if err != nil {
 		t.Fatal(err)
@@ -57,4 +58,25 @@ func mustClient(t *testing.T, cfg config, url string) *client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+func TestParseWorkloads(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		for in, want := range map[string][4]bool{
+			"inserts,gets,pages,scans": {true, true, true, true},
+			"inserts":                  {true, false, false, false},
+			"scans, inserts":           {true, false, false, true},
+		} {
+			if got, err := parseWorkloads(in); err != nil || got != want {
+				t.Errorf("parseWorkloads(%q) = %v, %v; want %v", in, got, err, want)
+			}
+		}
+	})
+	t.Run("ErrUnknown", func(t *testing.T) {
+		for _, in := range []string{"", "insert", "inserts,,gets"} {
+			if _, err := parseWorkloads(in); err == nil {
+				t.Errorf("parseWorkloads(%q) accepted", in)
+			}
+		}
+	})
 }
