@@ -139,3 +139,52 @@ func (r *dateReader) date(year, month, day, h, m, s int) (time.Time, error) {
 	}
 	return time.Date(year, time.Month(month), day, h, m, s, 0, time.UTC), nil
 }
+
+// AppendTime appends t in UTC in the HTTP date form TimeFormat, as
+// t.UTC().Format(TimeFormat) writes it (FuzzAppendTime): a year outside 0–9999 is
+// written as Format writes it, which is not an HTTP date.
+//
+// It writes the fields itself: time.Format's layout interpreter is large, and under lazy
+// wasm compilation its first use, on the edge's first answer after a start, costs its
+// compilation.
+func AppendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	h, m, s := t.Clock()
+	b = append(b, shortDays[t.Weekday()]...)
+	b = append(b, ", "...)
+	b = appendDigits(b, day, 2)
+	b = append(b, ' ')
+	b = append(b, months[month-1]...)
+	b = append(b, ' ')
+	if year < 0 {
+		b = append(b, '-')
+		year = -year
+	}
+	b = appendDigits(b, year, 4)
+	b = append(b, ' ')
+	b = appendDigits(b, h, 2)
+	b = append(b, ':')
+	b = appendDigits(b, m, 2)
+	b = append(b, ':')
+	b = appendDigits(b, s, 2)
+	return append(b, " GMT"...)
+}
+
+// FormatTime is t in UTC in the HTTP date form TimeFormat (see AppendTime).
+func FormatTime(t time.Time) string { return string(AppendTime(make([]byte, 0, len(TimeFormat)), t)) }
+
+// appendDigits appends the non-negative v in decimal, zero-padded to width digits.
+func appendDigits(b []byte, v, width int) []byte {
+	var digits [20]byte
+	i := len(digits)
+	for v >= 10 || width > 1 {
+		i--
+		digits[i] = byte('0' + v%10)
+		v /= 10
+		width--
+	}
+	i--
+	digits[i] = byte('0' + v)
+	return append(b, digits[i:]...)
+}
