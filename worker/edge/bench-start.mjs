@@ -8,10 +8,17 @@
 // being the compile cost. Local workerd's timers do not advance while wasm runs, so the
 // steps cannot be timed there; bench.mjs measures the whole request in workerd.
 //
+// Each step also counts the minor page faults it took (first touches of fresh memory:
+// wasm memory, compiled code, V8's heaps), and the run measures what one costs on this
+// machine. Beside the program, the same steps are timed for a Go program that only
+// starts (FLOOR_GO below, built into a temporary directory): the floor any Go wasm start
+// stands on, whatever the program does.
+//
 // Usage: node bench-start.mjs            (each run is a fresh Node process; WASM=path
 //        times another build of the program, RUNS=n sets the number of runs)
 //        node --no-wasm-lazy-compilation bench-start.mjs
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { spawnSync } from "node:child_process";
@@ -22,19 +29,53 @@ import { signedRequest, accountKeys } from "./src/restcall.mjs";
 const require = createRequire(import.meta.url);
 const RUNS = Number(process.env.RUNS ?? 5);
 
-if (process.argv[2] !== "--child") {
-  const rows = [];
-  for (let r = 0; r < RUNS; r++) {
-    const res = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, "--child"], { encoding: "utf8" });
-    if (res.status !== 0) throw new Error(res.stderr);
-    rows.push(JSON.parse(res.stdout));
+// FLOOR_GO is a Go program that starts, tells the host it is ready, and waits: no
+// package beyond the runtime and syscall/js.
+const FLOOR_GO = `package main
+
+import "syscall/js"
+
+//go:wasmimport workers ready
+func ready()
+
+func main() {
+	js.Global().Get("context").Get("binding").Set("started", true)
+	ready()
+	select {}
+}
+`;
+
+if (process.argv[2] !== "--child" && process.argv[2] !== "--floor") {
+  const children = (mode, env) => {
+    const rows = [];
+    for (let r = 0; r < RUNS; r++) {
+      const res = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, mode], { encoding: "utf8", env: { ...process.env, ...env } });
+      if (res.status !== 0) throw new Error(res.stderr);
+      rows.push(JSON.parse(res.stdout));
+    }
+    return rows;
+  };
+  const rows = children("--child", {});
+  const floorDir = mkdtempSync(join(tmpdir(), "tabletop-floor-"));
+  let floor;
+  try {
+    writeFileSync(join(floorDir, "main.go"), FLOOR_GO);
+    writeFileSync(join(floorDir, "go.mod"), "module floor\n\ngo 1.24\n");
+    const built = spawnSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", "floor.wasm", "."], { cwd: floorDir, encoding: "utf8", env: { ...process.env, GOOS: "js", GOARCH: "wasm", GOFLAGS: "" } });
+    if (built.status !== 0) throw new Error(`build the floor program: ${built.stderr}`);
+    floor = children("--floor", { WASM: join(floorDir, "floor.wasm") });
+  } finally {
+    rmSync(floorDir, { recursive: true, force: true });
   }
-  const median = (k) => [...rows.map((r) => r[k])].sort((a, b) => a - b)[Math.floor(rows.length / 2)];
-  const f = (k) => `${median(k).toFixed(1)} ms`;
+  const median = (k, rs = rows) => [...rs.map((r) => r[k])].sort((a, b) => a - b)[Math.floor(rs.length / 2)];
+  const f = (k, rs = rows) => `${median(k, rs).toFixed(1)} ms (${median(`${k}Faults`, rs)} page faults)`;
   const flags = process.execArgv.join(" ") || "V8 defaults (lazy wasm compilation)";
-  console.log(`start-up in Node, ${flags}, median of ${RUNS} fresh processes:`);
+  console.log(`start-up in Node, ${flags}, median of ${RUNS} fresh processes (minor page faults of each step beside it):`);
   console.log(`  compile module ${f("compile")}; first instance: instantiate ${f("instantiate1")}, Go init until the store is open ${f("init1")}, first request ${f("request1")}, second request ${f("request1b")}`);
   console.log(`  second instance of the same module: instantiate ${f("instantiate2")}, Go init ${f("init2")}, first request ${f("request2")}`);
+  const perFault = rows.map((r) => (r.touch * 1000) / Math.max(1, r.touchFaults)).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
+  console.log(`  a Go program that only starts (the runtime's floor): compile module ${f("compile", floor)}; instantiate ${f("instantiate1", floor)}, Go init ${f("init1", floor)}; second instance: instantiate ${f("instantiate2", floor)}, Go init ${f("init2", floor)}`);
+  console.log(`  a page fault (first touch of a 4 KiB page) costs ${perFault.toFixed(1)} µs on this machine (16 MiB of fresh memory filled: ${f("touch")})`);
   process.exit(0);
 }
 
@@ -43,14 +84,35 @@ await import(join(edgeDir, "build", "wasm_exec.js"));
 const { fakeStorage } = require("./test/fakestorage.cjs");
 const bytes = readFileSync(process.env.WASM ?? join(edgeDir, "build", "app.wasm"));
 const out = {};
+// time runs one step and records its wall time and the minor page faults it took (each
+// first touch of a page of memory: wasm memory, compiled code, the JavaScript heap).
 const time = async (name, fn) => {
+  const f0 = process.resourceUsage().minorPageFault;
   const t0 = performance.now();
   const v = await fn();
   out[name] = performance.now() - t0;
+  out[`${name}Faults`] = process.resourceUsage().minorPageFault - f0;
   return v;
 };
 
 const module = await time("compile", () => WebAssembly.compile(bytes));
+if (process.argv[2] === "--floor") {
+  for (const n of ["1", "2"]) {
+    const go = new Go();
+    const binding = {};
+    let ready;
+    const isReady = new Promise((resolve) => (ready = resolve));
+    const instance = await time(`instantiate${n}`, () => new WebAssembly.Instance(module, { ...go.importObject, workers: { ready: () => ready() } }));
+    await time(`init${n}`, async () => {
+      globalThis.context = { env: {}, ctx: {}, binding };
+      go.run(instance);
+      await isReady;
+    });
+    if (!binding.started) throw new Error("the floor program did not start");
+  }
+  process.stdout.write(JSON.stringify(out));
+  process.exit(0);
+}
 const go1 = await start("1");
 const put1 = await prepare("PUT", "/bench(PartitionKey='p',RowKey='r')", '{"n":1}');
 const get1 = await prepare("GET", "/bench(PartitionKey='p',RowKey='r')");
@@ -59,6 +121,8 @@ await time("request1", () => serve(go1, put1));
 await time("request1b", () => serve(go1, get1));
 const go2 = await start("2");
 await time("request2", () => serve(go2, put2));
+// What one page fault costs on this machine: first touch of 16 MiB of fresh memory.
+await time("touch", () => new Uint8Array(16 << 20).fill(1));
 process.stdout.write(JSON.stringify(out));
 process.exit(0);
 

@@ -85,7 +85,7 @@ export async function startEdge({ persistDir, port, vars = { TABLETOP_DEBUG: "1"
     await stop();
     throw new Error(`${err.message}\n--- workerd output ---\n${log}`);
   }
-  return { url, port, stop, kill, exited, startedAt, readyAt: performance.now(), log: () => log, clearLog: () => (log = "") };
+  return { url, port, pid: child.pid, stop, kill, exited, startedAt, readyAt: performance.now(), log: () => log, clearLog: () => (log = "") };
 }
 
 // waitListening polls until the runtime accepts a connection. It asks a path no object

@@ -77,7 +77,7 @@ func httpDate(t time.Time) string {
 	if d := lastDate.Load(); d != nil && d.unix == sec {
 		return d.text
 	}
-	d := &datedText{unix: sec, text: t.UTC().Format(exchange.TimeFormat)}
+	d := &datedText{unix: sec, text: exchange.FormatTime(t)}
 	lastDate.Store(d)
 	return d.text
 }

@@ -2,7 +2,7 @@ package kvlog
 
 import (
 	"errors"
-	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -23,8 +23,19 @@ type head struct {
 	firstSeq uint64 // first change set after the snapshot
 }
 
+// encode writes h as "gen chunks nextSeq firstSeq" in decimal. Keys and the head are
+// written with strconv, not fmt: the first write after a Durable Object starts would
+// otherwise be the first use of fmt's printf machinery, and under lazy wasm compilation
+// its first use costs its compilation.
 func (h head) encode() []byte {
-	return fmt.Appendf(nil, "%d %d %d %d", h.gen, h.chunks, h.nextSeq, h.firstSeq)
+	b := make([]byte, 0, 48)
+	b = strconv.AppendUint(b, h.gen, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(h.chunks), 10)
+	b = append(b, ' ')
+	b = strconv.AppendUint(b, h.nextSeq, 10)
+	b = append(b, ' ')
+	return strconv.AppendUint(b, h.firstSeq, 10)
 }
 
 func parseHead(raw []byte) (head, error) {
@@ -47,11 +58,29 @@ func parseHead(raw []byte) (head, error) {
 	return h, nil
 }
 
-func snapPrefix(gen uint64) string { return fmt.Sprintf("snap/%016x/", gen) }
+// snapPrefix is "snap/{gen}/", gen in 16 hex digits.
+func snapPrefix(gen uint64) string {
+	return string(append(appendHex(append(make([]byte, 0, 22), "snap/"...), gen, 16), '/'))
+}
 
-func chunkKey(gen uint64, chunk int) string { return fmt.Sprintf("%s%08x", snapPrefix(gen), chunk) }
+// chunkKey is "snap/{gen}/{chunk}", chunk in 8 hex digits.
+func chunkKey(gen uint64, chunk int) string {
+	return string(appendHex([]byte(snapPrefix(gen)), uint64(chunk), 8))
+}
 
-func logKey(seq uint64) string { return fmt.Sprintf("%s%016x", logPrefix, seq) }
+// logKey is "log/{seq}", seq in 16 hex digits.
+func logKey(seq uint64) string {
+	return string(appendHex(append(make([]byte, 0, 20), logPrefix...), seq, 16))
+}
+
+// appendHex appends v in lower-case hex, zero-padded to width digits (more if v needs
+// them), as fmt's %0{width}x writes it.
+func appendHex(b []byte, v uint64, width int) []byte {
+	for n := max(1, (bits.Len64(v)+3)/4); n < width; n++ {
+		b = append(b, '0')
+	}
+	return strconv.AppendUint(b, v, 16)
+}
 
 func parseSeq(key string) (uint64, bool) {
 	n, err := strconv.ParseUint(strings.TrimPrefix(key, logPrefix), 16, 64)

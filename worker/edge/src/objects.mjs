@@ -15,6 +15,8 @@
 // anything after a restart:
 //
 //   create: intent → catalog entry (the Go handler) → the table object's table → intent gone
+//           (a table object with no Go instance running writes the table down, ENSURE,
+//           and its next instance creates it before serving anything)
 //   delete: intent → the table object drops the table (its Go handler authenticates) →
 //           catalog entry gone → intent gone
 //
@@ -48,6 +50,12 @@ const SKIP = new Set([OBJECT_HEADER]);
 /** RANGE is the storage key of a table object's range: { lo, hi, obj, fence? } (see split.mjs). */
 const RANGE = "range";
 
+/**
+ * ENSURE is the storage key prefix of a table object's tables to create when its Go
+ * instance starts: ensureTable writes one instead of starting Go (see TableObject.ensureTable).
+ */
+export const ENSURE = "ensure/";
+
 /** WRITES are the methods that may add entities, after which an object may ask to be split. */
 const WRITES = new Set(["POST", "PUT", "PATCH", "MERGE"]);
 
@@ -56,14 +64,21 @@ class GoObject extends DurableObject {
   instance(account) {
     if (this.started && this.current?.exited) this.started = null;
     if (!this.started) this.corsAt = undefined; // a new Go instance has no CORS rules yet
-    this.started ??= startGo({ env: this.env, ctx: this.ctx, account }).then(
-      (go) => (this.current = go),
-      (err) => {
-        this.started = null;
-        throw err;
-      },
-    );
+    this.started ??= startGo({ env: this.env, ctx: this.ctx, account })
+      .then((go) => this.prepare(go))
+      .then(
+        (go) => (this.current = go),
+        (err) => {
+          this.started = null;
+          throw err;
+        },
+      );
     return this.started;
+  }
+
+  /** prepare readies a new Go instance before anything else reaches it; here, nothing. */
+  async prepare(go) {
+    return go;
   }
 
   /** exchange hands request to Go and returns its answer. */
@@ -265,9 +280,28 @@ export class TableObject extends GoObject {
     return (await (await this.instance(account)).call("tableName", name)) !== "";
   }
 
-  /** ensureTable creates the table in this object unless it is there (RPC from the account object). */
+  /**
+   * ensureTable creates the table in this object unless it is there (RPC from the account
+   * object). With no Go instance started, it writes the table down (ENSURE) and returns:
+   * the write is durable when it returns, and the instance creates the table when it
+   * starts, before it serves anything (prepare), so Create Table does not wait for a
+   * second Go instance to start.
+   */
   async ensureTable(account, name) {
+    if (!this.started) {
+      this.ctx.storage.kv.put(ENSURE + name.toLowerCase(), name);
+      return;
+    }
     await (await this.instance(account)).call("ensureTable", name);
+  }
+
+  /** prepare creates the tables ensureTable wrote down, in a new Go instance, before it serves anything. */
+  async prepare(go) {
+    for (const [key, name] of Array.from(this.ctx.storage.kv.list({ prefix: ENSURE }))) {
+      await go.call("ensureTable", name);
+      this.ctx.storage.kv.delete(key);
+    }
+    return go;
   }
 
   /**

@@ -79,7 +79,7 @@ func httpTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(exchange.TimeFormat)
+	return exchange.FormatTime(t)
 }
 
 // checkProtocol checks spr: "https" needs a secure request; "https,http" (or none)

@@ -168,3 +168,53 @@ func TestSetReadDeadline(t *testing.T) {
 		}
 	})
 }
+
+func TestAppendTime(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		for _, at := range []time.Time{
+			time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC),
+			time.Date(1994, 11, 6, 8, 49, 37, 999999999, time.FixedZone("x", -5*3600)),
+			time.Date(2024, 2, 29, 23, 59, 59, 0, time.UTC),
+			time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+			time.Date(-1, 3, 4, 5, 6, 7, 0, time.UTC),
+			time.Date(12345, 6, 7, 8, 9, 10, 0, time.UTC),
+			{},
+		} {
+			if got, want := FormatTime(at), at.UTC().Format(http.TimeFormat); got != want {
+				t.Errorf("FormatTime(%v) = %q, want %q", at, got, want)
+			}
+		}
+		if got := string(AppendTime([]byte("Date: "), time.Unix(0, 0))); got != "Date: Thu, 01 Jan 1970 00:00:00 GMT" {
+			t.Errorf("AppendTime appends %q", got)
+		}
+	})
+	t.Run("OK/EveryDay", func(t *testing.T) {
+		for at := time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC); at.Year() < 2031; at = at.Add(25*time.Hour + 61*time.Second) {
+			if got, want := FormatTime(at), at.Format(http.TimeFormat); got != want {
+				t.Fatalf("FormatTime(%v) = %q, want %q", at, got, want)
+			}
+		}
+	})
+}
+
+// FuzzAppendTime holds AppendTime to time.Format(http.TimeFormat) on any instant, and its
+// HTTP dates to ParseTime.
+func FuzzAppendTime(f *testing.F) {
+	f.Add(int64(0), int64(0))
+	f.Add(int64(1795000000), int64(999999999))
+	f.Add(int64(-62135596800), int64(0))
+	f.Add(int64(253402300799), int64(1))
+	f.Fuzz(func(t *testing.T, sec, nsec int64) {
+		at := time.Unix(sec, nsec)
+		got := FormatTime(at)
+		if want := at.UTC().Format(http.TimeFormat); got != want {
+			t.Fatalf("FormatTime(%d, %d) = %q, want %q", sec, nsec, got, want)
+		}
+		if y := at.UTC().Year(); y >= 1000 && y <= 9999 {
+			if back, err := ParseTime(got); err != nil || !back.Equal(at.Truncate(time.Second)) {
+				t.Fatalf("ParseTime(%q) = %v, %v; want %v", got, back, err, at.Truncate(time.Second))
+			}
+		}
+	})
+}

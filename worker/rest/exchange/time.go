@@ -139,3 +139,37 @@ func (r *dateReader) date(year, month, day, h, m, s int) (time.Time, error) {
 	}
 	return time.Date(year, time.Month(month), day, h, m, s, 0, time.UTC), nil
 }
+
+// AppendTime appends t in UTC in the HTTP date form TimeFormat, as
+// t.UTC().Format(TimeFormat) writes it (FuzzAppendTime). A year outside 0–9999 has no
+// HTTP date; it is written as Format writes it.
+//
+// It writes the fields itself: time.Format's layout interpreter is large, and under lazy
+// wasm compilation its first use, on the edge's first answer after a start, costs its
+// compilation.
+func AppendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, TimeFormat)
+	}
+	h, m, s := t.Clock()
+	d := [len(TimeFormat)]byte{3: ',', 4: ' ', 7: ' ', 11: ' ', 16: ' ', 19: ':', 22: ':', 25: ' ', 26: 'G', 27: 'M', 28: 'T'}
+	copy(d[0:3], shortDays[t.Weekday()])
+	putDigits(d[5:7], day)
+	copy(d[8:11], months[month-1])
+	putDigits(d[12:14], year/100)
+	putDigits(d[14:16], year%100)
+	putDigits(d[17:19], h)
+	putDigits(d[20:22], m)
+	putDigits(d[23:25], s)
+	return append(b, d[:]...)
+}
+
+// FormatTime is t in UTC in the HTTP date form TimeFormat (see AppendTime).
+func FormatTime(t time.Time) string { return string(AppendTime(make([]byte, 0, len(TimeFormat)), t)) }
+
+// putDigits writes v, from 0 to 99, as two decimal digits into b.
+func putDigits(b []byte, v int) {
+	b[0], b[1] = byte('0'+v/10), byte('0'+v%10)
+}

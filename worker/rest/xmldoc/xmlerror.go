@@ -30,7 +30,7 @@ func WriteStats(w io.Writer, lastSync time.Time) error {
 	x.open("StorageServiceStats")
 	x.open("GeoReplication")
 	x.leaf("Status", "live")
-	x.leaf("LastSyncTime", lastSync.UTC().Format(exchange.TimeFormat))
+	x.leaf("LastSyncTime", exchange.FormatTime(lastSync))
 	x.close("GeoReplication")
 	x.close("StorageServiceStats")
 	return x.to(w)
