@@ -10,17 +10,33 @@
 //                     each compaction), 0, the next log sequence number as of the last
 //                     compaction (the log's last key + 1 if later) and the first live one:
 //                     the pages hold every change set before firstSeq
-//   log/{seq}         one change set per key, seq in 16 hex digits: its bytes, or for the
-//                     first change set of a commit { cs, changes }, changes being what
-//                     Store._subscribe listeners receive, so that a tab that reads another
-//                     tab's commit from the log can report it
+//   log/{seq}         one change set per key, seq in 16 hex digits: { cs, changes?,
+//                     touches, total }: its bytes; for the first change set of a commit,
+//                     changes, what Store._subscribe listeners receive, so that a tab that
+//                     reads another tab's commit from the log can report it; touches, what
+//                     the index "touches" finds it by (see below); total, the bytes of log
+//                     since the pages up to it, as its writer counted them
+//
+// The log's index "touches" (multiEntry) finds the records a page load needs. A record
+// lists the IndexedDB key of each page its keys fall in, as its writer knows the pages
+// (their boundaries change only at a compaction, which also deletes the records it folds
+// in, so the mapping holds for the records that remain), the pages' generation it knew
+// (a number: a tab that wrote alone may have missed another tab's compaction, and a
+// record listing a generation older than the head's is read with every page load), and,
+// instead of the page, each CARRIED key it writes (a string): keys (nearly) every commit
+// writes, which would otherwise tie every record to one page. Loading pages reads them
+// and the records listed under them, in sequence order; opening reads only the last
+// record that writes each carried key, and keeps that key's command deferred in the
+// engine until its page loads. A database of version 2 (records without touches) gets
+// the index filled in its upgrade.
 //
 // A commit puts its log records and nothing else: its sequence numbers follow the log's
 // last key, so the head changes only when the pages do.
 //
-// Opening reads the head, the log after the pages and the pages' keys, never the pages:
-// the engine opens with no key range resident and asks for the ranges a call needs
-// (readPages, or inside a write's transaction). A compaction rewrites only the pages whose
+// Opening reads the head, the pages' keys and the last record of the log and of each
+// carried key, never a page and never the rest of the log: the engine opens with no key
+// range resident and asks for the ranges a call needs (readPages, or inside a write's
+// transaction), each loaded with the log records that touch it. A compaction rewrites only the pages whose
 // ranges the log touched, splitting those grown past twice PAGE_BYTES, and deletes the log
 // they now hold, in one transaction: a crash leaves the old or the new state. A page is
 // never deleted (an emptied one stays, empty), so a tab whose list of page keys is older
@@ -49,11 +65,31 @@
 // taken over cannot write one more change set, even where Web Locks are missing.
 
 import { RestError } from "./errors.js";
-import { compareBytes, eachKey, splitPage, yieldToPage } from "./load.js";
+import { compareBytes, eachCommand, eachKey, splitPage, yieldToPage } from "./load.js";
 
 const KV = "kv";
 const META = "meta";
 const PAGES = "pages";
+const TOUCHES = "touches"; // the log's index: see the top of this file
+
+/** VERSION is the database's version: 1 a whole snapshot, 2 pages, 3 the log indexed by page. */
+const VERSION = 3;
+
+const encoder = new TextEncoder();
+
+/**
+ * CARRIED are the keys (nearly) every commit writes, which the log's index lists by
+ * themselves instead of by their page: the store's clock (core/tx.go), moved by every
+ * write that issues a Timestamp.
+ */
+const CARRIED = ["m\u0000clock"];
+const carriedKeys = CARRIED.map((k) => encoder.encode(k));
+
+/** carried returns the carried key k is (its string), or undefined. */
+function carried(k) {
+  for (let i = 0; i < carriedKeys.length; i++) if (compareBytes(carriedKeys[i], k) === 0) return CARRIED[i];
+  return undefined;
+}
 
 /** PAGE_BYTES is about how large a page is; a compaction splits one past twice that. */
 export const PAGE_BYTES = 64 << 10;
@@ -111,7 +147,6 @@ export function quotaExceeded(name) {
 const hex = (n, width) => n.toString(16).padStart(width, "0");
 const logKey = (seq) => `log/${hex(seq, 16)}`;
 const snapPrefix = (gen) => `snap/${hex(gen, 16)}/`; // version 1's snapshot chunks
-const encoder = new TextEncoder();
 
 function parseHead(raw) {
   if (raw === undefined) return { gen: 0, chunks: 0, nextSeq: 0, firstSeq: 0 };
@@ -125,8 +160,60 @@ const encodeHead = (h) => encoder.encode(`${h.gen} ${h.chunks} ${h.nextSeq} ${h.
 const logRange = (from, to) => IDBKeyRange.bound(logKey(from), logKey(to - 1));
 const allLog = () => IDBKeyRange.bound("log/", "log/\uffff");
 
-/** logEntry reads a log record: { cs, changes? }. */
+/** logEntry reads a log record: { cs, changes?, touches?, total? } (version 2's: { cs, changes? } or its bytes). */
 const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : v);
+
+/**
+ * logRecord is the log record of a change set ({ cs, changes? }) whose writer knows the
+ * pages as dir and counts total bytes of log since the pages up to it.
+ */
+function logRecord(set, dir, total) {
+  const rec = { cs: set.cs, touches: touches(set.cs, dir), total };
+  if (set.changes) rec.changes = set.changes;
+  return rec;
+}
+
+/**
+ * touches lists what the log's index finds a change set by: dir's generation, the
+ * carried keys it writes, and the keys of the pages its other keys fall in, as dir knows
+ * them.
+ */
+function touches(cs, dir) {
+  const out = new Set([dir.gen]);
+  const pages = new Set();
+  eachKey(cs, (k) => {
+    const c = carried(k);
+    if (c !== undefined) out.add(c);
+    else pages.add(dir.search(k));
+  });
+  for (const i of pages) out.add(pageKey(dir.keys[i]));
+  return [...out];
+}
+
+/**
+ * readTail reads, in the transaction of kv, what a replica starts from besides the pages:
+ * the latest command of each carried key (the last record listing it) and the bytes of
+ * log since the pages; it calls done({ changeSets, logBytes }).
+ */
+function readTail(kv, done) {
+  const picked = [];
+  let logBytes, waiting = CARRIED.length + 1;
+  const finish = () => {
+    if (--waiting === 0) done({ changeSets: picked.length > 0 ? [concat(picked)] : [], logBytes });
+  };
+  kv.openCursor(allLog(), "prev").onsuccess = (ev) => {
+    const last = ev.target.result && logEntry(ev.target.result.value);
+    logBytes = last ? (last.total ?? last.cs.length) : 0;
+    finish();
+  };
+  CARRIED.forEach((key, i) => {
+    kv.index(TOUCHES).openCursor(IDBKeyRange.only(key), "prev").onsuccess = (ev) => {
+      const rec = ev.target.result?.value;
+      if (rec) eachCommand(rec.cs, (cmd, k) => compareBytes(k, carriedKeys[i]) === 0 && picked.push(cmd));
+      finish();
+    };
+  });
+}
 
 /**
  * readHead reads the head in the transaction of kv, its nextSeq moved past the log's last
@@ -155,24 +242,22 @@ const decoder = new TextDecoder();
  * readSince reads, in the transaction of kv, what a replica that has applied the change
  * sets before seq lacks, and calls done(caught) with it, or fail(error):
  *   { nextSeq, entries: [{ cs, changes? }] }             the change sets seq … nextSeq-1
- *   { nextSeq, reload: { changeSets, firstSeq, entries } }  the log no longer reaches back
- *                                                       to seq: the replica must start
- *                                                       again from the pages and the
- *                                                       whole log after them (entries)
+ *   { nextSeq, reload: { changeSets, logBytes, firstSeq, entries: [] } }  the log no
+ *                         longer reaches back to seq: the replica must start again from
+ *                         the pages, with the carried keys' commands (see readTail)
  * changes is a commit's note, on the entry of its first change set.
  */
 function readSince(kv, seq, done, fail) {
   readHead(kv, (head) => {
     if (head.nextSeq === seq) return done({ head, nextSeq: seq, entries: [] });
-    const reload = head.firstSeq > seq || head.nextSeq < seq;
-    const from = reload ? head.firstSeq : seq;
-    const finish = (records) => {
-      if (records.length !== head.nextSeq - from) return fail(new Error(`tabletop: ${records.length} of ${head.nextSeq - from} log records present`));
-      const entries = records.map(logEntry);
-      done(reload ? { head, nextSeq: head.nextSeq, reload: { changeSets: entries.map((e) => e.cs), firstSeq: from, entries } } : { head, nextSeq: head.nextSeq, entries });
+    if (head.firstSeq > seq || head.nextSeq < seq) {
+      return readTail(kv, (tail) => done({ head, nextSeq: head.nextSeq, reload: { ...tail, firstSeq: head.firstSeq, entries: [] } }));
+    }
+    kv.getAll(logRange(seq, head.nextSeq)).onsuccess = (ev) => {
+      const records = ev.target.result;
+      if (records.length !== head.nextSeq - seq) return fail(new Error(`tabletop: ${records.length} of ${head.nextSeq - seq} log records present`));
+      done({ head, nextSeq: head.nextSeq, entries: records.map(logEntry) });
     };
-    if (head.nextSeq === from) return finish([]);
-    kv.getAll(logRange(from, head.nextSeq)).onsuccess = (ev) => finish(ev.target.result);
   }, fail);
 }
 
@@ -188,6 +273,7 @@ function pageKey(k) {
 class Directory {
   constructor() {
     this.keys = [new Uint8Array(0)]; // the first page's range starts at the empty key
+    this.gen = -1; // the pages' generation at which it last read every page's key
   }
 
   /** add records the pages' IndexedDB keys read. */
@@ -212,22 +298,59 @@ class Directory {
 }
 
 /**
- * readPagesIn reads, in the transaction of the pages object store, the pages covering the
- * start of the key range [lo, hi) (at most PAGES_PER_READ), and calls done({ lo, hi, pages
- * }) with them and the range they cover, whole pages from lo's page on, or fail(error).
+ * readPagesIn reads, in the transaction of kv and pages, the pages covering the start of
+ * the key range [lo, hi) (at most PAGES_PER_READ) and the log records before seq that
+ * touch them or that list a pages' generation older than gen (the head's), and calls
+ * done({ lo, hi, pages, sets }) with them (sets: the records' change sets in sequence
+ * order) and the range they cover, whole pages from lo's page on, or fail(error).
  */
-function readPagesIn(pages, dir, lo, hi, done, fail) {
+function readPagesIn(kv, pages, dir, lo, hi, seq, gen, done, fail) {
   const start = dir.keys[dir.search(lo)];
-  let keys;
-  pages.getAllKeys(IDBKeyRange.bound(pageKey(start), pageKey(KEY_END), false, true), PAGES_PER_READ + 1).onsuccess = (ev) => (keys = ev.target.result);
-  const req = pages.getAll(IDBKeyRange.bound(pageKey(start), pageKey(hi), false, true), PAGES_PER_READ);
-  req.onsuccess = (ev) => {
-    dir.add(keys);
-    const n = ev.target.result.length;
-    const end = n < keys.length ? new Uint8Array(keys[n]).slice(1) : KEY_END;
-    done({ lo: start, hi: end, pages: ev.target.result });
+  const index = kv.index(TOUCHES);
+  const limit = logKey(seq);
+  const sets = new Map(); // log key → change set: a record touching two pages is read twice
+  let got, end, waiting = 3;
+  const finish = () => {
+    if (--waiting > 0) return;
+    const order = [...sets.keys()].sort(); // fixed-width hex: text order is sequence order
+    done({ lo: start, hi: end, pages: got, sets: order.map((k) => sets.get(k)) });
   };
+  const records = (range) => {
+    let keys;
+    index.getAllKeys(range).onsuccess = (ev) => (keys = ev.target.result);
+    const req = index.getAll(range);
+    req.onsuccess = (ev) => {
+      ev.target.result.forEach((v, i) => keys[i] < limit && sets.set(keys[i], logEntry(v).cs));
+      finish();
+    };
+    req.onerror = () => fail(req.error);
+  };
+  const bound = pageKey(hi);
+  pages.getAllKeys(IDBKeyRange.bound(pageKey(start), pageKey(KEY_END), false, true), PAGES_PER_READ + 1).onsuccess = (ev) => {
+    const keys = ev.target.result;
+    dir.add(keys);
+    let n = 0;
+    while (n < keys.length && n < PAGES_PER_READ && compareBytes(new Uint8Array(keys[n]), bound) < 0) n++;
+    end = n < keys.length ? new Uint8Array(keys[n]).slice(1) : KEY_END;
+    records(IDBKeyRange.bound(pageKey(start), pageKey(end), false, true));
+  };
+  const req = pages.getAll(IDBKeyRange.bound(pageKey(start), bound, false, true), PAGES_PER_READ);
+  req.onsuccess = (ev) => ((got = ev.target.result), finish());
   req.onerror = () => fail(req.error);
+  records(IDBKeyRange.upperBound(gen, true)); // written by a tab that missed a compaction
+}
+
+/**
+ * readDirectory reads every page's key into dir, in the transaction of pages, if dir
+ * does not know the pages of generation gen yet, then calls done().
+ */
+function readDirectory(pages, dir, gen, done) {
+  if (dir.gen === gen) return done();
+  pages.getAllKeys().onsuccess = (ev) => {
+    dir.add(ev.target.result);
+    dir.gen = gen;
+    done();
+  };
 }
 
 function storage(name, db, lease, durability, release) {
@@ -281,10 +404,11 @@ function storage(name, db, lease, durability, release) {
 
   /**
    * runLoading calls step(loaded) until it returns something other than { need: [lo, hi]
-   * }, reading the pages each need names in the transaction of pages (loaded is what
-   * readPagesIn read for the last need), then calls done with the last result.
+   * }, reading the pages each need names in the transaction of kv and pages, with the log
+   * records before seq (loaded is what readPagesIn read for the last need; gen the head's
+   * generation), then calls done with the last result.
    */
-  function runLoading(pages, step, done, fail) {
+  function runLoading(kv, pages, seq, gen, step, done, fail) {
     const next = (loaded) => {
       let out;
       try {
@@ -292,7 +416,7 @@ function storage(name, db, lease, durability, release) {
       } catch (e) {
         return fail(e);
       }
-      if (out?.need) return readPagesIn(pages, dir, out.need[0], out.need[1], next, fail);
+      if (out?.need) return readPagesIn(kv, pages, dir, out.need[0], out.need[1], seq, gen, next, fail);
       try {
         done(out);
       } catch (e) {
@@ -304,30 +428,38 @@ function storage(name, db, lease, durability, release) {
 
   return {
     /**
-     * load reads what a replica starts from: { changeSets, firstSeq, nextSeq, entries },
-     * the log after the pages, with its notes in entries. It reads the pages' keys, not
-     * the pages.
+     * load reads what a replica starts from: { changeSets, logBytes, firstSeq, nextSeq,
+     * entries }: the latest commands of the carried keys and the bytes of log since the
+     * pages (see readTail). It reads the pages' keys, not the pages, and no other log
+     * record, unless from (a sequence number) is given: then entries are the log's records
+     * from there on, with their notes, for a replica that had reached from (none if the
+     * log no longer reaches back that far).
      */
-    async load() {
+    async load(from) {
       for (;;) {
-        const head = await readTx((kv, pages, done, fail) => {
-          pages.getAllKeys().onsuccess = (ev) => dir.add(ev.target.result);
-          readHead(kv, done, fail);
+        const start = await readTx((kv, pages, done, fail) => {
+          let keys;
+          pages.getAllKeys().onsuccess = (ev) => (keys = ev.target.result);
+          readHead(kv, (head) => readTail(kv, (tail) => done({ head, keys, ...tail })), fail);
         });
+        const { head } = start;
+        dir.add(start.keys);
+        dir.gen = Math.max(dir.gen, head.gen);
         // The log in pieces, each its own transaction and task: one getAll of megabytes
         // would hold the page's main thread while it is deserialized. Records are never
         // changed, only deleted by a compaction: one missing means start again.
         const entries = [];
-        for (let from = head.firstSeq, n = 4, bytes = 0; from < head.nextSeq && entries.length === from - head.firstSeq; from += n) {
+        const first = from === undefined || from < head.firstSeq ? head.nextSeq : from;
+        for (let at = first, n = 4, bytes = 0; at < head.nextSeq && entries.length === at - first; at += n) {
           n = entries.length === 0 ? 4 : Math.min(4096, Math.max(1, Math.round((LOG_PIECE * entries.length) / bytes)));
-          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(from, Math.min(head.nextSeq, from + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
+          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(at, Math.min(head.nextSeq, at + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
           for (const e of piece) bytes += e.cs.length;
           entries.push(...piece);
           await yieldToPage();
         }
-        if (entries.length !== head.nextSeq - head.firstSeq) continue;
+        if (entries.length !== head.nextSeq - first) continue;
         known = head;
-        return { changeSets: entries.map((e) => e.cs), firstSeq: head.firstSeq, nextSeq: head.nextSeq, entries };
+        return { changeSets: start.changeSets, logBytes: start.logBytes, firstSeq: head.firstSeq, nextSeq: head.nextSeq, entries };
       }
     },
     /** catchUp reads what a replica that has applied the change sets before seq lacks (see readSince). */
@@ -343,12 +475,14 @@ function storage(name, db, lease, durability, release) {
     readPages(lo, hi, seq) {
       return readTx((kv, pages, done, fail) => {
         kv.get("head").onsuccess = (ev) => {
+          let head;
           try {
-            if (parseHead(ev.target.result).firstSeq > seq) return done({ behind: true });
+            head = parseHead(ev.target.result);
           } catch (e) {
             return fail(e);
           }
-          readPagesIn(pages, dir, lo, hi, done, fail);
+          if (head.firstSeq > seq) return done({ behind: true });
+          readPagesIn(kv, pages, dir, lo, hi, seq, head.gen, done, fail);
         };
       });
     },
@@ -356,8 +490,9 @@ function storage(name, db, lease, durability, release) {
      * transact is one write, for a replica that has applied the change sets before seq: in
      * one read-write transaction it reads what the replica lacks, calls run(caught)
      * synchronously (caught as readSince gives it; run applies it and then its writes in the
-     * engine), and puts what run returns: { sets: [{ cs, changes? }] } — the change sets at
-     * caught.nextSeq onwards, with the note of each commit on its first. run may instead
+     * engine), and puts what run returns: { sets: [{ cs, changes?, total }] } — the change
+     * sets at caught.nextSeq onwards, with the note of each commit on its first and the
+     * bytes of log since the pages up to each (see logRecord). run may instead
      * return { need: [lo, hi] }: the pages covering that key range are read in the same
      * transaction and run is called again, run(caught, loaded), with them ({ lo, hi, pages
      * }, see readPagesIn) to load before it goes on. It resolves with the sequence number
@@ -380,7 +515,7 @@ function storage(name, db, lease, durability, release) {
         head = caught.head;
         if (out.sets.length === 0) return;
         head = { ...head, nextSeq: from + out.sets.length };
-        out.sets.forEach((s, i) => kv.put(s.changes ? { cs: s.cs, changes: s.changes } : s.cs, logKey(from + i)));
+        out.sets.forEach((s, i) => kv.put(logRecord(s, dir, s.total), logKey(from + i)));
       };
       const expected = known;
       if (speculate && expected?.nextSeq === seq) {
@@ -390,11 +525,14 @@ function storage(name, db, lease, durability, release) {
             if (ev.target.result !== undefined) abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
-          runLoading(pages, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
+          runLoading(kv, pages, seq, expected.gen, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
         });
       } else {
         await writeTx((kv, meta, pages, abort) => {
-          readSince(kv, seq, (caught) => runLoading(pages, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort), abort);
+          readSince(kv, seq, (caught) => {
+            // The records' touches need the pages as they are: another tab may have split some.
+            readDirectory(pages, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, caught.head.gen, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort));
+          }, abort);
         });
       }
       known = head;
@@ -412,10 +550,11 @@ function storage(name, db, lease, durability, release) {
      * failing for the quota it releases the ballast and tries once more.
      */
     async compact(seq, save) {
-      let written;
+      let written, grown;
       const once = () =>
         writeTx((kv, _, pages, abort) => {
           written = false;
+          grown = undefined;
           readHead(kv, (head) => {
             if (head.nextSeq === seq && head.firstSeq === seq) written = head; // nothing to compact
             if (head.nextSeq !== seq || head.firstSeq === seq) return;
@@ -423,12 +562,13 @@ function storage(name, db, lease, durability, release) {
             kv.getAll(logRange(head.firstSeq, seq)).onsuccess = (ev) => (sets = ev.target.result);
             pages.getAllKeys().onsuccess = (ev) => {
               dir.add(ev.target.result);
-              const keys = dir.keys;
+              const keys = dir.keys.slice();
               const touched = new Set();
               for (const v of sets) eachKey(logEntry(v).cs, (k) => touched.add(dir.search(k)));
               const order = [...touched].sort((a, b) => a - b);
               let n = 0;
-              runLoading(pages, (loaded) => {
+              const split = [];
+              runLoading(kv, pages, seq, head.gen, (loaded) => {
                 for (; n < order.length; n++) {
                   const i = order[n];
                   const data = save(keys[i], keys[i + 1] ?? KEY_END, loaded);
@@ -436,12 +576,13 @@ function storage(name, db, lease, durability, release) {
                   loaded = undefined;
                   const parts = data.length > 2 * PAGE_BYTES ? splitPage(data, PAGE_BYTES) : [{ data }];
                   parts[0].first = keys[i]; // a page keeps the start of its range
-                  for (const p of parts) pages.put(p.data, pageKey(p.first));
+                  for (const p of parts) pages.put(p.data, pageKey(p.first)), split.push(pageKey(p.first));
                 }
                 return {};
               }, () => {
                 kv.delete(logRange(0, seq));
                 kv.put(encodeHead((written = { gen: head.gen + 1, chunks: 0, nextSeq: seq, firstSeq: seq })), "head");
+                grown = { split, gen: written.gen };
               }, abort);
             };
           }, abort);
@@ -451,6 +592,11 @@ function storage(name, db, lease, durability, release) {
       } catch (e) {
         if (e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
         await once();
+      }
+      if (grown) {
+        // Committed: the directory, which read every page's key in it, is the new pages'.
+        dir.add(grown.split);
+        dir.gen = grown.gen;
       }
       if (written && known?.nextSeq === written.nextSeq) known = written;
       return Boolean(written);
@@ -483,47 +629,94 @@ function concat(chunks) {
 }
 
 function openDatabase(name) {
-  const req = indexedDB.open(dbName(name), 2);
+  const req = indexedDB.open(dbName(name), VERSION);
   req.onupgradeneeded = (ev) => {
     const db = req.result;
+    const tx = req.transaction;
     if (ev.oldVersion < 1) {
       db.createObjectStore(KV);
       db.createObjectStore(META);
     }
-    db.createObjectStore(PAGES);
-    if (ev.oldVersion === 1) snapshotToPages(req.transaction);
+    if (ev.oldVersion < 2) db.createObjectStore(PAGES);
+    tx.objectStore(KV).createIndex(TOUCHES, TOUCHES, { multiEntry: true });
+    const index = () => ev.oldVersion > 0 && indexLog(tx);
+    if (ev.oldVersion === 1) snapshotToPages(tx, index);
+    else index();
   };
   return done(req);
 }
 
 /**
+ * chain runs requests in sequence within a transaction: track(req, fn) calls fn with the
+ * request's result, and then() runs once every tracked request, and every one tracked by
+ * their callbacks, has answered.
+ */
+function chain(then) {
+  let pending = 0;
+  return (req, fn) => {
+    pending++;
+    req.onsuccess = (ev) => {
+      fn?.(ev.target.result);
+      if (--pending === 0) then();
+    };
+  };
+}
+
+/**
  * snapshotToPages converts a version 1 database in its upgrade transaction: its snapshot
  * (covering the log before firstSeq, in key order, as buntdb saves) is cut into pages and
- * deleted. The upgrade commits whole or not at all.
+ * deleted; then() runs once it has. The upgrade commits whole or not at all.
  */
-function snapshotToPages(tx) {
+function snapshotToPages(tx, then) {
   const kv = tx.objectStore(KV);
   const pages = tx.objectStore(PAGES);
-  kv.get("head").onsuccess = (ev) => {
-    const head = parseHead(ev.target.result);
-    kv.getAll(snapRange(head.gen)).onsuccess = (ev) => {
-      if (ev.target.result.length !== head.chunks) return tx.abort();
-      const parts = splitPage(concat(ev.target.result), PAGE_BYTES);
+  const track = chain(then);
+  track(kv.get("head"), (raw) => {
+    const head = parseHead(raw);
+    track(kv.getAll(snapRange(head.gen)), (chunks) => {
+      if (chunks.length !== head.chunks) return tx.abort();
+      const parts = splitPage(concat(chunks), PAGE_BYTES);
       if (parts.length > 0) parts[0].first = new Uint8Array(0);
       for (const p of parts) pages.put(p.data, pageKey(p.first));
       kv.delete(IDBKeyRange.bound("snap/", "snap/\uffff"));
-      if (ev.target.result.length > 0 || head.gen > 0) kv.put(encodeHead({ ...head, chunks: 0 }), "head");
-    };
+      if (chunks.length > 0 || head.gen > 0) kv.put(encodeHead({ ...head, chunks: 0 }), "head");
+    });
     // Each note goes into the log record of its commit's first change set.
     const notes = IDBKeyRange.bound("note/", "note/\uffff");
     let keys;
     kv.getAllKeys(notes).onsuccess = (ev) => (keys = ev.target.result);
-    kv.getAll(notes).onsuccess = (ev) =>
-      ev.target.result.forEach((note, i) => {
+    track(kv.getAll(notes), (list) =>
+      list.forEach((note, i) => {
         const key = `log/${keys[i].slice(5)}`;
-        kv.get(key).onsuccess = (ev) => ev.target.result && kv.put({ cs: ev.target.result, changes: JSON.parse(decoder.decode(note)) }, key);
-      });
+        track(kv.get(key), (cs) => cs && kv.put({ cs, changes: JSON.parse(decoder.decode(note)) }, key));
+      }),
+    );
     kv.delete(notes);
+  });
+}
+
+/**
+ * indexLog fills the log's index in the upgrade transaction of a database of version 1
+ * or 2: each record is written again as logRecord writes it, with the pages as they are.
+ */
+function indexLog(tx) {
+  const kv = tx.objectStore(KV);
+  const dir = new Directory();
+  kv.get("head").onsuccess = (ev) => {
+    const head = parseHead(ev.target.result);
+    tx.objectStore(PAGES).getAllKeys().onsuccess = (ev) => {
+      dir.add(ev.target.result);
+      dir.gen = head.gen;
+      let total = 0;
+      kv.openCursor(allLog()).onsuccess = (ev) => {
+        const cursor = ev.target.result;
+        if (!cursor) return;
+        const e = logEntry(cursor.value);
+        total += e.cs.length;
+        cursor.update(logRecord(e, dir, total));
+        cursor.continue();
+      };
+    };
   };
 }
 

@@ -39,8 +39,9 @@
 // It is internal: live queries and sync are built on it.
 //
 // Key ranges. A persistent store opens in the engine with no key range resident (see
-// load.js and idb.js): a call that needs a range answers NeedRange, and the range's pages
-// are loaded into the engine before the call runs again. A read loads them in a read-only
+// load.js and idb.js): a call that needs a range answers NeedRange, and the range's pages,
+// with the log records that touch them, are loaded into the engine before the call runs
+// again. A read loads them in a read-only
 // transaction, one at a time with what else changes the replica (other tabs' commits are
 // deferred by the engine for keys not resident, and applied after their page loads), after
 // catching up when another tab's compaction put newer pages than the replica has reached.
@@ -126,9 +127,9 @@ export class Store {
     }
   }
 
-  /** _load loads pages that idb.js read ({ lo, hi, pages }) into the engine. */
+  /** _load loads pages that idb.js read ({ lo, hi, pages, sets }: the log records that touch them) into the engine. */
   _load(loaded) {
-    this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages]);
+    this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages, ...loaded.sets]);
   }
 
   /** _loadRange loads the pages covering the start of a needed range, in turn with what else changes the replica. */
@@ -268,11 +269,11 @@ export class Store {
    */
   _absorb(caught) {
     if (caught.reload) {
-      const { changeSets, firstSeq, entries } = caught.reload;
+      const { changeSets, logBytes, firstSeq, entries } = caught.reload;
       const old = this._handle;
       this._handle = openEngineStore(this._engine, changeSets);
       closeEngineStore(this._engine, old);
-      this._logBytes = bytesOf(changeSets);
+      this._logBytes = logBytes;
       const from = this._seq;
       this._seq = caught.nextSeq;
       if (from < firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
@@ -345,9 +346,9 @@ export class Store {
             let first = true;
             for (const r of records) {
               if (r.kind !== CHANGE_SET) continue;
-              out.sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined });
-              first = false;
               bytes += r.data.length;
+              out.sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined, total: this._logBytes + bytes });
+              first = false;
             }
           } catch (e) {
             if (e instanceof NeedRange) return { need: [e.lo, e.hi] }; // it changed nothing
@@ -430,16 +431,16 @@ export class Store {
 
   /** _reload replaces the replica by one loaded from IndexedDB, emitting what others committed meanwhile. */
   async _reload() {
-    const loaded = await this._storage.load();
+    const from = this._seq;
+    const loaded = await this._storage.load(from);
     const old = this._handle;
     this._handle = await openPartial(this._engine, loaded.changeSets);
     closeEngineStore(this._engine, old);
-    this._logBytes = bytesOf(loaded.changeSets);
-    const from = this._seq;
+    this._logBytes = loaded.logBytes;
     this._seq = loaded.nextSeq;
     if (from < loaded.firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
     // Entries from `from` on are other tabs' commits (this tab's failed ones are not stored).
-    else this._emitRemote(loaded.entries.slice(from - loaded.firstSeq));
+    else this._emitRemote(loaded.entries);
   }
 
   _post(msg) {
@@ -570,9 +571,9 @@ export async function openStore(name, options = {}) {
   const persisted = options.persist ? await persist() : undefined;
   const storage = await openIDBStorage(name, options);
   try {
-    const { changeSets, nextSeq } = await storage.load();
+    const { changeSets, logBytes, nextSeq } = await storage.load();
     const store = new Store(name, engine, await openPartial(engine, changeSets), storage, nextSeq);
-    store._logBytes = bytesOf(changeSets);
+    store._logBytes = logBytes;
     store.sync().catch(() => {}); // what other tabs committed while it opened
     if (persisted !== undefined) store.persisted = persisted;
     return store;
