@@ -164,13 +164,39 @@ const allLog = () => IDBKeyRange.bound("log/", "log/\uffff");
 const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : v);
 
 /**
- * logRecord is the log record of a change set ({ cs, changes? }) whose writer knows the
- * pages as dir and counts total bytes of log since the pages up to it.
+ * logRecord is the log record of a change set ({ cs, changes?, carry? }) whose writer
+ * knows the pages as dir and counts total bytes of log since the pages up to it; carry
+ * is the latest command of each carried key as of this change set (see Carry).
  */
 function logRecord(set, dir, total) {
   const rec = { cs: set.cs, touches: touches(set.cs, dir), total };
   if (set.changes) rec.changes = set.changes;
+  if (set.carry) rec.carry = set.carry;
   return rec;
+}
+
+/**
+ * Carry keeps the latest command of each carried key a replica has applied, which every
+ * log record it writes carries (carry), so that opening finds them in the log's last
+ * record.
+ */
+export class Carry {
+  constructor() {
+    this.cmds = new Map(); // carried key → its latest command
+  }
+
+  /** add takes the carried keys' commands of a change set (or of a carry) applied after those before. */
+  add(cs) {
+    eachCommand(cs, (cmd, k) => {
+      const c = carried(k);
+      if (c !== undefined) this.cmds.set(c, cmd.slice());
+    });
+  }
+
+  /** bytes returns the commands kept, as one change set. */
+  bytes() {
+    return concat([...this.cmds.values(), new Uint8Array(0)]);
+  }
 }
 
 /**
@@ -192,27 +218,25 @@ function touches(cs, dir) {
 
 /**
  * readTail reads, in the transaction of kv, what a replica starts from besides the pages:
- * the latest command of each carried key (the last record listing it) and the bytes of
- * log since the pages; it calls done({ changeSets, logBytes }).
+ * the latest command of each carried key and the bytes of log since the pages, from the
+ * log's last record; it calls done({ changeSets, logBytes }). A record written before
+ * records carried them (version 2's, indexed in the upgrade) has them found through the
+ * index instead: the last record listing each.
  */
 function readTail(kv, done) {
-  const picked = [];
-  let logBytes, waiting = CARRIED.length + 1;
-  const finish = () => {
-    if (--waiting === 0) done({ changeSets: picked.length > 0 ? [concat(picked)] : [], logBytes });
-  };
   kv.openCursor(allLog(), "prev").onsuccess = (ev) => {
     const last = ev.target.result && logEntry(ev.target.result.value);
-    logBytes = last ? (last.total ?? last.cs.length) : 0;
-    finish();
+    const logBytes = last ? (last.total ?? last.cs.length) : 0;
+    if (!last || last.carry) return done({ changeSets: last?.carry.length > 0 ? [last.carry] : [], logBytes });
+    const carry = new Carry();
+    let waiting = CARRIED.length;
+    for (const key of CARRIED) {
+      kv.index(TOUCHES).openCursor(IDBKeyRange.only(key), "prev").onsuccess = (ev) => {
+        if (ev.target.result) carry.add(ev.target.result.value.cs);
+        if (--waiting === 0) done({ changeSets: carry.cmds.size > 0 ? [carry.bytes()] : [], logBytes });
+      };
+    }
   };
-  CARRIED.forEach((key, i) => {
-    kv.index(TOUCHES).openCursor(IDBKeyRange.only(key), "prev").onsuccess = (ev) => {
-      const rec = ev.target.result?.value;
-      if (rec) eachCommand(rec.cs, (cmd, k) => compareBytes(k, carriedKeys[i]) === 0 && picked.push(cmd));
-      finish();
-    };
-  });
 }
 
 /**
@@ -440,7 +464,9 @@ function storage(name, db, lease, durability, release) {
         const start = await readTx((kv, pages, done, fail) => {
           let keys;
           pages.getAllKeys().onsuccess = (ev) => (keys = ev.target.result);
-          readHead(kv, (head) => readTail(kv, (tail) => done({ head, keys, ...tail })), fail);
+          let head, tail;
+          readHead(kv, (h) => ((head = h), tail && done({ head, keys, ...tail })), fail);
+          readTail(kv, (t) => ((tail = t), head && done({ head, keys, ...tail })));
         });
         const { head } = start;
         dir.add(start.keys);
@@ -490,9 +516,10 @@ function storage(name, db, lease, durability, release) {
      * transact is one write, for a replica that has applied the change sets before seq: in
      * one read-write transaction it reads what the replica lacks, calls run(caught)
      * synchronously (caught as readSince gives it; run applies it and then its writes in the
-     * engine), and puts what run returns: { sets: [{ cs, changes?, total }] } — the change
-     * sets at caught.nextSeq onwards, with the note of each commit on its first and the
-     * bytes of log since the pages up to each (see logRecord). run may instead
+     * engine), and puts what run returns: { sets: [{ cs, changes?, total, carry }] } — the
+     * change sets at caught.nextSeq onwards, with the note of each commit on its first, the
+     * bytes of log since the pages up to each and the carried keys' latest commands (see
+     * logRecord). run may instead
      * return { need: [lo, hi] }: the pages covering that key range are read in the same
      * transaction and run is called again, run(caught, loaded), with them ({ lo, hi, pages
      * }, see readPagesIn) to load before it goes on. It resolves with the sequence number
@@ -708,12 +735,14 @@ function indexLog(tx) {
       dir.add(ev.target.result);
       dir.gen = head.gen;
       let total = 0;
+      const carry = new Carry();
       kv.openCursor(allLog()).onsuccess = (ev) => {
         const cursor = ev.target.result;
         if (!cursor) return;
         const e = logEntry(cursor.value);
         total += e.cs.length;
-        cursor.update(logRecord(e, dir, total));
+        carry.add(e.cs);
+        cursor.update(logRecord({ ...e, carry: carry.bytes() }, dir, total));
         cursor.continue();
       };
     };

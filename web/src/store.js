@@ -50,7 +50,7 @@
 
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
-import { openIDBStorage, deleteIDBStorage } from "./idb.js";
+import { openIDBStorage, deleteIDBStorage, Carry } from "./idb.js";
 import { openPartial, fromHex } from "./load.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
@@ -94,6 +94,7 @@ export class Store {
     this._storage = storage;
     this._seq = seq; // the log's sequence number this replica has applied up to (excluded)
     this._logBytes = 0; // bytes of log since the pages, as far as this tab knows
+    this._carry = new Carry(); // the carried keys' latest commands, for each log record (idb.js)
     this._listeners = new Set();
     this._queue = []; // writes waiting for their transaction, in order
     this._inbox = []; // other tabs' messages waiting for the replica to be free
@@ -274,6 +275,7 @@ export class Store {
       this._handle = openEngineStore(this._engine, changeSets);
       closeEngineStore(this._engine, old);
       this._logBytes = logBytes;
+      this._carry = carryOf(changeSets);
       const from = this._seq;
       this._seq = caught.nextSeq;
       if (from < firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
@@ -282,6 +284,7 @@ export class Store {
     }
     if (caught.entries.length === 0) return;
     this._exec("apply", caught.entries.map((e) => e.cs));
+    for (const e of caught.entries) this._carry.add(e.cs);
     this._logBytes += bytesOf(caught.entries.map((e) => e.cs));
     this._seq = caught.nextSeq;
     this._emitRemote(caught.entries);
@@ -347,7 +350,8 @@ export class Store {
             for (const r of records) {
               if (r.kind !== CHANGE_SET) continue;
               bytes += r.data.length;
-              out.sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined, total: this._logBytes + bytes });
+              this._carry.add(r.data);
+              out.sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined, total: this._logBytes + bytes, carry: this._carry.bytes() });
               first = false;
             }
           } catch (e) {
@@ -437,6 +441,7 @@ export class Store {
     this._handle = await openPartial(this._engine, loaded.changeSets);
     closeEngineStore(this._engine, old);
     this._logBytes = loaded.logBytes;
+    this._carry = carryOf(loaded.changeSets);
     this._seq = loaded.nextSeq;
     if (from < loaded.firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
     // Entries from `from` on are other tabs' commits (this tab's failed ones are not stored).
@@ -539,6 +544,13 @@ function openEngineStore(engine, changeSets) {
   }
 }
 
+/** carryOf is a Carry of the carried keys' commands a replica opened with. */
+function carryOf(changeSets) {
+  const carry = new Carry();
+  for (const cs of changeSets) carry.add(cs);
+  return carry;
+}
+
 /** bytesOf sums the lengths of byte arrays. */
 function bytesOf(list) {
   return list.reduce((n, b) => n + b.length, 0);
@@ -574,6 +586,7 @@ export async function openStore(name, options = {}) {
     const { changeSets, logBytes, nextSeq } = await storage.load();
     const store = new Store(name, engine, await openPartial(engine, changeSets), storage, nextSeq);
     store._logBytes = logBytes;
+    store._carry = carryOf(changeSets);
     store.sync().catch(() => {}); // what other tabs committed while it opened
     if (persisted !== undefined) store.persisted = persisted;
     return store;
