@@ -4,18 +4,21 @@
 // Layout. The object store "pages" holds the store's records as pages: each about
 // PAGE_BYTES of consecutive engine keys, as buntdb commands in key order, under a binary
 // key: "p" then the first key of its range (the first page's range starts at the empty
-// key). A page's range runs to the next page's key. The object store "kv" holds:
+// key). A page's range runs to the next page's key. The object store "meta" lists every
+// page's key under "directory", written with the pages (listing the keys of "pages"
+// itself would read the pages from disk). The object store "kv" holds:
 //
 //   head              "gen 0 nextSeq firstSeq" (ASCII): the pages' generation (bumped by
 //                     each compaction), 0, the next log sequence number as of the last
 //                     compaction (the log's last key + 1 if later) and the first live one:
 //                     the pages hold every change set before firstSeq
 //   log/{seq}         one change set per key, seq in 16 hex digits: { cs, changes?,
-//                     touches, total }: its bytes; for the first change set of a commit,
-//                     changes, what Store._subscribe listeners receive, so that a tab that
-//                     reads another tab's commit from the log can report it; touches, what
-//                     the index "touches" finds it by (see below); total, the bytes of log
-//                     since the pages up to it, as its writer counted them
+//                     touches, total, carry }: its bytes; for the first change set of a
+//                     commit, changes, what Store._subscribe listeners receive, so that a
+//                     tab that reads another tab's commit from the log can report it;
+//                     touches, what the index "touches" finds it by (see below); total,
+//                     the bytes of log since the pages up to it, as its writer counted
+//                     them; carry, the latest command of each CARRIED key as of it
 //
 // The log's index "touches" (multiEntry) finds the records a page load needs. A record
 // lists the IndexedDB key of each page its keys fall in, as its writer knows the pages
@@ -25,29 +28,28 @@
 // record listing a generation older than the head's is read with every page load), and,
 // instead of the page, each CARRIED key it writes (a string): keys (nearly) every commit
 // writes, which would otherwise tie every record to one page. Loading pages reads them
-// and the records listed under them, in sequence order; opening reads only the last
-// record that writes each carried key, and keeps that key's command deferred in the
-// engine until its page loads. A database of version 2 (records without touches) gets
-// the index filled in its upgrade.
+// and the records listed under them, in sequence order.
 //
 // A commit puts its log records and nothing else: its sequence numbers follow the log's
 // last key, so the head changes only when the pages do.
 //
-// Opening reads the head, the pages' keys and the last record of the log and of each
-// carried key, never a page and never the rest of the log: the engine opens with no key
-// range resident and asks for the ranges a call needs (readPages, or inside a write's
-// transaction), each loaded with the log records that touch it. A compaction rewrites only the pages whose
-// ranges the log touched, splitting those grown past twice PAGE_BYTES, and deletes the log
-// they now hold, in one transaction: a crash leaves the old or the new state. A page is
-// never deleted (an emptied one stays, empty), so a tab whose list of page keys is older
-// still finds every page covering a range from the greatest key it knows at or below it.
+// Opening reads the head, the directory and the log's last record (its carry), never a
+// page and never the rest of the log: the engine opens with no key range resident, the
+// carried keys' commands deferred until their page loads, and asks for the ranges a call
+// needs (readPages, or inside a write's transaction), each loaded with the log records
+// that touch it. A compaction rewrites only the pages whose ranges the log touched,
+// splitting those grown past twice PAGE_BYTES, and deletes the log they now hold, in one
+// transaction: a crash leaves the old or the new state. A page is never deleted (an
+// emptied one stays, empty), so a tab whose list of page keys is older still finds every
+// page covering a range from the greatest key it knows at or below it.
 // Version 1 of the database kept a whole snapshot (snap/{gen}/{n}) instead of pages: it is
-// cut into pages when the database is upgraded, in the upgrade's own transaction.
+// cut into pages when the database is upgraded, in the upgrade's own transaction; the log
+// of versions 1 and 2 is indexed and the directory written there too.
 //
 // Every tab keeps its own replica of the store in its engine, and the log is how tabs
 // follow each other. A write is one read-write transaction (transact): it reads the head
 // and the log's last key, reads the log entries this tab has not applied yet (or, if the
-// log no longer reaches back that far, the whole log after the pages), lets the caller
+// log no longer reaches back that far, starts again from the pages), lets the caller
 // apply them and then its own writes in the engine synchronously, inside the
 // transaction's callback, and puts the new change sets. IndexedDB runs read-write transactions on one
 // object store one after another, so the log is a single total order of every tab's
@@ -71,6 +73,7 @@ const KV = "kv";
 const META = "meta";
 const PAGES = "pages";
 const TOUCHES = "touches"; // the log's index: see the top of this file
+const DIRECTORY = "directory"; // meta: every page's IndexedDB key, in order
 
 /** VERSION is the database's version: 1 a whole snapshot, 2 pages, 3 the log indexed by page. */
 const VERSION = 3;
@@ -323,17 +326,24 @@ class Directory {
 
 /**
  * readPagesIn reads, in the transaction of kv and pages, the pages covering the start of
- * the key range [lo, hi) (at most PAGES_PER_READ) and the log records before seq that
- * touch them or that list a pages' generation older than gen (the head's), and calls
- * done({ lo, hi, pages, sets }) with them (sets: the records' change sets in sequence
- * order) and the range they cover, whole pages from lo's page on, or fail(error).
+ * the key range [lo, hi) (PAGES_PER_READ of those dir knows, at most) and the log records
+ * before seq that touch them or that list a pages' generation older than gen (the
+ * head's), and calls done({ lo, hi, pages, sets }) with them (sets: the records' change
+ * sets in sequence order) and the range they cover, whole pages from lo's page on, or
+ * fail(error). The range runs between pages dir knows; as pages are never deleted, it is
+ * whole pages even if dir missed a split in it (its pages are read all the same).
  */
 function readPagesIn(kv, pages, dir, lo, hi, seq, gen, done, fail) {
-  const start = dir.keys[dir.search(lo)];
+  const first = dir.search(lo);
+  let last = first + 1;
+  while (last < dir.keys.length && last - first < PAGES_PER_READ && compareBytes(dir.keys[last], hi) < 0) last++;
+  const start = dir.keys[first];
+  const end = dir.keys[last] ?? KEY_END;
+  const range = IDBKeyRange.bound(pageKey(start), pageKey(end), false, true);
   const index = kv.index(TOUCHES);
   const limit = logKey(seq);
   const sets = new Map(); // log key → change set: a record touching two pages is read twice
-  let got, end, waiting = 3;
+  let got, waiting = 3;
   const finish = () => {
     if (--waiting > 0) return;
     const order = [...sets.keys()].sort(); // fixed-width hex: text order is sequence order
@@ -349,32 +359,31 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, gen, done, fail) {
     };
     req.onerror = () => fail(req.error);
   };
-  const bound = pageKey(hi);
-  pages.getAllKeys(IDBKeyRange.bound(pageKey(start), pageKey(KEY_END), false, true), PAGES_PER_READ + 1).onsuccess = (ev) => {
-    const keys = ev.target.result;
-    dir.add(keys);
-    let n = 0;
-    while (n < keys.length && n < PAGES_PER_READ && compareBytes(new Uint8Array(keys[n]), bound) < 0) n++;
-    end = n < keys.length ? new Uint8Array(keys[n]).slice(1) : KEY_END;
-    records(IDBKeyRange.bound(pageKey(start), pageKey(end), false, true));
-  };
-  const req = pages.getAll(IDBKeyRange.bound(pageKey(start), bound, false, true), PAGES_PER_READ);
+  const req = pages.getAll(range);
   req.onsuccess = (ev) => ((got = ev.target.result), finish());
   req.onerror = () => fail(req.error);
+  records(range);
   records(IDBKeyRange.upperBound(gen, true)); // written by a tab that missed a compaction
 }
 
 /**
- * readDirectory reads every page's key into dir, in the transaction of pages, if dir
- * does not know the pages of generation gen yet, then calls done().
+ * readDirectory reads every page's key into dir, in the transaction of meta, if dir does
+ * not know the pages of generation gen (the head's) yet, then calls done(). The
+ * directory is written with the pages it lists (writeDirectory): reading it costs a small
+ * record, where listing the pages' keys would read the pages themselves from disk.
  */
-function readDirectory(pages, dir, gen, done) {
+function readDirectory(meta, dir, gen, done) {
   if (dir.gen === gen) return done();
-  pages.getAllKeys().onsuccess = (ev) => {
-    dir.add(ev.target.result);
+  meta.get(DIRECTORY).onsuccess = (ev) => {
+    dir.add(ev.target.result ?? []);
     dir.gen = gen;
     done();
   };
+}
+
+/** writeDirectory writes the list of every page's IndexedDB key, in the transaction of meta. */
+function writeDirectory(meta, keys) {
+  meta.put(keys.map((k) => pageKey(k)), DIRECTORY);
 }
 
 function storage(name, db, lease, durability, release) {
@@ -415,12 +424,12 @@ function storage(name, db, lease, durability, release) {
     return complete(tx).catch((e) => Promise.reject(failure ?? (lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e)));
   }
 
-  /** readTx runs body(kv, pages, done, fail) in a read-only transaction; it resolves with what body passed to done. */
+  /** readTx runs body(kv, pages, done, fail, meta) in a read-only transaction; it resolves with what body passed to done. */
   function readTx(body) {
     return new Promise((resolve, reject) => {
-      const tx = db.transaction([KV, PAGES]);
+      const tx = db.transaction([KV, META, PAGES]);
       let out, failure;
-      body(tx.objectStore(KV), tx.objectStore(PAGES), (v) => (out = { v }), (e) => (failure = e));
+      body(tx.objectStore(KV), tx.objectStore(PAGES), (v) => (out = { v }), (e) => (failure = e), tx.objectStore(META));
       tx.oncomplete = () => (out ? resolve(out.v) : reject(failure ?? new Error("tabletop: the store could not be read")));
       tx.onerror = () => reject(failure ?? tx.error);
     });
@@ -461,9 +470,9 @@ function storage(name, db, lease, durability, release) {
      */
     async load(from) {
       for (;;) {
-        const start = await readTx((kv, pages, done, fail) => {
+        const start = await readTx((kv, pages, done, fail, meta) => {
           let keys;
-          pages.getAllKeys().onsuccess = (ev) => (keys = ev.target.result);
+          meta.get(DIRECTORY).onsuccess = (ev) => (keys = ev.target.result ?? []);
           let head, tail;
           readHead(kv, (h) => ((head = h), tail && done({ head, keys, ...tail })), fail);
           readTail(kv, (t) => ((tail = t), head && done({ head, keys, ...tail })));
@@ -499,7 +508,7 @@ function storage(name, db, lease, durability, release) {
      * tab compacted past it): it must catch up first.
      */
     readPages(lo, hi, seq) {
-      return readTx((kv, pages, done, fail) => {
+      return readTx((kv, pages, done, fail, meta) => {
         kv.get("head").onsuccess = (ev) => {
           let head;
           try {
@@ -508,7 +517,7 @@ function storage(name, db, lease, durability, release) {
             return fail(e);
           }
           if (head.firstSeq > seq) return done({ behind: true });
-          readPagesIn(kv, pages, dir, lo, hi, seq, head.gen, done, fail);
+          readDirectory(meta, dir, head.gen, () => readPagesIn(kv, pages, dir, lo, hi, seq, head.gen, done, fail));
         };
       });
     },
@@ -558,7 +567,7 @@ function storage(name, db, lease, durability, release) {
         await writeTx((kv, meta, pages, abort) => {
           readSince(kv, seq, (caught) => {
             // The records' touches need the pages as they are: another tab may have split some.
-            readDirectory(pages, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, caught.head.gen, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort));
+            readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, caught.head.gen, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort));
           }, abort);
         });
       }
@@ -579,7 +588,7 @@ function storage(name, db, lease, durability, release) {
     async compact(seq, save) {
       let written, grown;
       const once = () =>
-        writeTx((kv, _, pages, abort) => {
+        writeTx((kv, meta, pages, abort) => {
           written = false;
           grown = undefined;
           readHead(kv, (head) => {
@@ -587,8 +596,8 @@ function storage(name, db, lease, durability, release) {
             if (head.nextSeq !== seq || head.firstSeq === seq) return;
             let sets;
             kv.getAll(logRange(head.firstSeq, seq)).onsuccess = (ev) => (sets = ev.target.result);
-            pages.getAllKeys().onsuccess = (ev) => {
-              dir.add(ev.target.result);
+            meta.get(DIRECTORY).onsuccess = (ev) => {
+              dir.add(ev.target.result ?? []);
               const keys = dir.keys.slice();
               const touched = new Set();
               for (const v of sets) eachKey(logEntry(v).cs, (k) => touched.add(dir.search(k)));
@@ -609,6 +618,9 @@ function storage(name, db, lease, durability, release) {
               }, () => {
                 kv.delete(logRange(0, seq));
                 kv.put(encodeHead((written = { gen: head.gen + 1, chunks: 0, nextSeq: seq, firstSeq: seq })), "head");
+                const next = new Directory();
+                next.add([...keys.map(pageKey), ...split]);
+                writeDirectory(meta, next.keys);
                 grown = { split, gen: written.gen };
               }, abort);
             };
@@ -666,7 +678,7 @@ function openDatabase(name) {
     }
     if (ev.oldVersion < 2) db.createObjectStore(PAGES);
     tx.objectStore(KV).createIndex(TOUCHES, TOUCHES, { multiEntry: true });
-    const index = () => ev.oldVersion > 0 && indexLog(tx);
+    const index = () => ev.oldVersion > 0 && indexLog(tx); // and lists the pages
     if (ev.oldVersion === 1) snapshotToPages(tx, index);
     else index();
   };
@@ -734,6 +746,7 @@ function indexLog(tx) {
     tx.objectStore(PAGES).getAllKeys().onsuccess = (ev) => {
       dir.add(ev.target.result);
       dir.gen = head.gen;
+      writeDirectory(tx.objectStore(META), dir.keys);
       let total = 0;
       const carry = new Carry();
       kv.openCursor(allLog()).onsuccess = (ev) => {
