@@ -21,14 +21,16 @@
 //                     them; carry, the latest command of each CARRIED key as of it
 //
 // The log's index "touches" (multiEntry) finds the records a page load needs. A record
-// lists the IndexedDB key of each page its keys fall in, as its writer knows the pages
-// (their boundaries change only at a compaction, which also deletes the records it folds
-// in, so the mapping holds for the records that remain), the pages' generation it knew
-// (a number: a tab that wrote alone may have missed another tab's compaction, and a
-// record listing a generation older than the head's is read with every page load), and,
-// instead of the page, each CARRIED key it writes (a string): keys (nearly) every commit
-// writes, which would otherwise tie every record to one page. Loading pages reads them
-// and the records listed under them, in sequence order.
+// lists the IndexedDB key of each page its keys fall in (touches), except the CARRIED
+// keys: keys (nearly) every commit writes, which would tie every record to one page; the
+// latest command of each is in every record's carry instead. Page boundaries change only
+// at a compaction, which also deletes the records it folds in, so the mapping holds for
+// the records that remain, provided each writer knows the pages as they are: a write
+// reads the head and, when its generation changed, the directory; a tab that writes
+// alone, reading no head, learns the generation the last compaction wrote beside the
+// lease, and if it did not know it reads the directory and puts its records again, in
+// the same transaction. Loading pages reads them and the records listed under them, in
+// sequence order.
 //
 // A commit puts its log records and nothing else: its sequence numbers follow the log's
 // last key, so the head changes only when the pages do.
@@ -203,42 +205,25 @@ export class Carry {
 }
 
 /**
- * touches lists what the log's index finds a change set by: dir's generation, the
- * carried keys it writes, and the keys of the pages its other keys fall in, as dir knows
- * them.
+ * touches lists what the log's index finds a change set by: the keys of the pages its
+ * keys fall in, as dir knows them, but for the carried keys'.
  */
 function touches(cs, dir) {
-  const out = new Set([dir.gen]);
   const pages = new Set();
-  eachKey(cs, (k) => {
-    const c = carried(k);
-    if (c !== undefined) out.add(c);
-    else pages.add(dir.search(k));
-  });
-  for (const i of pages) out.add(pageKey(dir.keys[i]));
-  return [...out];
+  eachKey(cs, (k) => carried(k) === undefined && pages.add(dir.search(k)));
+  return [...pages].map((i) => pageKey(dir.keys[i]));
 }
 
 /**
  * readTail reads, in the transaction of kv, what a replica starts from besides the pages:
  * the latest command of each carried key and the bytes of log since the pages, from the
- * log's last record; it calls done({ changeSets, logBytes }). A record written before
- * records carried them (version 2's, indexed in the upgrade) has them found through the
- * index instead: the last record listing each.
+ * log's last record (every record has them since the log is indexed: indexLog gives
+ * version 2's theirs); it calls done({ changeSets, logBytes }).
  */
 function readTail(kv, done) {
   kv.openCursor(allLog(), "prev").onsuccess = (ev) => {
     const last = ev.target.result && logEntry(ev.target.result.value);
-    const logBytes = last ? (last.total ?? last.cs.length) : 0;
-    if (!last || last.carry) return done({ changeSets: last?.carry.length > 0 ? [last.carry] : [], logBytes });
-    const carry = new Carry();
-    let waiting = CARRIED.length;
-    for (const key of CARRIED) {
-      kv.index(TOUCHES).openCursor(IDBKeyRange.only(key), "prev").onsuccess = (ev) => {
-        if (ev.target.result) carry.add(ev.target.result.value.cs);
-        if (--waiting === 0) done({ changeSets: carry.cmds.size > 0 ? [carry.bytes()] : [], logBytes });
-      };
-    }
+    done({ changeSets: last?.carry?.length > 0 ? [last.carry] : [], logBytes: last ? (last.total ?? last.cs.length) : 0 });
   };
 }
 
@@ -327,13 +312,13 @@ class Directory {
 /**
  * readPagesIn reads, in the transaction of kv and pages, the pages covering the start of
  * the key range [lo, hi) (PAGES_PER_READ of those dir knows, at most) and the log records
- * before seq that touch them or that list a pages' generation older than gen (the
- * head's), and calls done({ lo, hi, pages, sets }) with them (sets: the records' change
- * sets in sequence order) and the range they cover, whole pages from lo's page on, or
- * fail(error). The range runs between pages dir knows; as pages are never deleted, it is
- * whole pages even if dir missed a split in it (its pages are read all the same).
+ * before seq that touch them, and calls done({ lo, hi, pages, sets }) with them (sets:
+ * the records' change sets in sequence order) and the range they cover, whole pages from
+ * lo's page on, or fail(error). The range runs between pages dir knows; as pages are
+ * never deleted, it is whole pages even if dir missed a split in it (its pages are read
+ * all the same), and a record touching a key in it lists a page in it.
  */
-function readPagesIn(kv, pages, dir, lo, hi, seq, gen, done, fail) {
+function readPagesIn(kv, pages, dir, lo, hi, seq, done, fail) {
   const first = dir.search(lo);
   let last = first + 1;
   while (last < dir.keys.length && last - first < PAGES_PER_READ && compareBytes(dir.keys[last], hi) < 0) last++;
@@ -343,7 +328,7 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, gen, done, fail) {
   const index = kv.index(TOUCHES);
   const limit = logKey(seq);
   const sets = new Map(); // log key → change set: a record touching two pages is read twice
-  let got, waiting = 3;
+  let got, waiting = 2;
   const finish = () => {
     if (--waiting > 0) return;
     const order = [...sets.keys()].sort(); // fixed-width hex: text order is sequence order
@@ -354,7 +339,7 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, gen, done, fail) {
     index.getAllKeys(range).onsuccess = (ev) => (keys = ev.target.result);
     const req = index.getAll(range);
     req.onsuccess = (ev) => {
-      ev.target.result.forEach((v, i) => keys[i] < limit && sets.set(keys[i], logEntry(v).cs));
+      ev.target.result.forEach((v, i) => keys[i] < limit && sets.set(keys[i], v.cs));
       finish();
     };
     req.onerror = () => fail(req.error);
@@ -363,7 +348,6 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, gen, done, fail) {
   req.onsuccess = (ev) => ((got = ev.target.result), finish());
   req.onerror = () => fail(req.error);
   records(range);
-  records(IDBKeyRange.upperBound(gen, true)); // written by a tab that missed a compaction
 }
 
 /**
@@ -398,8 +382,10 @@ function storage(name, db, lease, durability, release) {
    * lease and resolves once it has committed; abort(error) aborts it, failing with error.
    * The lease is read in the same round trip as body's first requests: its check aborts
    * the transaction, undoing whatever body did, before any other request's callback runs.
+   * onGen(gen, meta), if given, receives the pages' generation the last compaction wrote
+   * beside the lease, if one did.
    */
-  function writeTx(body) {
+  function writeTx(body, onGen) {
     if (lost) return Promise.reject(storeLocked(name));
     const tx = db.transaction([KV, META, PAGES], "readwrite", txOptions);
     const kv = tx.objectStore(KV);
@@ -411,9 +397,12 @@ function storage(name, db, lease, durability, release) {
       tx.abort();
     };
     meta.get("lease").onsuccess = (ev) => {
-      if (ev.target.result !== lease) {
+      const rec = leaseOf(ev.target.result);
+      if (rec.lease !== lease) {
         lost = true;
         tx.abort();
+      } else if (onGen && rec.gen !== undefined) {
+        onGen(rec.gen, meta);
       }
     };
     try {
@@ -438,10 +427,10 @@ function storage(name, db, lease, durability, release) {
   /**
    * runLoading calls step(loaded) until it returns something other than { need: [lo, hi]
    * }, reading the pages each need names in the transaction of kv and pages, with the log
-   * records before seq (loaded is what readPagesIn read for the last need; gen the head's
-   * generation), then calls done with the last result.
+   * records before seq (loaded is what readPagesIn read for the last need), then calls
+   * done with the last result.
    */
-  function runLoading(kv, pages, seq, gen, step, done, fail) {
+  function runLoading(kv, pages, seq, step, done, fail) {
     const next = (loaded) => {
       let out;
       try {
@@ -449,7 +438,7 @@ function storage(name, db, lease, durability, release) {
       } catch (e) {
         return fail(e);
       }
-      if (out?.need) return readPagesIn(kv, pages, dir, out.need[0], out.need[1], seq, gen, next, fail);
+      if (out?.need) return readPagesIn(kv, pages, dir, out.need[0], out.need[1], seq, next, fail);
       try {
         done(out);
       } catch (e) {
@@ -517,7 +506,7 @@ function storage(name, db, lease, durability, release) {
             return fail(e);
           }
           if (head.firstSeq > seq) return done({ behind: true });
-          readDirectory(meta, dir, head.gen, () => readPagesIn(kv, pages, dir, lo, hi, seq, head.gen, done, fail));
+          readDirectory(meta, dir, head.gen, () => readPagesIn(kv, pages, dir, lo, hi, seq, done, fail));
         };
       });
     },
@@ -545,29 +534,35 @@ function storage(name, db, lease, durability, release) {
      * write the head.
      */
     async transact(seq, run, speculate = false) {
-      let from, head;
+      let from, head, stored;
       const put = (kv, caught, out) => {
         from = caught.nextSeq;
         head = caught.head;
         if (out.sets.length === 0) return;
         head = { ...head, nextSeq: from + out.sets.length };
         out.sets.forEach((s, i) => kv.put(logRecord(s, dir, s.total), logKey(from + i)));
+        stored = { kv, sets: out.sets };
       };
       const expected = known;
       if (speculate && expected?.nextSeq === seq) {
+        stored = undefined;
         await writeTx((kv, meta, pages, abort) => {
           // Requested before the puts below: it sees only other tabs' records.
           kv.getKey(IDBKeyRange.bound(logKey(seq), "log/\uffff")).onsuccess = (ev) => {
             if (ev.target.result !== undefined) abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
-          runLoading(kv, pages, seq, expected.gen, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
+          runLoading(kv, pages, seq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
+        }, (gen, meta) => {
+          // Another tab compacted meanwhile, maybe splitting pages: the records list them anew.
+          if (gen === dir.gen) return;
+          readDirectory(meta, dir, gen, () => stored?.sets.forEach((s, i) => stored.kv.put(logRecord(s, dir, s.total), logKey(from + i))));
         });
       } else {
         await writeTx((kv, meta, pages, abort) => {
           readSince(kv, seq, (caught) => {
             // The records' touches need the pages as they are: another tab may have split some.
-            readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, caught.head.gen, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort));
+            readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort));
           }, abort);
         });
       }
@@ -604,7 +599,7 @@ function storage(name, db, lease, durability, release) {
               const order = [...touched].sort((a, b) => a - b);
               let n = 0;
               const split = [];
-              runLoading(kv, pages, seq, head.gen, (loaded) => {
+              runLoading(kv, pages, seq, (loaded) => {
                 for (; n < order.length; n++) {
                   const i = order[n];
                   const data = save(keys[i], keys[i + 1] ?? KEY_END, loaded);
@@ -621,6 +616,7 @@ function storage(name, db, lease, durability, release) {
                 const next = new Directory();
                 next.add([...keys.map(pageKey), ...split]);
                 writeDirectory(meta, next.keys);
+                meta.put(`${lease}@${written.gen}`, "lease"); // see writeTx
                 grown = { split, gen: written.gen };
               }, abort);
             };
@@ -804,7 +800,7 @@ async function writeLease(db, shared) {
   const meta = tx.objectStore(META);
   let lease = fresh;
   meta.get("lease").onsuccess = (ev) => {
-    if (shared && typeof ev.target.result === "string" && ev.target.result.startsWith("shared:")) lease = ev.target.result;
+    if (shared && typeof ev.target.result === "string" && ev.target.result.startsWith("shared:")) lease = leaseOf(ev.target.result).lease;
     else meta.put(fresh, "lease");
   };
   try {
@@ -812,8 +808,19 @@ async function writeLease(db, shared) {
     return lease;
   } catch (e) {
     if (e?.name !== "QuotaExceededError") throw e;
-    return done(db.transaction(META).objectStore(META).get("lease"));
+    return leaseOf(await done(db.transaction(META).objectStore(META).get("lease"))).lease;
   }
+}
+
+/**
+ * leaseOf reads the lease record: "{lease}", or "{lease}@{gen}" once a compaction wrote
+ * the pages' generation gen beside it, so that a commit that reads no head still learns
+ * of it (a tab that writes alone, transact's speculate). Writing a new lease makes every
+ * earlier opener's commits fail, so a record without gen is one no compaction followed.
+ */
+function leaseOf(v) {
+  const at = typeof v === "string" ? v.lastIndexOf("@") : -1;
+  return at < 0 ? { lease: v, gen: undefined } : { lease: v.slice(0, at), gen: Number(v.slice(at + 1)) };
 }
 
 /**
