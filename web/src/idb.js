@@ -4,34 +4,54 @@
 // Layout. The object store "pages" holds the store's records as pages: each about
 // PAGE_BYTES of consecutive engine keys, as buntdb commands in key order, under a binary
 // key: "p" then the first key of its range (the first page's range starts at the empty
-// key). A page's range runs to the next page's key. The object store "kv" holds:
+// key). A page's range runs to the next page's key. The object store "meta" lists every
+// page's key under "directory", written with the pages (listing the keys of "pages"
+// itself would read the pages from disk). The object store "kv" holds:
 //
 //   head              "gen 0 nextSeq firstSeq" (ASCII): the pages' generation (bumped by
 //                     each compaction), 0, the next log sequence number as of the last
 //                     compaction (the log's last key + 1 if later) and the first live one:
 //                     the pages hold every change set before firstSeq
-//   log/{seq}         one change set per key, seq in 16 hex digits: its bytes, or for the
-//                     first change set of a commit { cs, changes }, changes being what
-//                     Store._subscribe listeners receive, so that a tab that reads another
-//                     tab's commit from the log can report it
+//   log/{seq}         one change set per key, seq in 16 hex digits: { cs, changes?,
+//                     touches, total, carry }: its bytes; for the first change set of a
+//                     commit, changes, what Store._subscribe listeners receive, so that a
+//                     tab that reads another tab's commit from the log can report it;
+//                     touches, what the index "touches" finds it by (see below); total,
+//                     the bytes of log since the pages up to it, as its writer counted
+//                     them; carry, the latest command of each CARRIED key as of it
+//
+// The log's index "touches" (multiEntry) finds the records a page load needs. A record
+// lists the IndexedDB key of each page its keys fall in (touches), except the CARRIED
+// keys: keys (nearly) every commit writes, which would tie every record to one page; the
+// latest command of each is in every record's carry instead. Page boundaries change only
+// at a compaction, which also deletes the records it folds in, so the mapping holds for
+// the records that remain, provided each writer knows the pages as they are: a write
+// reads the head and, when its generation changed, the directory; a tab that writes
+// alone, reading no head, learns the generation the last compaction wrote beside the
+// lease, and if it did not know it reads the directory and puts its records again, in
+// the same transaction. Loading pages reads them and the records listed under them, in
+// sequence order.
 //
 // A commit puts its log records and nothing else: its sequence numbers follow the log's
 // last key, so the head changes only when the pages do.
 //
-// Opening reads the head, the log after the pages and the pages' keys, never the pages:
-// the engine opens with no key range resident and asks for the ranges a call needs
-// (readPages, or inside a write's transaction). A compaction rewrites only the pages whose
-// ranges the log touched, splitting those grown past twice PAGE_BYTES, and deletes the log
-// they now hold, in one transaction: a crash leaves the old or the new state. A page is
-// never deleted (an emptied one stays, empty), so a tab whose list of page keys is older
-// still finds every page covering a range from the greatest key it knows at or below it.
+// Opening reads the head, the directory and the log's last record (its carry), never a
+// page and never the rest of the log: the engine opens with no key range resident, the
+// carried keys' commands deferred until their page loads, and asks for the ranges a call
+// needs (readPages, or inside a write's transaction), each loaded with the log records
+// that touch it. A compaction rewrites only the pages whose ranges the log touched,
+// splitting those grown past twice PAGE_BYTES, and deletes the log they now hold, in one
+// transaction: a crash leaves the old or the new state. A page is never deleted (an
+// emptied one stays, empty), so a tab whose list of page keys is older still finds every
+// page covering a range from the greatest key it knows at or below it.
 // Version 1 of the database kept a whole snapshot (snap/{gen}/{n}) instead of pages: it is
-// cut into pages when the database is upgraded, in the upgrade's own transaction.
+// cut into pages when the database is upgraded, in the upgrade's own transaction; the log
+// of versions 1 and 2 is indexed and the directory written there too.
 //
 // Every tab keeps its own replica of the store in its engine, and the log is how tabs
 // follow each other. A write is one read-write transaction (transact): it reads the head
 // and the log's last key, reads the log entries this tab has not applied yet (or, if the
-// log no longer reaches back that far, the whole log after the pages), lets the caller
+// log no longer reaches back that far, starts again from the pages), lets the caller
 // apply them and then its own writes in the engine synchronously, inside the
 // transaction's callback, and puts the new change sets. IndexedDB runs read-write transactions on one
 // object store one after another, so the log is a single total order of every tab's
@@ -49,11 +69,32 @@
 // taken over cannot write one more change set, even where Web Locks are missing.
 
 import { RestError } from "./errors.js";
-import { compareBytes, eachKey, splitPage, yieldToPage } from "./load.js";
+import { compareBytes, eachCommand, eachKey, splitPage, yieldToPage } from "./load.js";
 
 const KV = "kv";
 const META = "meta";
 const PAGES = "pages";
+const TOUCHES = "touches"; // the log's index: see the top of this file
+const DIRECTORY = "directory"; // meta: every page's IndexedDB key, in order
+
+/** VERSION is the database's version: 1 a whole snapshot, 2 pages, 3 the log indexed by page. */
+const VERSION = 3;
+
+const encoder = new TextEncoder();
+
+/**
+ * CARRIED are the keys (nearly) every commit writes, which the log's index lists by
+ * themselves instead of by their page: the store's clock (core/tx.go), moved by every
+ * write that issues a Timestamp.
+ */
+const CARRIED = ["m\u0000clock"];
+const carriedKeys = CARRIED.map((k) => encoder.encode(k));
+
+/** carried returns the carried key k is (its string), or undefined. */
+function carried(k) {
+  for (let i = 0; i < carriedKeys.length; i++) if (compareBytes(carriedKeys[i], k) === 0) return CARRIED[i];
+  return undefined;
+}
 
 /** PAGE_BYTES is about how large a page is; a compaction splits one past twice that. */
 export const PAGE_BYTES = 64 << 10;
@@ -111,7 +152,6 @@ export function quotaExceeded(name) {
 const hex = (n, width) => n.toString(16).padStart(width, "0");
 const logKey = (seq) => `log/${hex(seq, 16)}`;
 const snapPrefix = (gen) => `snap/${hex(gen, 16)}/`; // version 1's snapshot chunks
-const encoder = new TextEncoder();
 
 function parseHead(raw) {
   if (raw === undefined) return { gen: 0, chunks: 0, nextSeq: 0, firstSeq: 0 };
@@ -125,8 +165,67 @@ const encodeHead = (h) => encoder.encode(`${h.gen} ${h.chunks} ${h.nextSeq} ${h.
 const logRange = (from, to) => IDBKeyRange.bound(logKey(from), logKey(to - 1));
 const allLog = () => IDBKeyRange.bound("log/", "log/\uffff");
 
-/** logEntry reads a log record: { cs, changes? }. */
+/** logEntry reads a log record: { cs, changes?, touches?, total? } (version 2's: { cs, changes? } or its bytes). */
 const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : v);
+
+/**
+ * logRecord is the log record of a change set ({ cs, changes?, carry? }) whose writer
+ * knows the pages as dir and counts total bytes of log since the pages up to it; carry
+ * is the latest command of each carried key as of this change set (see Carry).
+ */
+function logRecord(set, dir, total) {
+  const rec = { cs: set.cs, touches: touches(set.cs, dir), total };
+  if (set.changes) rec.changes = set.changes;
+  if (set.carry) rec.carry = set.carry;
+  return rec;
+}
+
+/**
+ * Carry keeps the latest command of each carried key a replica has applied, which every
+ * log record it writes carries (carry), so that opening finds them in the log's last
+ * record.
+ */
+export class Carry {
+  constructor() {
+    this.cmds = new Map(); // carried key → its latest command
+  }
+
+  /** add takes the carried keys' commands of a change set (or of a carry) applied after those before. */
+  add(cs) {
+    eachCommand(cs, (cmd, k) => {
+      const c = carried(k);
+      if (c !== undefined) this.cmds.set(c, cmd.slice());
+    });
+  }
+
+  /** bytes returns the commands kept, as one change set. */
+  bytes() {
+    return concat([...this.cmds.values(), new Uint8Array(0)]);
+  }
+}
+
+/**
+ * touches lists what the log's index finds a change set by: the keys of the pages its
+ * keys fall in, as dir knows them, but for the carried keys'.
+ */
+function touches(cs, dir) {
+  const pages = new Set();
+  eachKey(cs, (k) => carried(k) === undefined && pages.add(dir.search(k)));
+  return [...pages].map((i) => pageKey(dir.keys[i]));
+}
+
+/**
+ * readTail reads, in the transaction of kv, what a replica starts from besides the pages:
+ * the latest command of each carried key and the bytes of log since the pages, from the
+ * log's last record (every record has them since the log is indexed: indexLog gives
+ * version 2's theirs); it calls done({ changeSets, logBytes }).
+ */
+function readTail(kv, done) {
+  kv.openCursor(allLog(), "prev").onsuccess = (ev) => {
+    const last = ev.target.result && logEntry(ev.target.result.value);
+    done({ changeSets: last?.carry?.length > 0 ? [last.carry] : [], logBytes: last ? (last.total ?? last.cs.length) : 0 });
+  };
+}
 
 /**
  * readHead reads the head in the transaction of kv, its nextSeq moved past the log's last
@@ -155,24 +254,22 @@ const decoder = new TextDecoder();
  * readSince reads, in the transaction of kv, what a replica that has applied the change
  * sets before seq lacks, and calls done(caught) with it, or fail(error):
  *   { nextSeq, entries: [{ cs, changes? }] }             the change sets seq … nextSeq-1
- *   { nextSeq, reload: { changeSets, firstSeq, entries } }  the log no longer reaches back
- *                                                       to seq: the replica must start
- *                                                       again from the pages and the
- *                                                       whole log after them (entries)
+ *   { nextSeq, reload: { changeSets, logBytes, firstSeq, entries: [] } }  the log no
+ *                         longer reaches back to seq: the replica must start again from
+ *                         the pages, with the carried keys' commands (see readTail)
  * changes is a commit's note, on the entry of its first change set.
  */
 function readSince(kv, seq, done, fail) {
   readHead(kv, (head) => {
     if (head.nextSeq === seq) return done({ head, nextSeq: seq, entries: [] });
-    const reload = head.firstSeq > seq || head.nextSeq < seq;
-    const from = reload ? head.firstSeq : seq;
-    const finish = (records) => {
-      if (records.length !== head.nextSeq - from) return fail(new Error(`tabletop: ${records.length} of ${head.nextSeq - from} log records present`));
-      const entries = records.map(logEntry);
-      done(reload ? { head, nextSeq: head.nextSeq, reload: { changeSets: entries.map((e) => e.cs), firstSeq: from, entries } } : { head, nextSeq: head.nextSeq, entries });
+    if (head.firstSeq > seq || head.nextSeq < seq) {
+      return readTail(kv, (tail) => done({ head, nextSeq: head.nextSeq, reload: { ...tail, firstSeq: head.firstSeq, entries: [] } }));
+    }
+    kv.getAll(logRange(seq, head.nextSeq)).onsuccess = (ev) => {
+      const records = ev.target.result;
+      if (records.length !== head.nextSeq - seq) return fail(new Error(`tabletop: ${records.length} of ${head.nextSeq - seq} log records present`));
+      done({ head, nextSeq: head.nextSeq, entries: records.map(logEntry) });
     };
-    if (head.nextSeq === from) return finish([]);
-    kv.getAll(logRange(from, head.nextSeq)).onsuccess = (ev) => finish(ev.target.result);
   }, fail);
 }
 
@@ -188,6 +285,7 @@ function pageKey(k) {
 class Directory {
   constructor() {
     this.keys = [new Uint8Array(0)]; // the first page's range starts at the empty key
+    this.gen = -1; // the pages' generation at which it last read every page's key
   }
 
   /** add records the pages' IndexedDB keys read. */
@@ -212,22 +310,64 @@ class Directory {
 }
 
 /**
- * readPagesIn reads, in the transaction of the pages object store, the pages covering the
- * start of the key range [lo, hi) (at most PAGES_PER_READ), and calls done({ lo, hi, pages
- * }) with them and the range they cover, whole pages from lo's page on, or fail(error).
+ * readPagesIn reads, in the transaction of kv and pages, the pages covering the start of
+ * the key range [lo, hi) (PAGES_PER_READ of those dir knows, at most) and the log records
+ * before seq that touch them, and calls done({ lo, hi, pages, sets }) with them (sets:
+ * the records' change sets in sequence order) and the range they cover, whole pages from
+ * lo's page on, or fail(error). The range runs between pages dir knows; as pages are
+ * never deleted, it is whole pages even if dir missed a split in it (its pages are read
+ * all the same), and a record touching a key in it lists a page in it.
  */
-function readPagesIn(pages, dir, lo, hi, done, fail) {
-  const start = dir.keys[dir.search(lo)];
-  let keys;
-  pages.getAllKeys(IDBKeyRange.bound(pageKey(start), pageKey(KEY_END), false, true), PAGES_PER_READ + 1).onsuccess = (ev) => (keys = ev.target.result);
-  const req = pages.getAll(IDBKeyRange.bound(pageKey(start), pageKey(hi), false, true), PAGES_PER_READ);
-  req.onsuccess = (ev) => {
-    dir.add(keys);
-    const n = ev.target.result.length;
-    const end = n < keys.length ? new Uint8Array(keys[n]).slice(1) : KEY_END;
-    done({ lo: start, hi: end, pages: ev.target.result });
+function readPagesIn(kv, pages, dir, lo, hi, seq, done, fail) {
+  const first = dir.search(lo);
+  let last = first + 1;
+  while (last < dir.keys.length && last - first < PAGES_PER_READ && compareBytes(dir.keys[last], hi) < 0) last++;
+  const start = dir.keys[first];
+  const end = dir.keys[last] ?? KEY_END;
+  const range = IDBKeyRange.bound(pageKey(start), pageKey(end), false, true);
+  const index = kv.index(TOUCHES);
+  const limit = logKey(seq);
+  const sets = new Map(); // log key → change set: a record touching two pages is read twice
+  let got, waiting = 2;
+  const finish = () => {
+    if (--waiting > 0) return;
+    const order = [...sets.keys()].sort(); // fixed-width hex: text order is sequence order
+    done({ lo: start, hi: end, pages: got, sets: order.map((k) => sets.get(k)) });
   };
+  const records = (range) => {
+    let keys;
+    index.getAllKeys(range).onsuccess = (ev) => (keys = ev.target.result);
+    const req = index.getAll(range);
+    req.onsuccess = (ev) => {
+      ev.target.result.forEach((v, i) => keys[i] < limit && sets.set(keys[i], v.cs));
+      finish();
+    };
+    req.onerror = () => fail(req.error);
+  };
+  const req = pages.getAll(range);
+  req.onsuccess = (ev) => ((got = ev.target.result), finish());
   req.onerror = () => fail(req.error);
+  records(range);
+}
+
+/**
+ * readDirectory reads every page's key into dir, in the transaction of meta, if dir does
+ * not know the pages of generation gen (the head's) yet, then calls done(). The
+ * directory is written with the pages it lists (writeDirectory): reading it costs a small
+ * record, where listing the pages' keys would read the pages themselves from disk.
+ */
+function readDirectory(meta, dir, gen, done) {
+  if (dir.gen === gen) return done();
+  meta.get(DIRECTORY).onsuccess = (ev) => {
+    dir.add(ev.target.result ?? []);
+    dir.gen = gen;
+    done();
+  };
+}
+
+/** writeDirectory writes the list of every page's IndexedDB key, in the transaction of meta. */
+function writeDirectory(meta, keys) {
+  meta.put(keys.map((k) => pageKey(k)), DIRECTORY);
 }
 
 function storage(name, db, lease, durability, release) {
@@ -242,8 +382,10 @@ function storage(name, db, lease, durability, release) {
    * lease and resolves once it has committed; abort(error) aborts it, failing with error.
    * The lease is read in the same round trip as body's first requests: its check aborts
    * the transaction, undoing whatever body did, before any other request's callback runs.
+   * onGen(gen, meta), if given, receives the pages' generation the last compaction wrote
+   * beside the lease, if one did.
    */
-  function writeTx(body) {
+  function writeTx(body, onGen) {
     if (lost) return Promise.reject(storeLocked(name));
     const tx = db.transaction([KV, META, PAGES], "readwrite", txOptions);
     const kv = tx.objectStore(KV);
@@ -255,9 +397,12 @@ function storage(name, db, lease, durability, release) {
       tx.abort();
     };
     meta.get("lease").onsuccess = (ev) => {
-      if (ev.target.result !== lease) {
+      const rec = leaseOf(ev.target.result);
+      if (rec.lease !== lease) {
         lost = true;
         tx.abort();
+      } else if (onGen && rec.gen !== undefined) {
+        onGen(rec.gen, meta);
       }
     };
     try {
@@ -268,12 +413,12 @@ function storage(name, db, lease, durability, release) {
     return complete(tx).catch((e) => Promise.reject(failure ?? (lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e)));
   }
 
-  /** readTx runs body(kv, pages, done, fail) in a read-only transaction; it resolves with what body passed to done. */
+  /** readTx runs body(kv, pages, done, fail, meta) in a read-only transaction; it resolves with what body passed to done. */
   function readTx(body) {
     return new Promise((resolve, reject) => {
-      const tx = db.transaction([KV, PAGES]);
+      const tx = db.transaction([KV, META, PAGES]);
       let out, failure;
-      body(tx.objectStore(KV), tx.objectStore(PAGES), (v) => (out = { v }), (e) => (failure = e));
+      body(tx.objectStore(KV), tx.objectStore(PAGES), (v) => (out = { v }), (e) => (failure = e), tx.objectStore(META));
       tx.oncomplete = () => (out ? resolve(out.v) : reject(failure ?? new Error("tabletop: the store could not be read")));
       tx.onerror = () => reject(failure ?? tx.error);
     });
@@ -281,10 +426,11 @@ function storage(name, db, lease, durability, release) {
 
   /**
    * runLoading calls step(loaded) until it returns something other than { need: [lo, hi]
-   * }, reading the pages each need names in the transaction of pages (loaded is what
-   * readPagesIn read for the last need), then calls done with the last result.
+   * }, reading the pages each need names in the transaction of kv and pages, with the log
+   * records before seq (loaded is what readPagesIn read for the last need), then calls
+   * done with the last result.
    */
-  function runLoading(pages, step, done, fail) {
+  function runLoading(kv, pages, seq, step, done, fail) {
     const next = (loaded) => {
       let out;
       try {
@@ -292,7 +438,7 @@ function storage(name, db, lease, durability, release) {
       } catch (e) {
         return fail(e);
       }
-      if (out?.need) return readPagesIn(pages, dir, out.need[0], out.need[1], next, fail);
+      if (out?.need) return readPagesIn(kv, pages, dir, out.need[0], out.need[1], seq, next, fail);
       try {
         done(out);
       } catch (e) {
@@ -304,30 +450,40 @@ function storage(name, db, lease, durability, release) {
 
   return {
     /**
-     * load reads what a replica starts from: { changeSets, firstSeq, nextSeq, entries },
-     * the log after the pages, with its notes in entries. It reads the pages' keys, not
-     * the pages.
+     * load reads what a replica starts from: { changeSets, logBytes, firstSeq, nextSeq,
+     * entries }: the latest commands of the carried keys and the bytes of log since the
+     * pages (see readTail). It reads the pages' keys, not the pages, and no other log
+     * record, unless from (a sequence number) is given: then entries are the log's records
+     * from there on, with their notes, for a replica that had reached from (none if the
+     * log no longer reaches back that far).
      */
-    async load() {
+    async load(from) {
       for (;;) {
-        const head = await readTx((kv, pages, done, fail) => {
-          pages.getAllKeys().onsuccess = (ev) => dir.add(ev.target.result);
-          readHead(kv, done, fail);
+        const start = await readTx((kv, pages, done, fail, meta) => {
+          let keys;
+          meta.get(DIRECTORY).onsuccess = (ev) => (keys = ev.target.result ?? []);
+          let head, tail;
+          readHead(kv, (h) => ((head = h), tail && done({ head, keys, ...tail })), fail);
+          readTail(kv, (t) => ((tail = t), head && done({ head, keys, ...tail })));
         });
+        const { head } = start;
+        dir.add(start.keys);
+        dir.gen = Math.max(dir.gen, head.gen);
         // The log in pieces, each its own transaction and task: one getAll of megabytes
         // would hold the page's main thread while it is deserialized. Records are never
         // changed, only deleted by a compaction: one missing means start again.
         const entries = [];
-        for (let from = head.firstSeq, n = 4, bytes = 0; from < head.nextSeq && entries.length === from - head.firstSeq; from += n) {
+        const first = from === undefined || from < head.firstSeq ? head.nextSeq : from;
+        for (let at = first, n = 4, bytes = 0; at < head.nextSeq && entries.length === at - first; at += n) {
           n = entries.length === 0 ? 4 : Math.min(4096, Math.max(1, Math.round((LOG_PIECE * entries.length) / bytes)));
-          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(from, Math.min(head.nextSeq, from + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
+          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(at, Math.min(head.nextSeq, at + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
           for (const e of piece) bytes += e.cs.length;
           entries.push(...piece);
           await yieldToPage();
         }
-        if (entries.length !== head.nextSeq - head.firstSeq) continue;
+        if (entries.length !== head.nextSeq - first) continue;
         known = head;
-        return { changeSets: entries.map((e) => e.cs), firstSeq: head.firstSeq, nextSeq: head.nextSeq, entries };
+        return { changeSets: start.changeSets, logBytes: start.logBytes, firstSeq: head.firstSeq, nextSeq: head.nextSeq, entries };
       }
     },
     /** catchUp reads what a replica that has applied the change sets before seq lacks (see readSince). */
@@ -341,14 +497,16 @@ function storage(name, db, lease, durability, release) {
      * tab compacted past it): it must catch up first.
      */
     readPages(lo, hi, seq) {
-      return readTx((kv, pages, done, fail) => {
+      return readTx((kv, pages, done, fail, meta) => {
         kv.get("head").onsuccess = (ev) => {
+          let head;
           try {
-            if (parseHead(ev.target.result).firstSeq > seq) return done({ behind: true });
+            head = parseHead(ev.target.result);
           } catch (e) {
             return fail(e);
           }
-          readPagesIn(pages, dir, lo, hi, done, fail);
+          if (head.firstSeq > seq) return done({ behind: true });
+          readDirectory(meta, dir, head.gen, () => readPagesIn(kv, pages, dir, lo, hi, seq, done, fail));
         };
       });
     },
@@ -356,8 +514,10 @@ function storage(name, db, lease, durability, release) {
      * transact is one write, for a replica that has applied the change sets before seq: in
      * one read-write transaction it reads what the replica lacks, calls run(caught)
      * synchronously (caught as readSince gives it; run applies it and then its writes in the
-     * engine), and puts what run returns: { sets: [{ cs, changes? }] } — the change sets at
-     * caught.nextSeq onwards, with the note of each commit on its first. run may instead
+     * engine), and puts what run returns: { sets: [{ cs, changes?, total, carry }] } — the
+     * change sets at caught.nextSeq onwards, with the note of each commit on its first, the
+     * bytes of log since the pages up to each and the carried keys' latest commands (see
+     * logRecord). run may instead
      * return { need: [lo, hi] }: the pages covering that key range are read in the same
      * transaction and run is called again, run(caught, loaded), with them ({ lo, hi, pages
      * }, see readPagesIn) to load before it goes on. It resolves with the sequence number
@@ -374,27 +534,36 @@ function storage(name, db, lease, durability, release) {
      * write the head.
      */
     async transact(seq, run, speculate = false) {
-      let from, head;
+      let from, head, stored;
       const put = (kv, caught, out) => {
         from = caught.nextSeq;
         head = caught.head;
         if (out.sets.length === 0) return;
         head = { ...head, nextSeq: from + out.sets.length };
-        out.sets.forEach((s, i) => kv.put(s.changes ? { cs: s.cs, changes: s.changes } : s.cs, logKey(from + i)));
+        out.sets.forEach((s, i) => kv.put(logRecord(s, dir, s.total), logKey(from + i)));
+        stored = { kv, sets: out.sets };
       };
       const expected = known;
       if (speculate && expected?.nextSeq === seq) {
+        stored = undefined;
         await writeTx((kv, meta, pages, abort) => {
           // Requested before the puts below: it sees only other tabs' records.
           kv.getKey(IDBKeyRange.bound(logKey(seq), "log/\uffff")).onsuccess = (ev) => {
             if (ev.target.result !== undefined) abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
-          runLoading(pages, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
+          runLoading(kv, pages, seq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
+        }, (gen, meta) => {
+          // Another tab compacted meanwhile, maybe splitting pages: the records list them anew.
+          if (gen === dir.gen) return;
+          readDirectory(meta, dir, gen, () => stored?.sets.forEach((s, i) => stored.kv.put(logRecord(s, dir, s.total), logKey(from + i))));
         });
       } else {
         await writeTx((kv, meta, pages, abort) => {
-          readSince(kv, seq, (caught) => runLoading(pages, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort), abort);
+          readSince(kv, seq, (caught) => {
+            // The records' touches need the pages as they are: another tab may have split some.
+            readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort));
+          }, abort);
         });
       }
       known = head;
@@ -412,23 +581,25 @@ function storage(name, db, lease, durability, release) {
      * failing for the quota it releases the ballast and tries once more.
      */
     async compact(seq, save) {
-      let written;
+      let written, grown;
       const once = () =>
-        writeTx((kv, _, pages, abort) => {
+        writeTx((kv, meta, pages, abort) => {
           written = false;
+          grown = undefined;
           readHead(kv, (head) => {
             if (head.nextSeq === seq && head.firstSeq === seq) written = head; // nothing to compact
             if (head.nextSeq !== seq || head.firstSeq === seq) return;
             let sets;
             kv.getAll(logRange(head.firstSeq, seq)).onsuccess = (ev) => (sets = ev.target.result);
-            pages.getAllKeys().onsuccess = (ev) => {
-              dir.add(ev.target.result);
-              const keys = dir.keys;
+            meta.get(DIRECTORY).onsuccess = (ev) => {
+              dir.add(ev.target.result ?? []);
+              const keys = dir.keys.slice();
               const touched = new Set();
               for (const v of sets) eachKey(logEntry(v).cs, (k) => touched.add(dir.search(k)));
               const order = [...touched].sort((a, b) => a - b);
               let n = 0;
-              runLoading(pages, (loaded) => {
+              const split = [];
+              runLoading(kv, pages, seq, (loaded) => {
                 for (; n < order.length; n++) {
                   const i = order[n];
                   const data = save(keys[i], keys[i + 1] ?? KEY_END, loaded);
@@ -436,12 +607,17 @@ function storage(name, db, lease, durability, release) {
                   loaded = undefined;
                   const parts = data.length > 2 * PAGE_BYTES ? splitPage(data, PAGE_BYTES) : [{ data }];
                   parts[0].first = keys[i]; // a page keeps the start of its range
-                  for (const p of parts) pages.put(p.data, pageKey(p.first));
+                  for (const p of parts) pages.put(p.data, pageKey(p.first)), split.push(pageKey(p.first));
                 }
                 return {};
               }, () => {
                 kv.delete(logRange(0, seq));
                 kv.put(encodeHead((written = { gen: head.gen + 1, chunks: 0, nextSeq: seq, firstSeq: seq })), "head");
+                const next = new Directory();
+                next.add([...keys.map(pageKey), ...split]);
+                writeDirectory(meta, next.keys);
+                meta.put(`${lease}@${written.gen}`, "lease"); // see writeTx
+                grown = { split, gen: written.gen };
               }, abort);
             };
           }, abort);
@@ -451,6 +627,11 @@ function storage(name, db, lease, durability, release) {
       } catch (e) {
         if (e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
         await once();
+      }
+      if (grown) {
+        // Committed: the directory, which read every page's key in it, is the new pages'.
+        dir.add(grown.split);
+        dir.gen = grown.gen;
       }
       if (written && known?.nextSeq === written.nextSeq) known = written;
       return Boolean(written);
@@ -483,47 +664,97 @@ function concat(chunks) {
 }
 
 function openDatabase(name) {
-  const req = indexedDB.open(dbName(name), 2);
+  const req = indexedDB.open(dbName(name), VERSION);
   req.onupgradeneeded = (ev) => {
     const db = req.result;
+    const tx = req.transaction;
     if (ev.oldVersion < 1) {
       db.createObjectStore(KV);
       db.createObjectStore(META);
     }
-    db.createObjectStore(PAGES);
-    if (ev.oldVersion === 1) snapshotToPages(req.transaction);
+    if (ev.oldVersion < 2) db.createObjectStore(PAGES);
+    tx.objectStore(KV).createIndex(TOUCHES, TOUCHES, { multiEntry: true });
+    const index = () => ev.oldVersion > 0 && indexLog(tx); // and lists the pages
+    if (ev.oldVersion === 1) snapshotToPages(tx, index);
+    else index();
   };
   return done(req);
 }
 
 /**
+ * chain runs requests in sequence within a transaction: track(req, fn) calls fn with the
+ * request's result, and then() runs once every tracked request, and every one tracked by
+ * their callbacks, has answered.
+ */
+function chain(then) {
+  let pending = 0;
+  return (req, fn) => {
+    pending++;
+    req.onsuccess = (ev) => {
+      fn?.(ev.target.result);
+      if (--pending === 0) then();
+    };
+  };
+}
+
+/**
  * snapshotToPages converts a version 1 database in its upgrade transaction: its snapshot
  * (covering the log before firstSeq, in key order, as buntdb saves) is cut into pages and
- * deleted. The upgrade commits whole or not at all.
+ * deleted; then() runs once it has. The upgrade commits whole or not at all.
  */
-function snapshotToPages(tx) {
+function snapshotToPages(tx, then) {
   const kv = tx.objectStore(KV);
   const pages = tx.objectStore(PAGES);
-  kv.get("head").onsuccess = (ev) => {
-    const head = parseHead(ev.target.result);
-    kv.getAll(snapRange(head.gen)).onsuccess = (ev) => {
-      if (ev.target.result.length !== head.chunks) return tx.abort();
-      const parts = splitPage(concat(ev.target.result), PAGE_BYTES);
+  const track = chain(then);
+  track(kv.get("head"), (raw) => {
+    const head = parseHead(raw);
+    track(kv.getAll(snapRange(head.gen)), (chunks) => {
+      if (chunks.length !== head.chunks) return tx.abort();
+      const parts = splitPage(concat(chunks), PAGE_BYTES);
       if (parts.length > 0) parts[0].first = new Uint8Array(0);
       for (const p of parts) pages.put(p.data, pageKey(p.first));
       kv.delete(IDBKeyRange.bound("snap/", "snap/\uffff"));
-      if (ev.target.result.length > 0 || head.gen > 0) kv.put(encodeHead({ ...head, chunks: 0 }), "head");
-    };
+      if (chunks.length > 0 || head.gen > 0) kv.put(encodeHead({ ...head, chunks: 0 }), "head");
+    });
     // Each note goes into the log record of its commit's first change set.
     const notes = IDBKeyRange.bound("note/", "note/\uffff");
     let keys;
     kv.getAllKeys(notes).onsuccess = (ev) => (keys = ev.target.result);
-    kv.getAll(notes).onsuccess = (ev) =>
-      ev.target.result.forEach((note, i) => {
+    track(kv.getAll(notes), (list) =>
+      list.forEach((note, i) => {
         const key = `log/${keys[i].slice(5)}`;
-        kv.get(key).onsuccess = (ev) => ev.target.result && kv.put({ cs: ev.target.result, changes: JSON.parse(decoder.decode(note)) }, key);
-      });
+        track(kv.get(key), (cs) => cs && kv.put({ cs, changes: JSON.parse(decoder.decode(note)) }, key));
+      }),
+    );
     kv.delete(notes);
+  });
+}
+
+/**
+ * indexLog fills the log's index in the upgrade transaction of a database of version 1
+ * or 2: each record is written again as logRecord writes it, with the pages as they are.
+ */
+function indexLog(tx) {
+  const kv = tx.objectStore(KV);
+  const dir = new Directory();
+  kv.get("head").onsuccess = (ev) => {
+    const head = parseHead(ev.target.result);
+    tx.objectStore(PAGES).getAllKeys().onsuccess = (ev) => {
+      dir.add(ev.target.result);
+      dir.gen = head.gen;
+      writeDirectory(tx.objectStore(META), dir.keys);
+      let total = 0;
+      const carry = new Carry();
+      kv.openCursor(allLog()).onsuccess = (ev) => {
+        const cursor = ev.target.result;
+        if (!cursor) return;
+        const e = logEntry(cursor.value);
+        total += e.cs.length;
+        carry.add(e.cs);
+        cursor.update(logRecord({ ...e, carry: carry.bytes() }, dir, total));
+        cursor.continue();
+      };
+    };
   };
 }
 
@@ -569,7 +800,7 @@ async function writeLease(db, shared) {
   const meta = tx.objectStore(META);
   let lease = fresh;
   meta.get("lease").onsuccess = (ev) => {
-    if (shared && typeof ev.target.result === "string" && ev.target.result.startsWith("shared:")) lease = ev.target.result;
+    if (shared && typeof ev.target.result === "string" && ev.target.result.startsWith("shared:")) lease = leaseOf(ev.target.result).lease;
     else meta.put(fresh, "lease");
   };
   try {
@@ -577,8 +808,19 @@ async function writeLease(db, shared) {
     return lease;
   } catch (e) {
     if (e?.name !== "QuotaExceededError") throw e;
-    return done(db.transaction(META).objectStore(META).get("lease"));
+    return leaseOf(await done(db.transaction(META).objectStore(META).get("lease"))).lease;
   }
+}
+
+/**
+ * leaseOf reads the lease record: "{lease}", or "{lease}@{gen}" once a compaction wrote
+ * the pages' generation gen beside it, so that a commit that reads no head still learns
+ * of it (a tab that writes alone, transact's speculate). Writing a new lease makes every
+ * earlier opener's commits fail, so a record without gen is one no compaction followed.
+ */
+function leaseOf(v) {
+  const at = typeof v === "string" ? v.lastIndexOf("@") : -1;
+  return at < 0 ? { lease: v, gen: undefined } : { lease: v.slice(0, at), gen: Number(v.slice(at + 1)) };
 }
 
 /**

@@ -2,11 +2,11 @@
 // is kept in (see idb.js).
 //
 // A persistent store opens in the engine as a partial store: no key range resident. Open
-// reads only the change sets committed after the pages were last written (the log, bounded
-// by compaction) and hands them to the engine, which defers each key's last command until
-// the key's page is loaded; it does so in slices of whole commands, each one call of about
-// SLICE_BYTES, and the page's event loop runs between calls once a slice of time has
-// passed, so that no task of the open holds the main thread for long.
+// hands it only the latest commands of the keys every commit writes (the store's clock:
+// see idb.js), which the engine defers until their page is loaded; each page is loaded
+// with the log records that touch it. openPartial hands change sets in slices of whole
+// commands, each one call of about SLICE_BYTES, and the page's event loop runs between
+// calls once a slice of time has passed, so that no task holds the main thread for long.
 //
 // A page and a change set are buntdb command streams in RESP form ("*3\r\n$3\r\nset\r\n
 // $5\r\nkey…"); the engine applies any run of whole commands with its "apply" operation,
@@ -83,10 +83,10 @@ export function commandsEnd(b, pos, size) {
 }
 
 /**
- * eachKey calls fn(key) with the key of each command of b (a Uint8Array of whole
- * commands), as a Uint8Array viewing b.
+ * eachCommand calls fn(cmd, key) with each command of b (a Uint8Array of whole commands)
+ * and its key, both as Uint8Arrays viewing b.
  */
-export function eachKey(b, fn) {
+export function eachCommand(b, fn) {
   for (let pos = 0; pos < b.length; ) {
     const end = commandsEnd(b, pos, 1);
     if (b[pos] === 0) {
@@ -98,9 +98,17 @@ export function eachKey(b, fn) {
     p = b.indexOf(0x0d, p) + 2; // after the name
     let len = 0;
     for (p++; b[p] !== 0x0d; p++) len = len * 10 + b[p] - 0x30;
-    fn(b.subarray(p + 2, p + 2 + len));
+    fn(b.subarray(pos, end), b.subarray(p + 2, p + 2 + len));
     pos = end;
   }
+}
+
+/**
+ * eachKey calls fn(key) with the key of each command of b (a Uint8Array of whole
+ * commands), as a Uint8Array viewing b.
+ */
+export function eachKey(b, fn) {
+  eachCommand(b, (_, key) => fn(key));
 }
 
 /**

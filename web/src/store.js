@@ -39,8 +39,9 @@
 // It is internal: live queries and sync are built on it.
 //
 // Key ranges. A persistent store opens in the engine with no key range resident (see
-// load.js and idb.js): a call that needs a range answers NeedRange, and the range's pages
-// are loaded into the engine before the call runs again. A read loads them in a read-only
+// load.js and idb.js): a call that needs a range answers NeedRange, and the range's pages,
+// with the log records that touch them, are loaded into the engine before the call runs
+// again. A read loads them in a read-only
 // transaction, one at a time with what else changes the replica (other tabs' commits are
 // deferred by the engine for keys not resident, and applied after their page loads), after
 // catching up when another tab's compaction put newer pages than the replica has reached.
@@ -49,7 +50,7 @@
 
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
-import { openIDBStorage, deleteIDBStorage } from "./idb.js";
+import { openIDBStorage, deleteIDBStorage, Carry } from "./idb.js";
 import { openPartial, fromHex } from "./load.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
@@ -93,6 +94,7 @@ export class Store {
     this._storage = storage;
     this._seq = seq; // the log's sequence number this replica has applied up to (excluded)
     this._logBytes = 0; // bytes of log since the pages, as far as this tab knows
+    this._carry = new Carry(); // the carried keys' latest commands, for each log record (idb.js)
     this._listeners = new Set();
     this._queue = []; // writes waiting for their transaction, in order
     this._inbox = []; // other tabs' messages waiting for the replica to be free
@@ -126,9 +128,9 @@ export class Store {
     }
   }
 
-  /** _load loads pages that idb.js read ({ lo, hi, pages }) into the engine. */
+  /** _load loads pages that idb.js read ({ lo, hi, pages, sets }: the log records that touch them) into the engine. */
   _load(loaded) {
-    this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages]);
+    this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages, ...loaded.sets]);
   }
 
   /** _loadRange loads the pages covering the start of a needed range, in turn with what else changes the replica. */
@@ -268,11 +270,12 @@ export class Store {
    */
   _absorb(caught) {
     if (caught.reload) {
-      const { changeSets, firstSeq, entries } = caught.reload;
+      const { changeSets, logBytes, firstSeq, entries } = caught.reload;
       const old = this._handle;
       this._handle = openEngineStore(this._engine, changeSets);
       closeEngineStore(this._engine, old);
-      this._logBytes = bytesOf(changeSets);
+      this._logBytes = logBytes;
+      this._carry = carryOf(changeSets);
       const from = this._seq;
       this._seq = caught.nextSeq;
       if (from < firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
@@ -281,6 +284,7 @@ export class Store {
     }
     if (caught.entries.length === 0) return;
     this._exec("apply", caught.entries.map((e) => e.cs));
+    for (const e of caught.entries) this._carry.add(e.cs);
     this._logBytes += bytesOf(caught.entries.map((e) => e.cs));
     this._seq = caught.nextSeq;
     this._emitRemote(caught.entries);
@@ -345,9 +349,10 @@ export class Store {
             let first = true;
             for (const r of records) {
               if (r.kind !== CHANGE_SET) continue;
-              out.sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined });
-              first = false;
               bytes += r.data.length;
+              this._carry.add(r.data);
+              out.sets.push({ cs: r.data, changes: first ? w.commit.changes : undefined, total: this._logBytes + bytes, carry: this._carry.bytes() });
+              first = false;
             }
           } catch (e) {
             if (e instanceof NeedRange) return { need: [e.lo, e.hi] }; // it changed nothing
@@ -430,16 +435,17 @@ export class Store {
 
   /** _reload replaces the replica by one loaded from IndexedDB, emitting what others committed meanwhile. */
   async _reload() {
-    const loaded = await this._storage.load();
+    const from = this._seq;
+    const loaded = await this._storage.load(from);
     const old = this._handle;
     this._handle = await openPartial(this._engine, loaded.changeSets);
     closeEngineStore(this._engine, old);
-    this._logBytes = bytesOf(loaded.changeSets);
-    const from = this._seq;
+    this._logBytes = loaded.logBytes;
+    this._carry = carryOf(loaded.changeSets);
     this._seq = loaded.nextSeq;
     if (from < loaded.firstSeq) this._emit({ changes: [], records: [], local: false, reset: true });
     // Entries from `from` on are other tabs' commits (this tab's failed ones are not stored).
-    else this._emitRemote(loaded.entries.slice(from - loaded.firstSeq));
+    else this._emitRemote(loaded.entries);
   }
 
   _post(msg) {
@@ -538,6 +544,13 @@ function openEngineStore(engine, changeSets) {
   }
 }
 
+/** carryOf is a Carry of the carried keys' commands a replica opened with. */
+function carryOf(changeSets) {
+  const carry = new Carry();
+  for (const cs of changeSets) carry.add(cs);
+  return carry;
+}
+
 /** bytesOf sums the lengths of byte arrays. */
 function bytesOf(list) {
   return list.reduce((n, b) => n + b.length, 0);
@@ -570,9 +583,10 @@ export async function openStore(name, options = {}) {
   const persisted = options.persist ? await persist() : undefined;
   const storage = await openIDBStorage(name, options);
   try {
-    const { changeSets, nextSeq } = await storage.load();
+    const { changeSets, logBytes, nextSeq } = await storage.load();
     const store = new Store(name, engine, await openPartial(engine, changeSets), storage, nextSeq);
-    store._logBytes = bytesOf(changeSets);
+    store._logBytes = logBytes;
+    store._carry = carryOf(changeSets);
     store.sync().catch(() => {}); // what other tabs committed while it opened
     if (persisted !== undefined) store.persisted = persisted;
     return store;

@@ -1,12 +1,16 @@
 // The store in IndexedDB as key-range pages (src/idb.js, src/store.js): opening reads no
-// page, a read loads the pages it needs, a compaction rewrites only the pages the log
-// touched and splits big ones, tabs defer each other's commits for ranges they have not
-// loaded, and a database of version 1 (a whole snapshot) is cut into pages on open.
+// page and no log record but the last, a read loads the pages it needs
+// with exactly the log records that touch them, a compaction rewrites only the pages the
+// log touched and splits big ones, tabs defer each other's commits for ranges they have
+// not loaded and find each other's records in the log (also a tab that wrote alone and
+// missed a compaction), and databases of version 1 (a whole snapshot) and 2 (a log without its
+// index) are converted on open.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fresh, collect } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 import { loadEngine } from "../src/engine.js";
+import { eachCommand, eachKey, splitPage } from "../src/load.js";
 
 const blob = "x".repeat(500);
 
@@ -201,28 +205,221 @@ test("a commit of a tab writing alone puts its log record and nothing else", asy
   assert.deepEqual(calls.sort(), ["get meta", "getKey kv", "put kv"]); // the lease, no later record, the log record
 });
 
-test("opening reads the log in pieces of about 128 KB, each its own transaction", async (t) => {
-  const name = fresh("pages");
-  const store = await openStore(name);
-  t.after(() => deleteStore(name));
-  const c = new TableClient(store, "log");
-  await c.createTable();
-  for (let i = 0; i < 60; i++) await c.upsertEntity({ partitionKey: "p", rowKey: String(i % 7), i, blob: "z".repeat(20000), blob2: "y".repeat(20000) });
-  await store.close();
-  const getAll = IDBObjectStore.prototype.getAll;
-  let logReads = 0;
-  IDBObjectStore.prototype.getAll = function (...args) {
-    if (this.name === "kv") logReads++;
-    return getAll.apply(this, args);
-  };
-  let again;
-  try {
-    again = await openStore(name);
-  } finally {
-    IDBObjectStore.prototype.getAll = getAll;
+/**
+ * countLogReads counts the log records (values with cs) that IndexedDB hands the module
+ * while fn runs, through object stores' and the log index's reads.
+ */
+async function countLogReads(fn) {
+  let n = 0;
+  const count = (v) => (n += (Array.isArray(v) ? v : [v]).filter((x) => x?.cs).length);
+  const patched = [];
+  for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype]) {
+    for (const m of ["get", "getAll", "openCursor"]) {
+      const orig = proto[m];
+      patched.push([proto, m, orig]);
+      proto[m] = function (...args) {
+        const req = orig.apply(this, args);
+        req.addEventListener("success", () => (m === "openCursor" ? count(req.result?.value) : count(req.result)));
+        return req;
+      };
+    }
   }
-  t.after(() => again.close());
-  assert.ok(logReads >= 4, `2.4 MB of log read in ${logReads} pieces`);
-  const rows = await collect(new TableClient(again, "log").listEntities());
-  assert.deepEqual(rows.map((e) => e.i), [56, 57, 58, 59, 53, 54, 55]);
+  try {
+    return { out: await fn(), reads: () => n };
+  } finally {
+    for (const [proto, m, orig] of patched) proto[m] = orig;
+  }
+}
+
+/** logRecords reads a store's log: [[seq, record]] in sequence order. */
+async function logRecords(name) {
+  return (await raw(name, "kv")).filter(([k]) => k.startsWith("log/")).map(([k, v]) => [parseInt(k.slice(4), 16), v]);
+}
+
+/** keysOf lists the keys a change set writes, as text. */
+function keysOf(cs) {
+  const out = [];
+  eachKey(cs, (k) => out.push(Buffer.from(k).toString("latin1")));
+  return out;
+}
+
+test("opening reads no log record but the last; a read of a page no commit touched reads none", async (t) => {
+  const { name, store, c } = await filled(t);
+  for (let i = 0; i < 60; i++) await c.upsertEntity({ partitionKey: `p0${i % 3}`, rowKey: String(i % 7), n: i, blob }, "Replace");
+  const log = await logRecords(name);
+  assert.ok(log.length >= 60, `${log.length} log records`);
+  await store.close();
+
+  // The pages are listed in meta, written with them: listing their keys would read them.
+  const listed = (await raw(name, "meta")).find(([k]) => k === "directory")[1].map((k) => Buffer.from(k).toString("hex"));
+  assert.deepEqual(listed, (await raw(name, "pages")).map(([k]) => k));
+  const scans = [];
+  const saved = ["getAllKeys", "openCursor", "openKeyCursor", "count"].map((m) => [m, IDBObjectStore.prototype[m]]);
+  for (const [m, orig] of saved) IDBObjectStore.prototype[m] = function (...args) {
+    if (this.name === "pages") scans.push(m);
+    return orig.apply(this, args);
+  };
+  let again, a, read;
+  try {
+    const opened = await countLogReads(async () => (again = await openStore(name)));
+    t.after(() => again.close().catch(() => {}));
+    assert.equal(opened.reads(), 1, `opening read ${opened.reads()} of ${log.length} log records`);
+    a = new TableClient(again, "big");
+    read = await countLogReads(() => a.getEntity("p31", "r02"));
+  } finally {
+    for (const [m, orig] of saved) IDBObjectStore.prototype[m] = orig;
+  }
+  assert.deepEqual(scans, [], "the pages' keys were listed");
+  assert.equal(read.out.n, 3102);
+  assert.equal(read.reads(), 0, "a read of an untouched page read log records");
+  const touched = await countLogReads(() => a.getEntity("p01", "6"));
+  assert.equal(touched.out.n, 55);
+  assert.ok(touched.reads() >= 20, `the page of p01 was loaded with ${touched.reads()} log records`);
+});
+
+test("a page load applies exactly the log records that touch it, in sequence order", async (t) => {
+  const { name, store, c } = await filled(t);
+  for (let i = 0; i < 30; i++) await c.upsertEntity({ partitionKey: i % 2 ? "p12" : "p27", rowKey: `r${String(i % 5).padStart(2, "0")}`, n: -i, blob }, "Replace");
+  await c.updateEntity({ partitionKey: "p12", rowKey: "r03", n: 7 }, "Merge");
+  const log = await logRecords(name);
+  await store.close();
+
+  const again = await openStore(name);
+  t.after(() => again.close().catch(() => {}));
+  const loads = [];
+  const load = again._load.bind(again);
+  again._load = (l) => (loads.push(l), load(l));
+  const a = new TableClient(again, "big");
+  assert.equal((await a.getEntity("p12", "r03")).n, 7);
+  assert.equal((await a.getEntity("p12", "r01")).n, -21);
+  for (const l of loads) {
+    const lo = Buffer.from(l.lo).toString("latin1"), hi = Buffer.from(l.hi).toString("latin1");
+    const inRange = (k) => k >= lo && k < hi && k !== "m\x00clock";
+    const expected = log.filter(([, r]) => keysOf(r.cs).some(inRange)).map(([, r]) => Buffer.from(r.cs));
+    assert.deepEqual(l.sets.map((cs) => Buffer.from(cs)), expected, `the records loaded with [${JSON.stringify(lo)}, ${JSON.stringify(hi)})`);
+  }
+  assert.ok(loads.some((l) => l.sets.length >= 15), "no load carried p12's records");
+});
+
+test("a tab that writes alone and missed another tab's compaction lists the pages as they are in its records", async (t) => {
+  const { name, store: sa, c: a } = await filled(t, 10);
+  const sb = await openStore(name);
+  t.after(() => sb.close().catch(() => {}));
+  await new Promise((r) => setTimeout(r, 20));
+  // Neither hears the other from now on; a believes it writes alone.
+  sa._channel.onmessage = sb._channel.onmessage = null;
+  const big = "q".repeat(20000);
+  for (let i = 0; i < 10; i++) await a.upsertEntity({ partitionKey: "p05", rowKey: `s${i}`, big });
+  const before = (await raw(name, "pages")).length;
+  await sb.compact(); // b catches up from the log, and splits p05's page
+  const pages = (await raw(name, "pages")).map(([k]) => k);
+  assert.ok(pages.length > before, "the compaction split no page");
+  sa._alone = true;
+  await a.upsertEntity({ partitionKey: "p05", rowKey: "s9", n: 99 }, "Merge");
+  assert.equal(sa._alone, true, "a compaction alone needs no reload");
+  const [[, rec]] = await logRecords(name);
+  const key = Buffer.from("p" + "e\x00big\x00p05\x00s9", "latin1").toString("hex");
+  const page = pages.filter((k) => k <= key).at(-1);
+  assert.deepEqual(rec.touches.map((k) => Buffer.from(k).toString("hex")), [page], "the record lists a page that is no longer its key's");
+
+  const sc = await openStore(name);
+  t.after(() => sc.close().catch(() => {}));
+  const e = await new TableClient(sc, "big").getEntity("p05", "s9");
+  assert.equal(e.n, 99);
+  assert.equal(e.big.length, 20000);
+});
+
+test("two tabs: a tab loads the other's writes that are only in the log", async (t) => {
+  const { name, store: sa, c: a } = await filled(t, 20);
+  const sb = await openStore(name);
+  t.after(() => sb.close().catch(() => {}));
+  const b = new TableClient(sb, "big");
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal((await b.getEntity("p01", "r01")).n, 101);
+  sb._channel.onmessage = null; // b hears nothing: a's writes reach it through the log
+  await a.upsertEntity({ partitionKey: "p01", rowKey: "r01", n: 1 }, "Merge");
+  await a.upsertEntity({ partitionKey: "p15", rowKey: "r15", n: 2 }, "Merge");
+  await a.deleteEntity("p16", "r16");
+  assert.equal((await b.getEntity("p15", "r15")).n, 1515, "b read past its replica's position");
+  await sb.sync();
+  assert.equal((await b.getEntity("p01", "r01")).n, 1);
+  assert.equal((await b.getEntity("p15", "r15")).n, 2);
+  await assert.rejects(b.getEntity("p16", "r16"), (e) => e.code === "ResourceNotFound");
+  // b's own write on top of a's, then a fresh tab reads both from the log.
+  await b.updateEntity({ partitionKey: "p15", rowKey: "r15", m: 3 }, "Merge");
+  const sc = await openStore(name);
+  t.after(() => sc.close().catch(() => {}));
+  const e = await new TableClient(sc, "big").getEntity("p15", "r15");
+  assert.deepEqual([e.n, e.m], [2, 3]);
+});
+
+test("a database of version 2 (its log not indexed) gets the index on first open", async (t) => {
+  const name = fresh("v2");
+  t.after(() => deleteStore(name));
+  const engine = await loadEngine();
+  const h = String(engine.call(["open", "", "outbox", new Uint8Array(0)]).json);
+  const sets = [];
+  const write = (...args) => sets.push(...engine.call([args[0], h, ...args.slice(1)]).records.map((r) => r.data));
+  write("createTable", "old");
+  for (let i = 0; i < 300; i++) write("write", "old", "create", JSON.stringify({ PartitionKey: `p${i % 7}`, RowKey: String(i), blob }), "");
+  const snapshot = engine.call(["compact", h]).records.find((r) => r.kind === 2).data;
+  sets.length = 0;
+  write("write", "old", "upsertReplace", JSON.stringify({ PartitionKey: "p0", RowKey: "0", after: true }), "");
+  write("write", "old", "delete", JSON.stringify({ PartitionKey: "p1", RowKey: "1" }), "*");
+  write("write", "old", "upsertMerge", JSON.stringify({ PartitionKey: "p6", RowKey: "6", later: 1 }), "");
+  engine.call(["close", h]);
+  const pages = splitPage(snapshot, 16 << 10);
+  pages[0].first = new Uint8Array(0);
+  const db = await new Promise((resolve, reject) => {
+    const req = indexedDB.open(`tabletop:${name}`, 2);
+    req.onupgradeneeded = () => ["kv", "meta", "pages"].forEach((s) => req.result.createObjectStore(s));
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const tx = db.transaction(["kv", "pages"], "readwrite");
+  for (const p of pages) tx.objectStore("pages").put(p.data, new Uint8Array([0x70, ...p.first]));
+  const kv = tx.objectStore("kv");
+  sets.forEach((cs, i) => kv.put(i === 0 ? { cs, changes: [{ table: "old", kind: "upsertReplace", partitionKey: "p0", rowKey: "0" }] } : cs, `log/${(9 + i).toString(16).padStart(16, "0")}`));
+  kv.put(new TextEncoder().encode("4 0 9 9"), "head");
+  await new Promise((r) => (tx.oncomplete = r));
+  db.close();
+
+  const store = await openStore(name);
+  t.after(() => store.close().catch(() => {}));
+  const c = new TableClient(store, "old");
+  assert.equal((await c.getEntity("p6", "6")).later, 1);
+  const rows = await collect(c.listEntities());
+  assert.equal(rows.length, 299);
+  assert.equal(rows.find((e) => e.rowKey === "0").after, true);
+  assert.equal(rows.some((e) => e.rowKey === "1"), false);
+  const log = await logRecords(name);
+  assert.deepEqual(log.map(([seq]) => seq), [9, 10, 11]);
+  assert.ok(log.every(([, r]) => r.touches?.length === 1 && r.carry?.length > 0), "a record was not indexed, or carries no clock");
+  assert.equal(log[0][1].changes[0].rowKey, "0", "the note is not in its log record");
+  await c.upsertEntity({ partitionKey: "p3", rowKey: "x" }); // the clock loads from the log's last record
+  await store.close();
+  const again = await openStore(name);
+  t.after(() => again.close().catch(() => {}));
+  assert.equal((await collect(new TableClient(again, "old").listEntities())).length, 300);
+});
+
+test("the clock reopens from the log's last record, also when the last commits moved no clock", async (t) => {
+  const { name, store, c } = await filled(t, 10);
+  let last;
+  for (let i = 0; i < 5; i++) last = await c.upsertEntity({ partitionKey: "p09", rowKey: `z${i}`, i });
+  for (let i = 0; i < 3; i++) await c.deleteEntity("p03", `r0${i}`);
+  const [, rec] = (await logRecords(name)).at(-1);
+  assert.ok(!keysOf(rec.cs).includes("m\x00clock"), "the last record moves the clock: the test tests nothing");
+  const before = (await c.getEntity("p09", "z4")).timestamp;
+  await store.close();
+
+  const clocks = [];
+  for (const [, r] of await logRecords(name)) eachCommand(r.cs, (cmd, k) => Buffer.from(k).toString("latin1") === "m\x00clock" && clocks.push(Buffer.from(cmd)));
+  const again = await openStore(name);
+  t.after(() => again.close().catch(() => {}));
+  assert.deepEqual(Buffer.from(again._carry.cmds.get("m\x00clock")), clocks.at(-1), "the replica opened without the clock's last command");
+  const a = new TableClient(again, "big");
+  await a.upsertEntity({ partitionKey: "p00", rowKey: "new" }); // its page and the clock's load
+  const after = (await a.getEntity("p00", "new")).timestamp;
+  assert.ok(after > before, `${after} after ${before} (etag ${last.etag})`);
 });
