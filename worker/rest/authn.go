@@ -15,7 +15,7 @@ func (c *call) authenticate() error {
 		Account:       c.acct.Account,
 		CanonicalPath: auth.PathAsSent(c.r),
 		Query:         c.query,
-		Policies:      c.policies,
+		Policies:      c.acct.policies,
 		Now:           c.now,
 		Secure:        c.secure(),
 		ClientIP:      clientIP(c.r.RemoteAddr),
@@ -27,9 +27,10 @@ func (c *call) authenticate() error {
 	return nil
 }
 
-// policies returns a table's stored access policies, for a SAS that names one.
-func (c *call) policies(table string) (ps []core.AccessPolicy, err error) {
-	err = c.acct.Store.View(func(tx *core.Tx) error {
+// storedPolicies returns a table's stored access policies, for a SAS that names one. New
+// keeps it as the account's policies, so that no request makes a closure of its own.
+func (a *Account) storedPolicies(table string) (ps []core.AccessPolicy, err error) {
+	err = a.Store.View(func(tx *core.Tx) error {
 		t, err := tx.Table(table)
 		if err == nil {
 			ps = t.Policies

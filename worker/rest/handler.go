@@ -17,7 +17,8 @@ type Account struct {
 	auth.Account
 	Store *core.Store
 
-	cors corsCache // the parsed service properties, for CORS on every request
+	cors     corsCache     // the parsed service properties, for CORS on every request
+	policies auth.Policies // storedPolicies, made once (see New)
 }
 
 // Options configure a Handler.
@@ -78,6 +79,7 @@ func New(opts Options) (*Handler, error) {
 		if a.Store == nil || a.Name == "" || h.accounts[a.Name] != nil {
 			return nil, fmt.Errorf("configure account %q: %w", a.Name, ErrAccountInvalid)
 		}
+		a.policies = a.storedPolicies
 		h.accounts[a.Name] = a
 	}
 	return h, nil
