@@ -1,5 +1,6 @@
 // The browser build's size budget: dist/tabletop.wasm, as `make web` builds it (Go's output
-// through wasm-opt -O2), at most 1.2 MB gzip by zlib at level 9 (gzip -9 gives a few KB less).
+// through wasm-opt -O2, then its data segments packed by scripts/packdata), at most 1.2 MB
+// gzip by zlib at level 9 (gzip -9 gives a few KB less).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -15,8 +16,39 @@ test("wasm size", async (t) => {
     assert.ok(gz <= BUDGET, `dist/tabletop.wasm is ${gz} bytes gzip, over the ${BUDGET} budget`);
   });
   await t.test("Optimised", async () => {
-    // wasm-opt ran: the module shipped is smaller than the one Go wrote.
+    // wasm-opt ran: the code shipped is smaller than the code Go wrote.
     const built = await readFile(new URL("go.wasm", dist));
-    assert.ok(wasm.length < built.length, `dist/tabletop.wasm (${wasm.length} bytes) is not smaller than Go's output (${built.length})`);
+    const shipped = section(wasm, CODE).length, original = section(built, CODE).length;
+    assert.ok(shipped < original, `dist/tabletop.wasm's code (${shipped} bytes) is not smaller than Go's (${original})`);
+  });
+  await t.test("Packed", () => {
+    // packdata ran: a few data segments instead of one per run of non-zero bytes.
+    const segments = leb(section(wasm, DATA), 0).value;
+    assert.ok(segments <= 16, `dist/tabletop.wasm has ${segments} data segments`);
   });
 });
+
+const CODE = 10, DATA = 11;
+
+/** section returns the body of the module's section with the given id. */
+function section(module, id) {
+  for (let at = 8; at < module.length; ) {
+    const kind = module[at];
+    const size = leb(module, at + 1);
+    const start = size.next, end = start + size.value;
+    if (kind === id) return module.subarray(start, end);
+    at = end;
+  }
+  throw new Error(`no section ${id}`);
+}
+
+/** leb reads an unsigned LEB128 number at offset: its value and the offset after it. */
+function leb(bytes, offset) {
+  let value = 0, shift = 0, at = offset;
+  for (;;) {
+    const b = bytes[at++];
+    value += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) return { value, next: at };
+    shift += 7;
+  }
+}

@@ -63,7 +63,7 @@ if (process.argv[2] !== "--child" && process.argv[2] !== "--floor") {
     writeFileSync(join(floorDir, "go.mod"), "module floor\n\ngo 1.24\n");
     const built = spawnSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", "floor.wasm", "."], { cwd: floorDir, encoding: "utf8", env: { ...process.env, GOOS: "js", GOARCH: "wasm", GOFLAGS: "" } });
     if (built.status !== 0) throw new Error(`build the floor program: ${built.stderr}`);
-    const packed = spawnSync("go", ["run", "./cmd/packdata", join(floorDir, "floor.wasm")], { cwd: edgeDir, encoding: "utf8" }); // as build.sh packs the worker's
+    const packed = spawnSync("go", ["run", "../../scripts/packdata", join(floorDir, "floor.wasm")], { cwd: edgeDir, encoding: "utf8" }); // as build.sh packs the worker's
     if (packed.status !== 0) throw new Error(`pack the floor program: ${packed.stderr}`);
     floor = children("--floor", { WASM: join(floorDir, "floor.wasm") });
   } finally {

@@ -7,7 +7,7 @@
 // milliseconds), and the segments' headers compress worse than the zeros that replace
 // them (the edge wasm is about 90 KB smaller by gzip -9).
 //
-//	go run ./cmd/packdata build/app.wasm     (in place; worker/edge/build.sh runs it)
+//	go run ./scripts/packdata module.wasm     (in place; worker/edge/build.sh and make web run it)
 //
 // Segments closer than MaxGap bytes are merged. Only what Go's linker writes is
 // accepted: active segments of memory 0 with an i32.const offset, none overlapping;
