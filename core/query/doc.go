@@ -54,7 +54,9 @@
 // every entity read is tested with the whole filter, on its stored record in place
 // (Filter.MatchesRecord): a comparison finds only the property it names, keys and the
 // Timestamp come from the record's key and head, and nothing is decoded or allocated per
-// entity. Only the entities of a page are checked in full.
+// entity. Each comparison is prepared when it is parsed (newCmpNode), and the scan leaves
+// the keys unsplit (core.Tx.ScanRecordsUnsplit) unless the filter compares them or the
+// page keeps the entity. Only the entities of a page are checked in full.
 //
 // # Secondary indexes
 //
