@@ -423,3 +423,24 @@ test("the clock reopens from the log's last record, also when the last commits m
   const after = (await a.getEntity("p00", "new")).timestamp;
   assert.ok(after > before, `${after} after ${before} (etag ${last.etag})`);
 });
+
+test("appending to a table touches no page a read of its older entities needs", async (t) => {
+  const name = fresh("pages");
+  const store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  const c = new TableClient(store, "log");
+  await c.createTable();
+  const append = async (from, n) => {
+    for (let i = from; i < from + n; i += 50) await c.submitTransaction(Array.from({ length: 50 }, (_, k) => ["create", { partitionKey: `p${String(Math.floor((i + k) / 100)).padStart(4, "0")}`, rowKey: String(i + k).padStart(6, "0"), blob }]));
+  };
+  await append(0, 1000);
+  await store.compact(); // the last page holds entities, the clock and the table: cut apart
+  await append(1000, 300);
+  await store.close();
+  const again = await openStore(name);
+  t.after(() => again.close().catch(() => {}));
+  const read = await countLogReads(() => new TableClient(again, "log").getEntity("p0002", "000250"));
+  assert.equal(read.out.blob, blob);
+  assert.equal(read.reads(), 0, "the read loaded the appends' log records");
+  assert.equal((await new TableClient(again, "log").getEntity("p0012", "001299")).blob, blob);
+});
