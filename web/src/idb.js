@@ -474,7 +474,7 @@ function storage(name, db, lease, durability, release) {
         // would hold the page's main thread while it is deserialized. Records are never
         // changed, only deleted by a compaction: one missing means start again.
         const entries = [];
-        const first = from === undefined || from < head.firstSeq ? head.nextSeq : from;
+        const first = from === undefined || from < head.firstSeq || from > head.nextSeq ? head.nextSeq : from;
         for (let at = first, n = 4, bytes = 0; at < head.nextSeq && entries.length === at - first; at += n) {
           n = entries.length === 0 ? 4 : Math.min(4096, Math.max(1, Math.round((LOG_PIECE * entries.length) / bytes)));
           const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(at, Math.min(head.nextSeq, at + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
