@@ -40,7 +40,8 @@
 // carried keys' commands deferred until their page loads, and asks for the ranges a call
 // needs (readPages, or inside a write's transaction), each loaded with the log records
 // that touch it. A compaction rewrites only the pages whose ranges the log touched,
-// splitting those grown past twice PAGE_BYTES, and deletes the log they now hold, in one
+// splitting those grown past twice PAGE_BYTES (at each change of record kind too:
+// cutPage), and deletes the log they now hold, in one
 // transaction: a crash leaves the old or the new state. A page is never deleted (an
 // emptied one stays, empty), so a tab whose list of page keys is older still finds every
 // page covering a range from the greatest key it knows at or below it.
@@ -69,7 +70,7 @@
 // taken over cannot write one more change set, even where Web Locks are missing.
 
 import { RestError } from "./errors.js";
-import { compareBytes, eachCommand, eachKey, splitPage, yieldToPage } from "./load.js";
+import { compareBytes, cutPage, eachCommand, eachKey, splitPage, yieldToPage } from "./load.js";
 
 const KV = "kv";
 const META = "meta";
@@ -473,7 +474,7 @@ function storage(name, db, lease, durability, release) {
         // would hold the page's main thread while it is deserialized. Records are never
         // changed, only deleted by a compaction: one missing means start again.
         const entries = [];
-        const first = from === undefined || from < head.firstSeq ? head.nextSeq : from;
+        const first = from === undefined || from < head.firstSeq || from > head.nextSeq ? head.nextSeq : from;
         for (let at = first, n = 4, bytes = 0; at < head.nextSeq && entries.length === at - first; at += n) {
           n = entries.length === 0 ? 4 : Math.min(4096, Math.max(1, Math.round((LOG_PIECE * entries.length) / bytes)));
           const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(at, Math.min(head.nextSeq, at + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
@@ -605,7 +606,7 @@ function storage(name, db, lease, durability, release) {
                   const data = save(keys[i], keys[i + 1] ?? KEY_END, loaded);
                   if (data.need) return data;
                   loaded = undefined;
-                  const parts = data.length > 2 * PAGE_BYTES ? splitPage(data, PAGE_BYTES) : [{ data }];
+                  const parts = data.length > 2 * PAGE_BYTES ? cutPage(data, PAGE_BYTES) : [{ data }];
                   parts[0].first = keys[i]; // a page keeps the start of its range
                   for (const p of parts) pages.put(p.data, pageKey(p.first)), split.push(pageKey(p.first));
                 }

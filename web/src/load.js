@@ -128,6 +128,26 @@ export function splitPage(b, size) {
   return out;
 }
 
+/**
+ * cutPage cuts a page's commands (in key order) where the record kind changes (a key's
+ * first byte: entities, deletion records, tables, the store's settings… see
+ * core/layout.go), and runs past twice size into pages of about size bytes: [{ first,
+ * data }] as splitPage. So the writes that pile up at the end of one kind's keys (appended
+ * entities) touch no page that another kind's reads need (a table's record), and a page
+ * load reads none of their log records.
+ */
+export function cutPage(b, size) {
+  const runs = [];
+  let start = 0, kind = -1;
+  eachCommand(b, (cmd, key) => {
+    const at = cmd.byteOffset - b.byteOffset;
+    if (key[0] !== kind && at > start) runs.push(b.subarray(start, at)), (start = at);
+    kind = key[0];
+  });
+  if (start < b.length) runs.push(b.subarray(start));
+  return runs.flatMap((run) => (run.length > 2 * size ? splitPage(run, size) : splitPage(run, run.length)));
+}
+
 /** compareBytes orders two byte strings as IndexedDB orders binary keys. */
 export function compareBytes(a, b) {
   const n = Math.min(a.length, b.length);

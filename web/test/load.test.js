@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fresh, collect } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
-import { commandsEnd, eachKey, openPartial, splitPage } from "../src/load.js";
+import { commandsEnd, cutPage, eachKey, openPartial, splitPage } from "../src/load.js";
 
 const enc = new TextEncoder();
 const resp = (...args) => `*${args.length}\r\n${args.map((a) => `$${enc.encode(a).length}\r\n${a}\r\n`).join("")}`;
@@ -62,6 +62,24 @@ test("eachKey and splitPage", async (t) => {
   await t.test("ErrCorrupt", () => {
     assert.throws(() => eachKey(b.subarray(0, b.length - 3), () => {}), /corrupt/);
   });
+});
+
+test("cutPage cuts at each change of record kind, and runs past twice the size", () => {
+  const cmds = [
+    ...Array.from({ length: 30 }, (_, i) => resp("set", `e\u0000t\u0000${String(i).padStart(2, "0")}`, "v".repeat(100))),
+    resp("set", "m\u0000clock", "5"),
+    resp("set", "m\u0000store-id", "x"),
+    resp("set", "t\u0000t", "{}"),
+  ];
+  const b = enc.encode(cmds.join(""));
+  const parts = cutPage(b, 1000);
+  const firsts = parts.map((p) => new TextDecoder().decode(p.first));
+  assert.equal(firsts.at(-2), "m\u0000clock");
+  assert.equal(firsts.at(-1), "t\u0000t");
+  const entities = parts.slice(0, -2);
+  assert.ok(entities.length >= 2 && entities.every((p) => p.data.length < 2 * 1000), `${entities.length} pieces of entities`);
+  assert.deepEqual(Buffer.concat(parts.map((p) => p.data)), Buffer.from(b));
+  assert.equal(cutPage(enc.encode(cmds.slice(0, 3).join("")), 1000).length, 1);
 });
 
 test("openPartial hands the log to a partial store in whole change sets per call, letting the event loop run", async () => {

@@ -423,3 +423,25 @@ test("the clock reopens from the log's last record, also when the last commits m
   const after = (await a.getEntity("p00", "new")).timestamp;
   assert.ok(after > before, `${after} after ${before} (etag ${last.etag})`);
 });
+
+test("appending to a table touches no page a write to its older entities needs", async (t) => {
+  const name = fresh("pages");
+  const store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  const c = new TableClient(store, "log");
+  await c.createTable();
+  const append = async (from, n) => {
+    for (let i = from; i < from + n; i += 50) await c.submitTransaction(Array.from({ length: 50 }, (_, k) => ["create", { partitionKey: `p${String(Math.floor((i + k) / 100)).padStart(4, "0")}`, rowKey: String(i + k).padStart(6, "0"), blob }]));
+  };
+  await append(0, 1000);
+  await store.compact(); // the last page holds entities, the clock and the table: cut apart
+  await append(1000, 300);
+  await store.close();
+  const again = await openStore(name);
+  t.after(() => again.close().catch(() => {}));
+  // A write needs the table's record and the clock: their page, none of the appends.
+  const wrote = await countLogReads(() => new TableClient(again, "log").upsertEntity({ partitionKey: "p0002", rowKey: "000250", n: 1 }, "Merge"));
+  assert.equal(wrote.reads(), 0, "the write loaded the appends' log records");
+  assert.equal((await new TableClient(again, "log").getEntity("p0002", "000250")).blob, blob);
+  assert.equal((await new TableClient(again, "log").getEntity("p0012", "001299")).blob, blob);
+});
