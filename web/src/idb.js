@@ -383,8 +383,8 @@ function storage(name, db, lease, durability, release) {
    * lease and resolves once it has committed; abort(error) aborts it, failing with error.
    * The lease is read in the same round trip as body's first requests: its check aborts
    * the transaction, undoing whatever body did, before any other request's callback runs.
-   * onGen(gen, meta), if given, receives the pages' generation the last compaction wrote
-   * beside the lease, if one did.
+   * onGen(gen, meta, firstSeq, abort), if given, receives the pages' generation and the
+   * log's first sequence number that the last compaction wrote beside the lease, if one did.
    */
   function writeTx(body, onGen) {
     if (lost) return Promise.reject(storeLocked(name));
@@ -403,7 +403,7 @@ function storage(name, db, lease, durability, release) {
         lost = true;
         tx.abort();
       } else if (onGen && rec.gen !== undefined) {
-        onGen(rec.gen, meta);
+        onGen(rec.gen, meta, rec.firstSeq, abort);
       }
     };
     try {
@@ -554,9 +554,13 @@ function storage(name, db, lease, durability, release) {
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
           runLoading(kv, pages, seq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
-        }, (gen, meta) => {
-          // Another tab compacted meanwhile, maybe splitting pages: the records list them anew.
+        }, (gen, meta, firstSeq, abort) => {
           if (gen === dir.gen) return;
+          // Another tab compacted meanwhile. If it folded records this tab never applied,
+          // the check above cannot see them any more, and the records put here would land
+          // below the log's start: run the writes again on the state it left.
+          if (!(firstSeq <= seq)) return abort(Object.assign(new Error("tabletop: another tab wrote and compacted meanwhile"), { speculation: true }));
+          // It folded only what this tab had applied, maybe splitting pages: the records list them anew.
           readDirectory(meta, dir, gen, () => stored?.sets.forEach((s, i) => stored.kv.put(logRecord(s, dir, s.total), logKey(from + i))));
         });
       } else {
@@ -617,7 +621,7 @@ function storage(name, db, lease, durability, release) {
                 const next = new Directory();
                 next.add([...keys.map(pageKey), ...split]);
                 writeDirectory(meta, next.keys);
-                meta.put(`${lease}@${written.gen}`, "lease"); // see writeTx
+                meta.put(`${lease}@${written.gen}:${written.firstSeq}`, "lease"); // see writeTx
                 grown = { split, gen: written.gen };
               }, abort);
             };
@@ -814,14 +818,17 @@ async function writeLease(db, shared) {
 }
 
 /**
- * leaseOf reads the lease record: "{lease}", or "{lease}@{gen}" once a compaction wrote
- * the pages' generation gen beside it, so that a commit that reads no head still learns
- * of it (a tab that writes alone, transact's speculate). Writing a new lease makes every
- * earlier opener's commits fail, so a record without gen is one no compaction followed.
+ * leaseOf reads the lease record: "{lease}", or "{lease}@{gen}:{firstSeq}" once a
+ * compaction wrote the pages' generation gen and the log's new first sequence number
+ * beside it, so that a commit that reads no head still learns of it (a tab that writes
+ * alone, transact's speculate). Writing a new lease makes every earlier opener's commits
+ * fail, so a record without gen is one no compaction followed.
  */
 function leaseOf(v) {
   const at = typeof v === "string" ? v.lastIndexOf("@") : -1;
-  return at < 0 ? { lease: v, gen: undefined } : { lease: v.slice(0, at), gen: Number(v.slice(at + 1)) };
+  if (at < 0) return { lease: v, gen: undefined, firstSeq: undefined };
+  const [gen, firstSeq] = v.slice(at + 1).split(":");
+  return { lease: v.slice(0, at), gen: Number(gen), firstSeq: firstSeq === undefined ? undefined : Number(firstSeq) };
 }
 
 /**

@@ -329,6 +329,27 @@ test("a tab that writes alone and missed another tab's compaction lists the page
   assert.equal(e.big.length, 20000);
 });
 
+test("a tab that writes alone and missed another tab's writes and compaction writes again on the state it left", async (t) => {
+  const { name, store: sa, c: a } = await filled(t, 10);
+  const sb = await openStore(name);
+  t.after(() => sb.close().catch(() => {}));
+  await new Promise((r) => setTimeout(r, 20));
+  sa._channel.onmessage = sb._channel.onmessage = null; // neither hears the other
+  const b = new TableClient(sb, "big");
+  await b.upsertEntity({ partitionKey: "p03", rowKey: "from-b", n: 1 });
+  await sb.compact(); // folds b's record into the pages: no log record is left at a's position
+  sa._alone = true;
+  await a.upsertEntity({ partitionKey: "p04", rowKey: "from-a", n: 2 });
+  assert.equal(sa._alone, false, "a's speculation was not undone");
+  assert.equal((await a.getEntity("p03", "from-b")).n, 1, "a did not reload b's write");
+
+  const sc = await openStore(name);
+  t.after(() => sc.close().catch(() => {}));
+  const c = new TableClient(sc, "big");
+  assert.equal((await c.getEntity("p04", "from-a")).n, 2, "a's acknowledged write is lost");
+  assert.equal((await c.getEntity("p03", "from-b")).n, 1);
+});
+
 test("two tabs: a tab loads the other's writes that are only in the log", async (t) => {
   const { name, store: sa, c: a } = await filled(t, 20);
   const sb = await openStore(name);
