@@ -138,9 +138,12 @@ test("a tab defers the other tab's commits for ranges it has not loaded, across 
   assert.equal((await b.getEntity("p01", "r01")).n, 1);
 });
 
-test("a database of version 1 (a whole snapshot and its log) is cut into pages on first open", async (t) => {
-  const name = fresh("v1");
-  t.after(() => deleteStore(name));
+/**
+ * oldStore writes, in an engine of its own, what an older database held: the snapshot of
+ * table "old" with 300 entities, and the change sets after it (p0/0 replaced with after:
+ * true, p1/1 deleted, then each of more: [kind, entity, etag]).
+ */
+async function oldStore(...more) {
   const engine = await loadEngine();
   const h = String(engine.call(["open", "", "outbox", new Uint8Array(0)]).json);
   const sets = [];
@@ -151,7 +154,15 @@ test("a database of version 1 (a whole snapshot and its log) is cut into pages o
   sets.length = 0;
   write("write", "old", "upsertReplace", JSON.stringify({ PartitionKey: "p0", RowKey: "0", after: true }), "");
   write("write", "old", "delete", JSON.stringify({ PartitionKey: "p1", RowKey: "1" }), "*");
+  for (const [kind, entity, etag] of more) write("write", "old", kind, JSON.stringify(entity), etag);
   engine.call(["close", h]);
+  return { snapshot, sets };
+}
+
+test("a database of version 1 (a whole snapshot and its log) is cut into pages on first open", async (t) => {
+  const name = fresh("v1");
+  t.after(() => deleteStore(name));
+  const { snapshot, sets } = await oldStore();
   const enc = new TextEncoder();
   const db = await new Promise((resolve, reject) => {
     const req = indexedDB.open(`tabletop:${name}`, 1);
@@ -377,18 +388,7 @@ test("two tabs: a tab loads the other's writes that are only in the log", async 
 test("a database of version 2 (its log not indexed) gets the index on first open", async (t) => {
   const name = fresh("v2");
   t.after(() => deleteStore(name));
-  const engine = await loadEngine();
-  const h = String(engine.call(["open", "", "outbox", new Uint8Array(0)]).json);
-  const sets = [];
-  const write = (...args) => sets.push(...engine.call([args[0], h, ...args.slice(1)]).records.map((r) => r.data));
-  write("createTable", "old");
-  for (let i = 0; i < 300; i++) write("write", "old", "create", JSON.stringify({ PartitionKey: `p${i % 7}`, RowKey: String(i), blob }), "");
-  const snapshot = engine.call(["compact", h]).records.find((r) => r.kind === 2).data;
-  sets.length = 0;
-  write("write", "old", "upsertReplace", JSON.stringify({ PartitionKey: "p0", RowKey: "0", after: true }), "");
-  write("write", "old", "delete", JSON.stringify({ PartitionKey: "p1", RowKey: "1" }), "*");
-  write("write", "old", "upsertMerge", JSON.stringify({ PartitionKey: "p6", RowKey: "6", later: 1 }), "");
-  engine.call(["close", h]);
+  const { snapshot, sets } = await oldStore(["upsertMerge", { PartitionKey: "p6", RowKey: "6", later: 1 }, ""]);
   const pages = splitPage(snapshot, 16 << 10);
   pages[0].first = new Uint8Array(0);
   const db = await new Promise((resolve, reject) => {
