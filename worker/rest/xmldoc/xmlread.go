@@ -232,6 +232,11 @@ func (r *xmlReader) decode(raw []byte, entities bool) ([]byte, error) {
 			if !ok {
 				return nil, r.fail("invalid character entity &%s;", raw[i+1:i+semi])
 			}
+			// A character reference must name a character XML allows, as written text
+			// must (&#0; is not one); a surrogate's reference reads as U+FFFD, which is.
+			if rn, _ := utf8.DecodeRuneInString(s); !inCharacterRange(rn) {
+				return nil, r.fail("illegal character code U+%04X", rn)
+			}
 			out = append(out, s...)
 			i += semi + 1
 		case c == '\r':
