@@ -311,17 +311,25 @@ func residentWrites(i int) func(tx *Tx) error {
 	}
 }
 
-func TestStore_LoadRange(t *testing.T) {
+// fullStore opens a store with every range resident, closed when t ends, and commits
+// residentWrites 0 … writes-1 to it.
+func fullStore(t *testing.T, writes int) *Store {
+	t.Helper()
 	full, err := Open(residentOpts(false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer full.Close()
-	for i := range 4 {
+	t.Cleanup(func() { full.Close() })
+	for i := range writes {
 		if err := full.Update(residentWrites(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return full
+}
+
+func TestStore_LoadRange(t *testing.T) {
+	full := fullStore(t, 4)
 	host := pageStore(t, full, 7)
 	fullLog := full.backend.(*captureBackend)
 	fullLog.log = nil
@@ -429,16 +437,7 @@ func assertSameStores(t *testing.T, host *pagedHost, full, part *Store) {
 }
 
 func TestStore_Partial(t *testing.T) {
-	full, err := Open(residentOpts(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer full.Close()
-	for i := range 4 {
-		if err := full.Update(residentWrites(i)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	full := fullStore(t, 4)
 	host := pageStore(t, full, 10)
 	open := func(t *testing.T) *Store {
 		s, err := Open(residentOpts(true))

@@ -203,15 +203,11 @@ test("a commit of a tab writing alone puts its log record and nothing else", asy
   assert.equal(store._alone, true);
   const calls = [];
   const methods = ["put", "get", "getAll", "getKey", "getAllKeys", "openKeyCursor", "delete"];
-  const saved = methods.map((m) => IDBObjectStore.prototype[m]);
-  methods.forEach((m, i) => (IDBObjectStore.prototype[m] = function (...args) {
-    calls.push(`${m} ${this.name}`);
-    return saved[i].apply(this, args);
-  }));
+  const restore = spy(IDBObjectStore.prototype, methods, (m, os) => calls.push(`${m} ${os.name}`));
   try {
     await c.createEntity({ partitionKey: "p", rowKey: "1" });
   } finally {
-    methods.forEach((m, i) => (IDBObjectStore.prototype[m] = saved[i]));
+    restore();
   }
   assert.deepEqual(calls.sort(), ["get meta", "getKey kv", "put kv"]); // the lease, no later record, the log record
 });
@@ -223,23 +219,27 @@ test("a commit of a tab writing alone puts its log record and nothing else", asy
 async function countLogReads(fn) {
   let n = 0;
   const count = (v) => (n += (Array.isArray(v) ? v : [v]).filter((x) => x?.cs).length);
-  const patched = [];
-  for (const proto of [IDBObjectStore.prototype, IDBIndex.prototype]) {
-    for (const m of ["get", "getAll", "openCursor"]) {
-      const orig = proto[m];
-      patched.push([proto, m, orig]);
-      proto[m] = function (...args) {
-        const req = orig.apply(this, args);
-        req.addEventListener("success", () => (m === "openCursor" ? count(req.result?.value) : count(req.result)));
-        return req;
-      };
-    }
-  }
+  const onRead = (m, _, req) => req.addEventListener("success", () => count(m === "openCursor" ? req.result?.value : req.result));
+  const restores = [IDBObjectStore.prototype, IDBIndex.prototype].map((proto) => spy(proto, ["get", "getAll", "openCursor"], onRead));
   try {
     return { out: await fn(), reads: () => n };
   } finally {
-    for (const [proto, m, orig] of patched) proto[m] = orig;
+    restores.forEach((restore) => restore());
   }
+}
+
+/**
+ * spy makes each of methods on proto (an IndexedDB prototype) call onCall(method, target,
+ * request) once it has made its request; it returns the function that undoes it.
+ */
+function spy(proto, methods, onCall) {
+  const saved = methods.map((m) => proto[m]);
+  methods.forEach((m, i) => (proto[m] = function (...args) {
+    const req = saved[i].apply(this, args);
+    onCall(m, this, req);
+    return req;
+  }));
+  return () => methods.forEach((m, i) => (proto[m] = saved[i]));
 }
 
 /** logRecords reads a store's log: [[seq, record]] in sequence order. */
@@ -265,11 +265,7 @@ test("opening reads no log record but the last; a read of a page no commit touch
   const listed = (await raw(name, "meta")).find(([k]) => k === "directory")[1].map((k) => Buffer.from(k).toString("hex"));
   assert.deepEqual(listed, (await raw(name, "pages")).map(([k]) => k));
   const scans = [];
-  const saved = ["getAllKeys", "openCursor", "openKeyCursor", "count"].map((m) => [m, IDBObjectStore.prototype[m]]);
-  for (const [m, orig] of saved) IDBObjectStore.prototype[m] = function (...args) {
-    if (this.name === "pages") scans.push(m);
-    return orig.apply(this, args);
-  };
+  const restore = spy(IDBObjectStore.prototype, ["getAllKeys", "openCursor", "openKeyCursor", "count"], (m, os) => os.name === "pages" && scans.push(m));
   let again, a, read;
   try {
     const opened = await countLogReads(async () => (again = await openStore(name)));
@@ -278,7 +274,7 @@ test("opening reads no log record but the last; a read of a page no commit touch
     a = new TableClient(again, "big");
     read = await countLogReads(() => a.getEntity("p31", "r02"));
   } finally {
-    for (const [m, orig] of saved) IDBObjectStore.prototype[m] = orig;
+    restore();
   }
   assert.deepEqual(scans, [], "the pages' keys were listed");
   assert.equal(read.out.n, 3102);
