@@ -95,7 +95,7 @@ func (s *Store) loadCommands(cmds []byte) error {
 	if err := mapClosed(s.db.View(func(*buntdb.Tx) error { return nil })); err != nil {
 		return err // Load reports a closed store as invalid
 	}
-	return mapClosed(s.db.Load(bytesReader(cmds)))
+	return mapClosed(s.images.load(func() error { return s.db.Load(bytesReader(cmds)) }))
 }
 
 // residentCommands keeps the commands of cs whose keys are resident, and defers the

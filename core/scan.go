@@ -26,6 +26,10 @@ func (tx *Tx) scanRecords(table string, r KeyRange, unsplit bool, fn func(rec *R
 		return nil
 	}
 	s := &recordScan{prefix: tableEntities(tableID(table)), to: string(r.To), bounded: r.To < TableEnd, unsplit: unsplit, fn: fn, size: firstBatch}
+	if m := tx.image(table, s.prefix); m != nil {
+		s.scanImage(m, string(r.From))
+		return nil
+	}
 	from := s.prefix + string(r.From)
 	missing := s.stopAtAbsent(tx, from, s.prefix+string(r.To))
 	if !s.done {

@@ -35,6 +35,12 @@ type Options struct {
 	// partial store takes no Indexes option (declare them with Tx.CreateIndex) and writes
 	// no whole snapshot before every range is resident (see SaveRange).
 	Partial bool
+	// ScanImageBytes is the most memory the store's scan images may take together: a
+	// read-optimised copy of a table's entities, built once the table has been scanned a
+	// few times with no write between, read by the scans that follow and dropped by the
+	// next write to the table. Zero means DefaultScanImageBytes; a negative value, or a
+	// Partial store, keeps none.
+	ScanImageBytes int
 }
 
 // Store is one account's tables and entities: an ordered buntdb index in memory, kept
@@ -46,6 +52,7 @@ type Store struct {
 	resident *resident // the key ranges a partial store holds; nil: every range
 	backend  Backend
 	group    GroupCommitter // backend, if it commits in groups
+	images   *images        // the scan images; nil: none
 
 	commitMu   sync.Mutex     // serializes commits with compaction and Close
 	clock      DateTime       // the last Timestamp issued; guarded by buntdb's write lock
@@ -79,6 +86,8 @@ func Open(opts Options) (*Store, error) {
 	s := &Store{db: db, opts: opts, backend: opts.Backend}
 	if opts.Partial {
 		s.resident = &resident{deferred: map[string][]byte{}}
+	} else {
+		s.images = newImages(opts.ScanImageBytes)
 	}
 	s.group, _ = opts.Backend.(GroupCommitter)
 	if s.backend != nil {

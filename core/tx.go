@@ -68,6 +68,7 @@ func (tx *Tx) set(key, value string) error {
 	if _, _, err := tx.btx.Set(key, value, nil); err != nil {
 		return err
 	}
+	tx.store.images.wrote(key)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "set", key, value)
 	}
@@ -93,6 +94,7 @@ func (tx *Tx) setNew(key, value string) error {
 		}
 		return ErrEntityExists
 	}
+	tx.store.images.wrote(key)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "set", key, value)
 	}
@@ -110,6 +112,7 @@ func (tx *Tx) del(key string) error {
 	if _, err := tx.btx.Delete(key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
 		return err
 	}
+	tx.store.images.wrote(key)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "del", key)
 	}

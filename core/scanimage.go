@@ -1,0 +1,96 @@
+package core
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// A scan image is a read-optimised copy of one table's entities: every key and stored
+// form in key order, packed into one string. buntdb keeps each entity as a tree item
+// holding a key and a value in two more allocations, so a scan of a table larger than
+// the processor's cache waits on about three cache misses per entity; an image is read
+// front to back, which the processor prefetches. A table's image is built by a read-only
+// scan once the table has been scanned imageAfter times with no write to it between
+// (see images), and read by every later read-only scan until the next write to the table.
+type scanImage struct {
+	data  string   // each entity's key, after the table's prefix, then its stored form
+	offs  []uint32 // entity i's key is data[offs[2i]:offs[2i+1]], its form data[offs[2i+1]:offs[2i+2]]
+	loads uint64   // images.loads when the image was built
+}
+
+// size is the memory the image holds, counted against Options.ScanImageBytes.
+func (m *scanImage) size() int { return len(m.data) + 4*len(m.offs) }
+
+// search returns the index of the first entity whose key is from or after it.
+func (m *scanImage) search(from string) int {
+	n := len(m.offs) / 2
+	return sort.Search(n, func(i int) bool { return m.data[m.offs[2*i]:m.offs[2*i+1]] >= from })
+}
+
+// buildImage copies the entities of the table whose entity keys start with prefix into
+// an image, walking buntdb's tree inside tx's read lock, so that the image is the
+// snapshot tx sees. It returns nil when the image would take more than limit bytes.
+func buildImage(tx *Tx, prefix string, limit int, loads uint64) *scanImage {
+	limit = min(limit, math.MaxUint32)
+	var b strings.Builder
+	offs := []uint32{0}
+	fits := true
+	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, v string) bool {
+		if len(k) < len(prefix) || k[:len(prefix)] != prefix {
+			return false
+		}
+		if b.Len()+len(k)-len(prefix)+len(v)+4*(len(offs)+2) > limit {
+			fits = false
+			return false
+		}
+		b.WriteString(k[len(prefix):])
+		offs = append(offs, uint32(b.Len()))
+		b.WriteString(v)
+		offs = append(offs, uint32(b.Len()))
+		return true
+	})
+	if err != nil || !fits {
+		return nil
+	}
+	return &scanImage{data: b.String(), offs: offs[:len(offs):len(offs)], loads: loads}
+}
+
+// scanImage reads the scan's range from the image m, as add and flush read it from the
+// tree: the entities from the range's start until its end, or until fn says to stop.
+func (s *recordScan) scanImage(m *scanImage, from string) {
+	data, offs := m.data, m.offs
+	for i := 2 * m.search(from); i+2 < len(offs); i += 2 {
+		k := data[offs[i]:offs[i+1]]
+		if s.bounded && k >= s.to {
+			return
+		}
+		if s.unsplit {
+			s.rec.PartitionKey, s.rec.RowKey, s.rec.keys = "", "", k
+		} else {
+			s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(k, 0)
+		}
+		s.rec.data = data[offs[i+1]:offs[i+2]]
+		if !s.fn(&s.rec) {
+			s.stopped = true
+			return
+		}
+	}
+}
+
+// image returns the image of table to scan it from, building it when this scan is the
+// one to; nil to scan buntdb's tree. Only a read-only transaction reads or builds one: a
+// write transaction may see writes it later rolls back.
+func (tx *Tx) image(table, prefix string) *scanImage {
+	c := tx.store.images
+	if c == nil || tx.writable {
+		return nil
+	}
+	id := tableID(table)
+	m, build, loads := c.lookup(id)
+	if build {
+		m = buildImage(tx, prefix, c.limit, loads)
+		c.install(id, m)
+	}
+	return m
+}

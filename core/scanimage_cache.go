@@ -1,0 +1,163 @@
+package core
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// DefaultScanImageBytes is the memory the scan images of a store may take together when
+// Options.ScanImageBytes is zero.
+const DefaultScanImageBytes = 64 << 20
+
+// imageAfter is how many read-only scans of a table, with no write to the table between
+// them, build its image, on the last of them: a table written between most scans never
+// pays for one.
+const imageAfter = 3
+
+// retryAfter is how many scans build an image again once a table's image outgrew the
+// store's limit, with no write between: so a table too large for one is walked for an
+// image rarely.
+const retryAfter = 16 * imageAfter
+
+// images holds a store's scan images (see scanImage) and, for each table scanned, the
+// scans since its last write. Its consistency rests on buntdb's lock: every write to a
+// table drops the table's image inside the write transaction, under buntdb's write lock,
+// and an image is built and installed inside a read transaction, under its read lock, so
+// an image is never read by a transaction that sees a write the image does not hold.
+// Change sets and ranges loaded outside a transaction (loadCommands) move loads, which
+// images are stamped with.
+type images struct {
+	limit int           // the most bytes the images may take together
+	loads atomic.Uint64 // odd while commands are loaded outside a transaction
+	live  atomic.Int32  // len(tables): a write to a store with none takes no lock
+
+	mu     sync.Mutex
+	bytes  int // the images' sizes, summed
+	tables map[string]*imageEntry
+}
+
+// imageEntry is one table's image and the scans since the table's last write.
+type imageEntry struct {
+	img      *scanImage
+	scans    int
+	building bool // a scan is building the image
+	tooLarge bool // the last image built outgrew the limit
+}
+
+// newImages returns the image cache of a store whose options allow limit bytes of
+// images: none when limit is negative.
+func newImages(limit int) *images {
+	if limit < 0 {
+		return nil
+	}
+	if limit == 0 {
+		limit = DefaultScanImageBytes
+	}
+	return &images{limit: limit, tables: map[string]*imageEntry{}}
+}
+
+// lookup counts a read-only scan of table id and returns the image to read it from, if
+// one is current; otherwise whether this scan is to build it, and the loads stamp to
+// give it.
+func (c *images) lookup(id string) (m *scanImage, build bool, loads uint64) {
+	loads = c.loads.Load()
+	if loads%2 == 1 {
+		return nil, false, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.tables[id]
+	if e == nil {
+		e = &imageEntry{}
+		c.tables[id] = e
+		c.live.Store(int32(len(c.tables)))
+	}
+	if e.img != nil && e.img.loads == loads {
+		return e.img, false, 0
+	}
+	c.drop(e)
+	e.scans++
+	after := imageAfter
+	if e.tooLarge {
+		after = retryAfter
+	}
+	if e.scans < after || e.building {
+		return nil, false, 0
+	}
+	e.building = true
+	return nil, true, loads
+}
+
+// install ends the build lookup asked for: m, nil when the table outgrew the limit,
+// becomes the table's image if the images' sum stays within it; otherwise the table is
+// walked for an image again only after retryAfter scans.
+func (c *images) install(id string, m *scanImage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.tables[id]
+	if e == nil {
+		return
+	}
+	e.building, e.scans = false, 0
+	e.tooLarge = m == nil || c.bytes+m.size() > c.limit
+	if !e.tooLarge {
+		e.img = m
+		c.bytes += m.size()
+	}
+}
+
+// wrote drops the image of the table a key written belongs to, if any; a write
+// transaction calls it for every key it sets or deletes, under buntdb's write lock.
+func (c *images) wrote(key string) {
+	if c == nil || c.live.Load() == 0 {
+		return
+	}
+	id, ok := keyTable(key)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.tables[id]
+	if e == nil {
+		return
+	}
+	c.drop(e)
+	e.scans = 0
+	if key[0] == tablePrefix[0] { // the table itself: created or deleted
+		delete(c.tables, id)
+		c.live.Store(int32(len(c.tables)))
+	}
+}
+
+// drop forgets e's image.
+func (c *images) drop(e *imageEntry) {
+	if e.img != nil {
+		c.bytes -= e.img.size()
+		e.img = nil
+	}
+}
+
+// load runs fn, which loads commands into the index outside a transaction, so that no
+// image built before it is read after it.
+func (c *images) load(fn func() error) error {
+	if c == nil {
+		return fn()
+	}
+	c.loads.Add(1)
+	defer c.loads.Add(1)
+	return fn()
+}
+
+// keyTable returns the table id of an entity key or a table record's key.
+func keyTable(key string) (string, bool) {
+	switch {
+	case strings.HasPrefix(key, entityPrefix):
+		id, _, ok := strings.Cut(key[len(entityPrefix):], sep)
+		return id, ok
+	case strings.HasPrefix(key, tablePrefix):
+		return key[len(tablePrefix):], true
+	}
+	return "", false
+}
