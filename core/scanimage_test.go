@@ -1,0 +1,364 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// imageStore opens an in-memory store with opts and a table "Img" of n entities in three
+// partitions, closed when t ends.
+func imageStore(t *testing.T, opts Options, n int) *Store {
+	t.Helper()
+	s, err := Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.CreateTable("Img"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if _, err := s.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(i, "v")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// imageEntity is entity i of the image tests, its property V set to v.
+func imageEntity(i int, v string) *Entity {
+	return &Entity{PartitionKey: fmt.Sprintf("p%d", i%3), RowKey: fmt.Sprintf("%04d", i),
+		Properties: []Property{{Name: "N", Value: Int32Value(int32(i))}, {Name: "V", Value: StringValue(v)}}}
+}
+
+// imageRanges are the key ranges every image test reads.
+var imageRanges = []KeyRange{WholeTable, PartitionRange("p1"), {From: KeyAt("p0", "0010"), To: KeyAt("p2", "0005")},
+	{From: KeyAt("p1", "0100"), To: TableEnd}, {From: KeyAt("p9", ""), To: TableEnd}}
+
+// readScan returns what a read-only scan of table within r gives, record by record, as
+// text; unsplit scans with ScanRecordsUnsplit, splitting the keys of each record.
+func readScan(t *testing.T, s *Store, table string, r KeyRange, unsplit bool) []string {
+	t.Helper()
+	var got []string
+	err := s.View(func(tx *Tx) error { got, _ = scanText(tx, table, r, unsplit); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// scanText scans table within r inside tx and returns its records as text.
+func scanText(tx *Tx, table string, r KeyRange, unsplit bool) ([]string, error) {
+	got := []string{}
+	fn := func(rec *Record) bool {
+		rec.SplitKeys()
+		e, err := rec.Entity()
+		if err != nil {
+			got = append(got, err.Error())
+			return false
+		}
+		got = append(got, fmt.Sprintf("%s/%s %v %d", e.PartitionKey, e.RowKey, e.Properties, e.Timestamp))
+		return true
+	}
+	if unsplit {
+		return got, tx.ScanRecordsUnsplit(table, r, fn)
+	}
+	return got, tx.ScanRecords(table, r, fn)
+}
+
+// treeScan is readScan from buntdb's tree: a write transaction never reads an image.
+func treeScan(t *testing.T, s *Store, table string, r KeyRange) []string {
+	t.Helper()
+	var got []string
+	err := s.Update(func(tx *Tx) error { got, _ = scanText(tx, table, r, false); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// hasImage reports whether the store holds an image of table.
+func hasImage(s *Store, table string) bool {
+	if s.images == nil {
+		return false
+	}
+	s.images.mu.Lock()
+	defer s.images.mu.Unlock()
+	e := s.images.tables[tableID(table)]
+	return e != nil && e.img != nil
+}
+
+// checkScans scans every range of table imageAfter+1 times, so that the last scans read
+// an image, and fails unless each scan gives what the tree holds.
+func checkScans(t *testing.T, s *Store, table string) {
+	t.Helper()
+	for _, r := range imageRanges {
+		want := treeScan(t, s, table, r)
+		for k := range imageAfter + 1 {
+			if got := readScan(t, s, table, r, k%2 == 0); !slices.Equal(got, want) {
+				t.Fatalf("scan %d of %+v: %d records %q…, want %d %q…", k, r, len(got), got[:min(1, len(got))], len(want), want[:min(1, len(want))])
+			}
+		}
+	}
+}
+
+func TestTx_ScanRecords_Image(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := imageStore(t, Options{}, 300)
+		for range imageAfter - 1 {
+			readScan(t, s, "Img", WholeTable, false)
+		}
+		if hasImage(s, "Img") {
+			t.Fatalf("an image after %d scans", imageAfter-1)
+		}
+		checkScans(t, s, "Img")
+		if !hasImage(s, "Img") {
+			t.Fatal("no image after repeated scans")
+		}
+		if got := readScan(t, s, "Img", WholeTable, false); len(got) != 300 {
+			t.Fatalf("the image holds %d entities, want 300", len(got))
+		}
+	})
+	t.Run("StopEarly", func(t *testing.T) {
+		s := imageStore(t, Options{}, 50)
+		checkScans(t, s, "Img")
+		for k := 1; k <= 50; k++ {
+			n := 0
+			err := s.View(func(tx *Tx) error {
+				return tx.ScanRecords("Img", WholeTable, func(*Record) bool { n++; return n < k })
+			})
+			if err != nil || n != k {
+				t.Fatalf("a scan stopping after %d records read %d, %v", k, n, err)
+			}
+		}
+	})
+	t.Run("Writes", func(t *testing.T) {
+		s := imageStore(t, Options{}, 120)
+		for i, w := range imageWrites {
+			checkScans(t, s, "Img")
+			if !hasImage(s, "Img") {
+				t.Fatalf("write %d: no image before it", i)
+			}
+			if err := w(s); err != nil {
+				t.Fatalf("write %d: %v", i, err)
+			}
+			if hasImage(s, "Img") {
+				t.Fatalf("write %d left the image", i)
+			}
+			checkScans(t, s, "Img")
+		}
+	})
+	t.Run("OtherTable", func(t *testing.T) {
+		s := imageStore(t, Options{}, 30)
+		if _, err := s.CreateTable("Other"); err != nil {
+			t.Fatal(err)
+		}
+		checkScans(t, s, "Img")
+		if _, err := s.Apply("Other", Op{Kind: OpInsert, Entity: imageEntity(1, "x")}); err != nil {
+			t.Fatal(err)
+		}
+		if !hasImage(s, "Img") {
+			t.Fatal("a write to another table dropped the image")
+		}
+	})
+	t.Run("OwnWrites", func(t *testing.T) {
+		s := imageStore(t, Options{}, 30)
+		checkScans(t, s, "Img")
+		err := s.Update(func(tx *Tx) error {
+			if _, err := tx.Apply("Img", Op{Kind: OpInsertOrReplace, Entity: imageEntity(500, "new")}); err != nil {
+				return err
+			}
+			got, err := scanText(tx, "Img", WholeTable, false)
+			if len(got) != 31 {
+				t.Fatalf("a write transaction scans %d entities after its insert, want 31", len(got))
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("Rollback", func(t *testing.T) {
+		s := imageStore(t, Options{}, 30)
+		checkScans(t, s, "Img")
+		errRollback := errors.New("roll back")
+		err := s.Update(func(tx *Tx) error {
+			if _, err := tx.Apply("Img", Op{Kind: OpDelete, Entity: imageEntity(3, ""), IfMatch: "*"}); err != nil {
+				return err
+			}
+			return errRollback
+		})
+		if !errors.Is(err, errRollback) {
+			t.Fatal(err)
+		}
+		checkScans(t, s, "Img")
+		if got := readScan(t, s, "Img", WholeTable, false); len(got) != 30 {
+			t.Fatalf("%d entities after a rolled back delete, want 30", len(got))
+		}
+	})
+	t.Run("Limit", func(t *testing.T) {
+		for _, limit := range []int{-1, 1, 2000} {
+			s := imageStore(t, Options{ScanImageBytes: limit}, 100)
+			checkScans(t, s, "Img")
+			if limit < 0 && s.images != nil || hasImage(s, "Img") {
+				t.Fatalf("limit %d: an image of 100 entities", limit)
+			}
+		}
+		s := imageStore(t, Options{ScanImageBytes: 1 << 20}, 100)
+		checkScans(t, s, "Img")
+		if !hasImage(s, "Img") {
+			t.Fatal("no image within the limit")
+		}
+	})
+	t.Run("Partial", func(t *testing.T) {
+		s, err := Open(Options{Partial: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if s.images != nil {
+			t.Fatal("a partial store keeps images")
+		}
+	})
+}
+
+// imageWrites are the writes TestTx_ScanRecords_Image makes between scans: every kind
+// of entity write, a batch, and the table deleted and created again.
+var imageWrites = []func(s *Store) error{
+	applyOp(Op{Kind: OpInsert, Entity: imageEntity(1000, "inserted")}),
+	applyOp(Op{Kind: OpReplace, Entity: imageEntity(5, "replaced"), IfMatch: "*"}),
+	applyOp(Op{Kind: OpMerge, Entity: &Entity{PartitionKey: "p0", RowKey: "0006", Properties: []Property{{Name: "M", Value: BoolValue(true)}}}, IfMatch: "*"}),
+	applyOp(Op{Kind: OpInsertOrReplace, Entity: imageEntity(7, "upserted")}),
+	applyOp(Op{Kind: OpInsertOrMerge, Entity: imageEntity(2000, "merged in")}),
+	applyOp(Op{Kind: OpDelete, Entity: imageEntity(8, ""), IfMatch: "*"}),
+	func(s *Store) error {
+		_, err := s.ApplyBatch("Img", []Op{{Kind: OpInsert, Entity: imageEntity(3000, "b")}, {Kind: OpDelete, Entity: imageEntity(3, ""), IfMatch: "*"}})
+		return err
+	},
+	func(s *Store) error {
+		if err := s.DeleteTable("Img"); err != nil {
+			return err
+		}
+		_, err := s.CreateTable("Img")
+		return err
+	},
+	applyOp(Op{Kind: OpInsert, Entity: imageEntity(1, "after the table's deletion")}),
+}
+
+// applyOp is a write of op to table Img.
+func applyOp(op Op) func(s *Store) error {
+	return func(s *Store) error { _, err := s.Apply("Img", op); return err }
+}
+
+func TestStore_ApplyChangeSet_Image(t *testing.T) {
+	box := &captureBackend{}
+	a, err := Open(Options{Backend: box})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	apply := func() {
+		for _, cs := range box.log {
+			if err := b.ApplyChangeSet(cs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		box.log = nil
+	}
+	if _, err := a.CreateTable("Img"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		if _, err := a.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(i, "a")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply()
+	checkScans(t, b, "Img")
+	if _, err := a.Apply("Img", Op{Kind: OpDelete, Entity: imageEntity(4, ""), IfMatch: "*"}); err != nil {
+		t.Fatal(err)
+	}
+	apply()
+	if got := readScan(t, b, "Img", WholeTable, false); len(got) != 39 {
+		t.Fatalf("the replica scans %d entities after a change set deleting one of 40", len(got))
+	}
+	checkScans(t, b, "Img")
+}
+
+// TestTx_ScanRecords_ImageRace scans while a writer commits: each write inserts a row and
+// records in the row "head" how many it inserted, so every scan, from an image or the
+// tree, must see exactly as many rows as its head says, and the writer's own scan after
+// each write must see it. Run it with -race.
+func TestTx_ScanRecords_ImageRace(t *testing.T) {
+	s := imageStore(t, Options{}, 0)
+	head := func(n int) *Entity {
+		return &Entity{PartitionKey: "a", RowKey: "head", Properties: []Property{{Name: "N", Value: Int32Value(int32(n))}}}
+	}
+	if _, err := s.Apply("Img", Op{Kind: OpInsert, Entity: head(0)}); err != nil {
+		t.Fatal(err)
+	}
+	const writes = 200
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for range 2 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if rows, n, err := countRows(s); err != nil || rows != n {
+					t.Errorf("a scan saw %d rows and a head of %d, %v", rows, n, err)
+					return
+				}
+			}
+		})
+	}
+	for i := range writes {
+		err := s.Update(func(tx *Tx) error {
+			if _, err := tx.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(i, "w")}); err != nil {
+				return err
+			}
+			_, err := tx.Apply("Img", Op{Kind: OpReplace, Entity: head(i + 1), IfMatch: "*"})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range imageAfter + 1 { // the later of these scans build and read an image
+			if rows, n, err := countRows(s); err != nil || rows != i+1 || n != i+1 {
+				t.Fatalf("after write %d, a scan saw %d rows and a head of %d, %v", i+1, rows, n, err)
+			}
+		}
+	}
+	close(done)
+	wg.Wait()
+}
+
+// countRows scans table Img and returns how many rows it holds besides the row "head",
+// and the N that row holds.
+func countRows(s *Store) (rows, n int, err error) {
+	n = -1
+	err = s.View(func(tx *Tx) error {
+		return tx.ScanRecordsUnsplit("Img", WholeTable, func(r *Record) bool {
+			r.SplitKeys()
+			if r.PartitionKey == "a" {
+				v, _ := r.Lookup("N")
+				n = int(v.Int32())
+			} else {
+				rows++
+			}
+			return true
+		})
+	})
+	return rows, n, err
+}
