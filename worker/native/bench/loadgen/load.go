@@ -10,7 +10,7 @@ import (
 )
 
 // rates are one target's results, per second.
-type rates struct{ inserts, gets, pages, scans float64 }
+type rates struct{ inserts, gets, pages, scans, busyScans, busyInserts float64 }
 
 const (
 	table      = "bench"
@@ -35,7 +35,9 @@ type target struct {
 	name  string
 	c     *client
 	floor bool
-	work  [4]meter // inserts, gets, pages, scans
+	work  [workloadCount]meter // as workloadNames
+	busy  meter                // the inserts of busyscans
+	wrote int                  // the entities busyscans inserted
 }
 
 // meter is what a target did of one workload: operations and the time they took.
@@ -53,7 +55,7 @@ func (m meter) rate() float64 {
 }
 
 func (t *target) rates() rates {
-	return rates{t.work[0].rate(), t.work[1].rate(), t.work[2].rate(), t.work[3].rate()}
+	return rates{t.work[0].rate(), t.work[1].rate(), t.work[2].rate(), t.work[3].rate(), t.work[4].rate(), t.busy.rate()}
 }
 
 // newTarget connects to an endpoint and, unless it is the floor, creates the table.
@@ -76,7 +78,7 @@ func newTarget(cfg config, name, base string, floor bool) (*target, error) {
 // target takes its turn.
 func measure(cfg config, targets ...*target) error {
 	perRound := cfg.entities / rounds
-	for w := range 4 {
+	for w := range workloadCount {
 		if !cfg.workloads[w] {
 			continue
 		}
@@ -88,7 +90,7 @@ func measure(cfg config, targets ...*target) error {
 				start := time.Now()
 				n, err := t.step(cfg, w, r*perRound, (r+1)*perRound)
 				if err != nil {
-					return fmt.Errorf("%s: %s: %w", t.name, [4]string{"insert", "get", "partition page", "filter scan"}[w], err)
+					return fmt.Errorf("%s: %s: %w", t.name, workloadNames[w], err)
 				}
 				t.work[w].ops += n
 				t.work[w].took += time.Since(start)
@@ -122,11 +124,53 @@ func (t *target) step(cfg config, w, from, to int) (int, error) {
 		return during(cfg.clients, slice, func() error {
 			return expectCount(t.c.query(table, fmt.Sprintf("PartitionKey eq 'p%02d'", rand.IntN(partitions))))(perPartition)
 		})
+	case 3:
+		return during(cfg.clients, slice, t.scan(cfg))
 	default:
-		return during(cfg.clients, slice, func() error {
-			return expectCount(t.c.query(table, fmt.Sprintf("Count ge %d", cfg.entities-matches)))(matches)
-		})
+		return t.busyScans(cfg, slice)
 	}
+}
+
+// scan returns the filter scan: "Count ge N", which matches the last 50 entities inserted.
+func (t *target) scan(cfg config) func() error {
+	return func() error {
+		return expectCount(t.c.query(table, fmt.Sprintf("Count ge %d", cfg.entities-matches)))(matches)
+	}
+}
+
+// busyScans runs the filter scan from all clients but one for d while that one inserts
+// entities the scan reads but does not match (Count -1), so that the table changes
+// between scans, and returns the scans done. The table grows by what the inserting
+// client managed, so a target that inserts faster scans more entities.
+func (t *target) busyScans(cfg config, d time.Duration) (int, error) {
+	stop := make(chan struct{})
+	var werr error
+	var wg sync.WaitGroup
+	start := time.Now()
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			i := t.wrote
+			body := fmt.Sprintf(`{"PartitionKey":"p%02d","RowKey":"w%07d","Name":"written while scanned %d","Count":-1,"Score":0.5,"Active":false}`, i%partitions, i, i)
+			if werr = expect(t.c.do(http.MethodPost, "/"+table, body))(http.StatusNoContent); werr != nil {
+				return
+			}
+			t.wrote++
+			t.busy.ops++
+		}
+	})
+	n, err := during(max(1, cfg.clients-1), d, t.scan(cfg))
+	close(stop)
+	wg.Wait()
+	t.busy.took += time.Since(start)
+	if err == nil {
+		err = werr
+	}
+	return n, err
 }
 
 func expect(res *response, err error) func(status int) error {

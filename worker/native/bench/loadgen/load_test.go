@@ -26,7 +26,7 @@ func TestMeasure(t *testing.T) {
 	srv := httptest.NewServer(nethttp.Handler(h))
 	defer srv.Close()
 	cfg := config{account: auth.DevAccountName, key: devKey, clients: 4, entities: 20_000, phase: 50 * time.Millisecond,
-		workloads: [4]bool{true, true, true, true}}
+		workloads: [workloadCount]bool{true, true, true, true, true}}
 	tt, err := newTarget(cfg, "tabletop", srv.URL+"/"+auth.DevAccountName, false)
 	if err != nil {
 		t.Fatal(err)
@@ -40,11 +40,11 @@ func TestMeasure(t *testing.T) {
 	if err := measure(cfg, tt, fl); err != nil {
 		t.Fatal(err)
 	}
-	if f := fl.rates(); f.inserts <= 0 || f.gets <= 0 || f.pages != 0 || f.scans != 0 {
+	if f := fl.rates(); f.inserts <= 0 || f.gets <= 0 || f.pages != 0 || f.scans != 0 || f.busyScans != 0 || f.busyInserts != 0 {
 		t.Fatalf("floor rates %+v", f)
 	}
 	r := tt.rates()
-	if r.inserts <= 0 || r.gets <= 0 || r.pages <= 0 || r.scans <= 0 {
+	if r.inserts <= 0 || r.gets <= 0 || r.pages <= 0 || r.scans <= 0 || r.busyScans <= 0 || r.busyInserts <= 0 {
 		t.Fatalf("rates %+v", r)
 	}
 	if n, err := mustClient(t, cfg, srv.URL).query(table, "Count ge 19950"); err != nil || n != matches {
@@ -62,10 +62,11 @@ func mustClient(t *testing.T, cfg config, url string) *client {
 
 func TestParseWorkloads(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		for in, want := range map[string][4]bool{
-			"inserts,gets,pages,scans": {true, true, true, true},
-			"inserts":                  {true, false, false, false},
-			"scans, inserts":           {true, false, false, true},
+		for in, want := range map[string][workloadCount]bool{
+			"inserts,gets,pages,scans":           {true, true, true, true},
+			"inserts,gets,pages,scans,busyscans": {true, true, true, true, true},
+			"inserts":                            {true, false, false, false},
+			"scans, inserts":                     {true, false, false, true},
 		} {
 			if got, err := parseWorkloads(in); err != nil || got != want {
 				t.Errorf("parseWorkloads(%q) = %v, %v; want %v", in, got, err, want)

@@ -11,6 +11,8 @@
 //	gets/s       Get Entity of a random entity
 //	pages/s      Query Entities of a whole 1,000-entity partition (PartitionKey eq)
 //	scans/s      Query Entities "Count ge N" over the whole table, 50 matches
+//	busyscans    the same scans from all clients but one, while that one inserts entities
+//	             the scan does not match: scans/s and that client's inserts/s
 //
 // The floor answers inserts with 204 and gets with a small entity, after reading the
 // request: what net/http itself costs on this machine.
@@ -36,7 +38,7 @@ func main() {
 	flag.IntVar(&cfg.clients, "clients", 8, "concurrent keep-alive clients")
 	flag.IntVar(&cfg.entities, "entities", 20_000, "entities to insert (20 partitions)")
 	flag.DurationVar(&cfg.phase, "phase", 3*time.Second, "how long each read workload runs")
-	workloads := flag.String("workloads", "inserts,gets,pages,scans", "the workloads to run, comma-separated; they run in this order, and gets, pages and scans read what inserts wrote")
+	workloads := flag.String("workloads", strings.Join(workloadNames[:], ","), "the workloads to run, comma-separated; they run in this order, and the others read what inserts wrote")
 	flag.Parse()
 	var err error
 	if cfg.workloads, err = parseWorkloads(*workloads); err != nil {
@@ -64,15 +66,18 @@ type config struct {
 	account, key             string
 	clients, entities        int
 	phase                    time.Duration
-	workloads                [4]bool // which of inserts, gets, pages and scans run
+	workloads                [workloadCount]bool // which of workloadNames run
 }
 
+// workloadCount is how many workloads there are.
+const workloadCount = 5
+
 // workloadNames are the workloads as -workloads names them, in the order they run.
-var workloadNames = [4]string{"inserts", "gets", "pages", "scans"}
+var workloadNames = [workloadCount]string{"inserts", "gets", "pages", "scans", "busyscans"}
 
 // parseWorkloads reads -workloads: a comma-separated list of workloadNames.
-func parseWorkloads(s string) ([4]bool, error) {
-	var on [4]bool
+func parseWorkloads(s string) ([workloadCount]bool, error) {
+	var on [workloadCount]bool
 	for name := range strings.SplitSeq(s, ",") {
 		i := slices.Index(workloadNames[:], strings.TrimSpace(name))
 		if i < 0 {
@@ -126,4 +131,6 @@ func printTable(cfg config, az, tt, fl rates) {
 	row(1, "point gets/s", az.gets, tt.gets, fl.gets)
 	row(2, "1,000-entity partition pages/s", az.pages, tt.pages, 0)
 	row(3, fmt.Sprintf("filter scans/s (Count ge N, %d entities, 50 match)", cfg.entities), az.scans, tt.scans, 0)
+	row(4, fmt.Sprintf("the same scans/s from %d clients while 1 inserts", max(1, cfg.clients-1)), az.busyScans, tt.busyScans, 0)
+	row(4, "that client's inserts/s beside the scans", az.busyInserts, tt.busyInserts, 0)
 }
