@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Runs a package's Go benchmarks natively and under js/wasm (Node) in one go and prints
 # each custom rate (the last metric of a line, such as inserts/s) side by side with the
-# wasm÷native slowdown. Usage: scripts/bench-side-by-side.sh PKG [BENCHTIME]
+# wasm÷native slowdown. Usage: scripts/bench-side-by-side.sh PKG [BENCHTIME [PATTERN]],
+# PATTERN choosing the benchmarks as go test -bench does (all by default).
 set -euo pipefail
 export LC_ALL=C
 pkg=$1
 benchtime=${2:-1s}
+pattern=${3:-.}
 exec_wasm="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
 native=$(mktemp) wasm=$(mktemp)
 trap 'rm -f "$native" "$wasm"' EXIT
-go test -run '^$' -bench . -benchtime "$benchtime" "$pkg" | tee "$native" >&2
-GOOS=js GOARCH=wasm go test -exec="$exec_wasm" -run '^$' -bench . -benchtime "$benchtime" "$pkg" | tee "$wasm" >&2
+go test -run '^$' -bench "$pattern" -benchtime "$benchtime" "$pkg" | tee "$native" >&2
+GOOS=js GOARCH=wasm go test -exec="$exec_wasm" -run '^$' -bench "$pattern" -benchtime "$benchtime" "$pkg" | tee "$wasm" >&2
 # rate FILE: "name rate unit" for every benchmark line with a custom metric.
 rate() { awk '/^Benchmark/ { name=$1; sub(/-[0-9]+$/, "", name); print name, $(NF-1), $NF }' "$1"; }
 echo

@@ -91,16 +91,33 @@ func (n *notNode) eval(r record) bool { return !n.x.eval(r) }
 func (n constNode) eval(record) bool { return bool(n) }
 
 func (n *cmpNode) eval(r record) bool {
-	var v core.Value
-	var ok bool
 	if s, stored := r.(storedRecord); stored && n.custom {
-		v, ok = s.r.Lookup(n.prop) // a scan's common case, with no dispatch on the name
-	} else {
-		v, ok = r.lookup(n.prop)
+		return n.matchRecord(s.r) // a scan's common case, with no dispatch on the name
 	}
-	if !ok {
-		return false
+	v, ok := r.lookup(n.prop)
+	return ok && n.matches(v)
+}
+
+// recordMatcher returns MatchesRecord prepared for a scan: for a filter that is one
+// comparison of a custom property, the comparison itself, so that a candidate costs no
+// dispatch on the filter's node or the record's kind.
+func (f *Filter) recordMatcher() func(*core.Record) bool {
+	if f != nil {
+		if n, ok := f.root.(*cmpNode); ok && n.custom {
+			return n.matchRecord
+		}
 	}
+	return f.MatchesRecord
+}
+
+// matchRecord is eval on a stored record for a comparison of a custom property.
+func (n *cmpNode) matchRecord(r *core.Record) bool {
+	v, ok := r.Lookup(n.prop)
+	return ok && n.matches(v)
+}
+
+// matches reports whether the property's value v satisfies the comparison.
+func (n *cmpNode) matches(v core.Value) bool {
 	if t := v.Type(); n.isInteger && (t == core.TypeInt32 || t == core.TypeInt64) {
 		x := v.Int64()
 		if t == core.TypeInt32 {

@@ -169,7 +169,7 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 		}
 		return n
 	}
-	p := newPager(f.MatchesRecord, measure, limit, req.Budget)
+	p := newPager(f.recordMatcher(), measure, limit, req.Budget)
 	var ranges []core.KeyRange
 	for _, r := range f.Ranges() {
 		r = r.Intersect(within)

@@ -88,8 +88,12 @@ func FuzzMatchesRecord(f *testing.F) {
 			t.Fatalf("fuzzEntity built an invalid entity: %v", err)
 		}
 		rec := core.NewRecord(e)
-		if got, want := flt.MatchesRecord(&rec), flt.Matches(e); got != want {
+		want := flt.Matches(e)
+		if got := flt.MatchesRecord(&rec); got != want {
 			t.Fatalf("%q on %+v: MatchesRecord %v, Matches %v", flt, e, got, want)
+		}
+		if got := flt.recordMatcher()(&rec); got != want {
+			t.Fatalf("%q on %+v: recordMatcher %v, Matches %v", flt, e, got, want)
 		}
 	})
 }
