@@ -6,10 +6,6 @@ import (
 	"sync/atomic"
 )
 
-// DefaultScanImageBytes is the memory the scan images of a store may take together when
-// Options.ScanImageBytes is zero.
-const DefaultScanImageBytes = 64 << 20
-
 // imageAfter is how many read-only scans of a table, with no write to the table between
 // them, build its image, on the last of them: a table written between most scans never
 // pays for one.

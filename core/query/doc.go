@@ -56,7 +56,10 @@
 // Timestamp come from the record's key and head, and nothing is decoded or allocated per
 // entity. Each comparison is prepared when it is parsed (newCmpNode), and the scan leaves
 // the keys unsplit (core.Tx.ScanRecordsUnsplit) unless the filter compares them or the
-// page keeps the entity. Only the entities of a page are checked in full.
+// page keeps the entity. A filter of one comparison on a custom property is tested by the
+// comparison itself, with no dispatch per candidate (Filter.recordMatcher). A table read
+// again with no write between is scanned from its scan image (see core's package doc).
+// Only the entities of a page are checked in full.
 //
 // # Secondary indexes
 //
