@@ -7,14 +7,15 @@ import (
 )
 
 // imageAfter is how many read-only scans of a table, with no write to the table between
-// them, build its image, on the last of them: a table written between most scans never
-// pays for one.
-const imageAfter = 3
-
-// retryAfter is how many scans build an image again once a table's image outgrew the
-// store's limit, with no write between: so a table too large for one is walked for an
-// image rarely.
-const retryAfter = 16 * imageAfter
+// them, build its image, on the last of them. Building one costs about one or two scans
+// of the tree; so that a table written every few scans does not pay for images it hardly
+// reads, an image dropped before it served as many scans as it waited for doubles the
+// wait for the next, up to maxAfter, and one that served them resets it. A table whose
+// image outgrew the store's limit also waits maxAfter scans before it is tried again.
+const (
+	imageAfter = 3
+	maxAfter   = 64 * imageAfter
+)
 
 // images holds a store's scan images (see scanImage) and, for each table scanned, the
 // scans since its last write. Its consistency rests on buntdb's lock: every write to a
@@ -33,12 +34,12 @@ type images struct {
 	tables map[string]*imageEntry
 }
 
-// imageEntry is one table's image and the scans since the table's last write.
+// imageEntry is one table's image and the count of its scans.
 type imageEntry struct {
 	img      *scanImage
-	scans    int
+	scans    int  // the scans read from img; with none, those since the table's last write
+	after    int  // the scans with no write between that build the next image
 	building bool // a scan is building the image
-	tooLarge bool // the last image built outgrew the limit
 }
 
 // newImages returns the image cache of a store whose options allow limit bytes of
@@ -65,20 +66,17 @@ func (c *images) lookup(id string) (m *scanImage, build bool, loads uint64) {
 	defer c.mu.Unlock()
 	e := c.tables[id]
 	if e == nil {
-		e = &imageEntry{}
+		e = &imageEntry{after: imageAfter}
 		c.tables[id] = e
 		c.live.Store(int32(len(c.tables)))
 	}
 	if e.img != nil && e.img.loads == loads {
+		e.scans++
 		return e.img, false, 0
 	}
 	c.drop(e)
 	e.scans++
-	after := imageAfter
-	if e.tooLarge {
-		after = retryAfter
-	}
-	if e.scans < after || e.building {
+	if e.scans < e.after || e.building {
 		return nil, false, 0
 	}
 	e.building = true
@@ -87,7 +85,7 @@ func (c *images) lookup(id string) (m *scanImage, build bool, loads uint64) {
 
 // install ends the build lookup asked for: m, nil when the table outgrew the limit,
 // becomes the table's image if the images' sum stays within it; otherwise the table is
-// walked for an image again only after retryAfter scans.
+// walked for an image again only after maxAfter scans.
 func (c *images) install(id string, m *scanImage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -96,11 +94,12 @@ func (c *images) install(id string, m *scanImage) {
 		return
 	}
 	e.building, e.scans = false, 0
-	e.tooLarge = m == nil || c.bytes+m.size() > c.limit
-	if !e.tooLarge {
-		e.img = m
-		c.bytes += m.size()
+	if m == nil || c.bytes+m.size() > c.limit {
+		e.after = maxAfter
+		return
 	}
+	e.img = m
+	c.bytes += m.size()
 }
 
 // wrote drops the image of the table a key written belongs to, if any; a write
@@ -127,11 +126,18 @@ func (c *images) wrote(key string) {
 	}
 }
 
-// drop forgets e's image.
+// drop forgets e's image, if any, and starts counting the scans to the next: it takes
+// twice as many as the image waited for when it served fewer than that, else imageAfter.
 func (c *images) drop(e *imageEntry) {
 	if e.img != nil {
 		c.bytes -= e.img.size()
 		e.img = nil
+		if e.scans < e.after {
+			e.after = min(2*e.after, maxAfter)
+		} else {
+			e.after = imageAfter
+		}
+		e.scans = 0
 	}
 }
 

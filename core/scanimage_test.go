@@ -213,6 +213,40 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 			t.Fatal("no image within the limit")
 		}
 	})
+	t.Run("Backoff", func(t *testing.T) {
+		s := imageStore(t, Options{}, 20)
+		scansToImage := func() int {
+			n := 0
+			for !hasImage(s, "Img") {
+				if n++; n > maxAfter {
+					t.Fatalf("no image after %d scans", n)
+				}
+				readScan(t, s, "Img", WholeTable, false)
+			}
+			return n
+		}
+		write := func(k int) {
+			if _, err := s.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(1000+k, "w")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := imageAfter
+		for k := range 8 { // each image is dropped before it serves a scan
+			if n := scansToImage(); n != want {
+				t.Fatalf("image %d took %d scans, want %d", k, n, want)
+			}
+			write(k)
+			want = min(2*want, maxAfter)
+		}
+		scansToImage()
+		for range maxAfter {
+			readScan(t, s, "Img", WholeTable, false)
+		}
+		write(100)
+		if n := scansToImage(); n != imageAfter {
+			t.Fatalf("after an image served %d scans, the next took %d, want %d", maxAfter, n, imageAfter)
+		}
+	})
 	t.Run("Partial", func(t *testing.T) {
 		s, err := Open(Options{Partial: true})
 		if err != nil {
