@@ -44,15 +44,18 @@
 // copy of its keys and stored records packed into one string in key order, which later
 // read-only scans (Tx.ScanRecords) read front to back instead of walking buntdb's tree,
 // whose items, keys and values are separate allocations, about three cache misses per
-// entity once a table outgrows the processor's cache. Every write to a table drops its
-// image inside the write transaction, under buntdb's write lock, and an image is built
-// inside a read transaction, under its read lock, so a scan reads an image only when it
-// holds exactly the snapshot the scan's transaction sees; change sets loaded outside a
-// transaction (ApplyChangeSet) retire every image built before them. A write
-// transaction never reads or builds one. Images take at most Options.ScanImageBytes
-// together (DefaultScanImageBytes); a table too large for the rest is scanned from the
-// tree. A table written between most scans never gets an image, and pays only the count
-// of its scans. Partial stores keep none.
+// entity once a table outgrows the processor's cache. A write to a table with an image
+// patches it: a write transaction collects its writes and, once it has committed and
+// still under buntdb's write lock, adds them to a short sorted list beside the packed
+// entities (at most maxPatches), which scans merge in key order; a transaction that
+// rolls back leaves the image as it was. An image is built inside a read transaction,
+// under its read lock, so a scan reads an image only when it holds exactly the snapshot
+// the scan's transaction sees; change sets loaded outside a transaction (ApplyChangeSet)
+// retire every image built before them. A write transaction never reads or builds one.
+// Images take at most Options.ScanImageBytes together (DefaultScanImageBytes); a table
+// too large for the rest is scanned from the tree, and one whose images are dropped
+// before they serve as many scans as they waited for waits longer for the next.
+// Partial stores keep none.
 //
 // # Change feed
 //

@@ -14,13 +14,15 @@ import (
 // scan once the table has been scanned imageAfter times with no write to it between
 // (see images), and read by every later read-only scan until the next write to the table.
 type scanImage struct {
-	data  string   // each entity's key, after the table's prefix, then its stored form
-	offs  []uint32 // entity i's key is data[offs[2i]:offs[2i+1]], its form data[offs[2i+1]:offs[2i+2]]
-	loads uint64   // images.loads when the image was built
+	data      string       // each entity's key, after the table's prefix, then its stored form
+	offs      []uint32     // entity i's key is data[offs[2i]:offs[2i+1]], its form data[offs[2i+1]:offs[2i+2]]
+	loads     uint64       // images.loads when the image was built
+	over      []imagePatch // the entities written since, in key order (scanimage_patch.go)
+	overBytes int          // the memory of over
 }
 
 // size is the memory the image holds, counted against Options.ScanImageBytes.
-func (m *scanImage) size() int { return len(m.data) + 4*len(m.offs) }
+func (m *scanImage) size() int { return len(m.data) + 4*len(m.offs) + m.overBytes }
 
 // search returns the index of the first entity whose key is from or after it.
 func (m *scanImage) search(from string) int {
@@ -59,23 +61,33 @@ func buildImage(tx *Tx, prefix string, limit int, loads uint64) *scanImage {
 // scanImage reads the scan's range from the image m, as add and flush read it from the
 // tree: the entities from the range's start until its end, or until fn says to stop.
 func (s *recordScan) scanImage(m *scanImage, from string) {
+	if len(m.over) > 0 {
+		s.scanMerged(m, from)
+		return
+	}
 	data, offs := m.data, m.offs
 	for i := 2 * m.search(from); i+2 < len(offs); i += 2 {
 		k := data[offs[i]:offs[i+1]]
-		if s.bounded && k >= s.to {
-			return
-		}
-		if s.unsplit {
-			s.rec.PartitionKey, s.rec.RowKey, s.rec.keys = "", "", k
-		} else {
-			s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(k, 0)
-		}
-		s.rec.data = data[offs[i+1]:offs[i+2]]
-		if !s.fn(&s.rec) {
-			s.stopped = true
+		if s.bounded && k >= s.to || !s.emit(k, data[offs[i+1]:offs[i+2]]) {
 			return
 		}
 	}
+}
+
+// emit gives fn the entity of key k (after the table's prefix) and stored form v, and
+// reports whether fn wants more.
+func (s *recordScan) emit(k, v string) bool {
+	if s.unsplit {
+		s.rec.PartitionKey, s.rec.RowKey, s.rec.keys = "", "", k
+	} else {
+		s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(k, 0)
+	}
+	s.rec.data = v
+	if !s.fn(&s.rec) {
+		s.stopped = true
+		return false
+	}
+	return true
 }
 
 // image returns the image of table to scan it from, building it when this scan is the

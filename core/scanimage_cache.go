@@ -18,10 +18,11 @@ const (
 )
 
 // images holds a store's scan images (see scanImage) and, for each table scanned, the
-// scans since its last write. Its consistency rests on buntdb's lock: every write to a
-// table drops the table's image inside the write transaction, under buntdb's write lock,
-// and an image is built and installed inside a read transaction, under its read lock, so
-// an image is never read by a transaction that sees a write the image does not hold.
+// count of its scans. Its consistency rests on buntdb's lock: every write to a table
+// patches or drops the table's image inside the write transaction, under buntdb's write
+// lock (scanimage_patch.go), and an image is built and installed inside a read
+// transaction, under its read lock, so an image is never read by a transaction that sees
+// a write the image does not hold, nor one it holds that the transaction does not see.
 // Change sets and ranges loaded outside a transaction (loadCommands) move loads, which
 // images are stamped with.
 type images struct {
@@ -100,30 +101,6 @@ func (c *images) install(id string, m *scanImage) {
 	}
 	e.img = m
 	c.bytes += m.size()
-}
-
-// wrote drops the image of the table a key written belongs to, if any; a write
-// transaction calls it for every key it sets or deletes, under buntdb's write lock.
-func (c *images) wrote(key string) {
-	if c == nil || c.live.Load() == 0 {
-		return
-	}
-	id, ok := keyTable(key)
-	if !ok {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.tables[id]
-	if e == nil {
-		return
-	}
-	c.drop(e)
-	e.scans = 0
-	if key[0] == tablePrefix[0] { // the table itself: created or deleted
-		delete(c.tables, id)
-		c.live.Store(int32(len(c.tables)))
-	}
 }
 
 // drop forgets e's image, if any, and starts counting the scans to the next: it takes

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -142,14 +143,32 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 			if !hasImage(s, "Img") {
 				t.Fatalf("write %d: no image before it", i)
 			}
-			if err := w(s); err != nil {
+			if err := w.write(s); err != nil {
 				t.Fatalf("write %d: %v", i, err)
 			}
-			if hasImage(s, "Img") {
-				t.Fatalf("write %d left the image", i)
+			if hasImage(s, "Img") != w.patched {
+				t.Fatalf("write %d: image kept %v, want %v", i, hasImage(s, "Img"), w.patched)
 			}
 			checkScans(t, s, "Img")
 		}
+	})
+	t.Run("TooManyPatches", func(t *testing.T) {
+		s := imageStore(t, Options{}, 30)
+		checkScans(t, s, "Img")
+		for k := range maxPatches { // entities 10 … 29 rewritten, then new ones
+			if _, err := s.Apply("Img", Op{Kind: OpInsertOrReplace, Entity: imageEntity(10+k, fmt.Sprint("w", k))}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !hasImage(s, "Img") || len(s.images.tables["img"].img.over) != maxPatches {
+			t.Fatalf("no image of %d patches", maxPatches)
+		}
+		checkScans(t, s, "Img")
+		writeMany(t, s, 1000, 1)
+		if hasImage(s, "Img") {
+			t.Fatalf("an image of %d patches", maxPatches+1)
+		}
+		checkScans(t, s, "Img")
 	})
 	t.Run("OtherTable", func(t *testing.T) {
 		s := imageStore(t, Options{}, 30)
@@ -225,11 +244,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 			}
 			return n
 		}
-		write := func(k int) {
-			if _, err := s.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(1000+k, "w")}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		write := func(k int) { writeMany(t, s, 1000*(k+1), maxPatches+1) } // drops the image
 		want := imageAfter
 		for k := range 8 { // each image is dropped before it serves a scan
 			if n := scansToImage(); n != want {
@@ -260,26 +275,95 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 }
 
 // imageWrites are the writes TestTx_ScanRecords_Image makes between scans: every kind
-// of entity write, a batch, and the table deleted and created again.
-var imageWrites = []func(s *Store) error{
-	applyOp(Op{Kind: OpInsert, Entity: imageEntity(1000, "inserted")}),
-	applyOp(Op{Kind: OpReplace, Entity: imageEntity(5, "replaced"), IfMatch: "*"}),
-	applyOp(Op{Kind: OpMerge, Entity: &Entity{PartitionKey: "p0", RowKey: "0006", Properties: []Property{{Name: "M", Value: BoolValue(true)}}}, IfMatch: "*"}),
-	applyOp(Op{Kind: OpInsertOrReplace, Entity: imageEntity(7, "upserted")}),
-	applyOp(Op{Kind: OpInsertOrMerge, Entity: imageEntity(2000, "merged in")}),
-	applyOp(Op{Kind: OpDelete, Entity: imageEntity(8, ""), IfMatch: "*"}),
-	func(s *Store) error {
+// of entity write, a batch, an entity inserted and deleted, and the table deleted and
+// created again; patched tells whether the image is kept, patched with the write.
+var imageWrites = []struct {
+	write   func(s *Store) error
+	patched bool
+}{
+	{applyOp(Op{Kind: OpInsert, Entity: imageEntity(1000, "inserted")}), true},
+	{applyOp(Op{Kind: OpReplace, Entity: imageEntity(5, "replaced"), IfMatch: "*"}), true},
+	{applyOp(Op{Kind: OpMerge, Entity: &Entity{PartitionKey: "p0", RowKey: "0006", Properties: []Property{{Name: "M", Value: BoolValue(true)}}}, IfMatch: "*"}), true},
+	{applyOp(Op{Kind: OpInsertOrReplace, Entity: imageEntity(7, "upserted")}), true},
+	{applyOp(Op{Kind: OpInsertOrMerge, Entity: imageEntity(2000, "merged in")}), true},
+	{applyOp(Op{Kind: OpDelete, Entity: imageEntity(8, ""), IfMatch: "*"}), true},
+	{applyOp(Op{Kind: OpDelete, Entity: imageEntity(1000, ""), IfMatch: "*"}), true},
+	{func(s *Store) error {
 		_, err := s.ApplyBatch("Img", []Op{{Kind: OpInsert, Entity: imageEntity(3000, "b")}, {Kind: OpDelete, Entity: imageEntity(3, ""), IfMatch: "*"}})
 		return err
-	},
-	func(s *Store) error {
+	}, true},
+	{func(s *Store) error {
 		if err := s.DeleteTable("Img"); err != nil {
 			return err
 		}
 		_, err := s.CreateTable("Img")
 		return err
-	},
-	applyOp(Op{Kind: OpInsert, Entity: imageEntity(1, "after the table's deletion")}),
+	}, false},
+	{applyOp(Op{Kind: OpInsert, Entity: imageEntity(1, "after the table's deletion")}), true},
+}
+
+// writeMany inserts or replaces n entities of table Img, from entity first on, in one
+// transaction.
+func writeMany(t *testing.T, s *Store, first, n int) {
+	t.Helper()
+	err := s.Update(func(tx *Tx) error {
+		for k := range n {
+			if _, err := tx.Apply("Img", Op{Kind: OpInsertOrReplace, Entity: imageEntity(first+k, "many")}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTx_ScanRecords_ImagePatches makes random writes of a few entities each (inserts,
+// replacements, deletions, and transactions that fail and roll back) between scans of
+// random ranges, and holds every scan, read from a patched image or the tree, to what
+// the tree holds.
+func TestTx_ScanRecords_ImagePatches(t *testing.T) {
+	s := imageStore(t, Options{}, 40)
+	rng := rand.New(rand.NewPCG(1, 2))
+	key := func() *Entity { return imageEntity(rng.IntN(60), fmt.Sprint("r", rng.IntN(1000))) }
+	patched := 0
+	for step := range 1500 {
+		if rng.IntN(3) == 0 {
+			err := s.Update(func(tx *Tx) error {
+				for range 1 + rng.IntN(3) {
+					op := Op{Kind: OpInsertOrReplace, Entity: key()}
+					if rng.IntN(3) == 0 {
+						op = Op{Kind: OpDelete, Entity: key(), IfMatch: "*"} // fails, rolling back, when absent
+					}
+					if _, err := tx.Apply("Img", op); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, ErrEntityNotFound) {
+				t.Fatal(err)
+			}
+		}
+		if hasImage(s, "Img") && len(s.images.tables["img"].img.over) > 0 {
+			patched++
+		}
+		lo, hi := imageEntity(rng.IntN(70), ""), imageEntity(rng.IntN(70), "")
+		r := KeyRange{From: KeyAt(lo.PartitionKey, lo.RowKey), To: KeyAt(hi.PartitionKey, hi.RowKey)}
+		if rng.IntN(4) == 0 {
+			r = WholeTable
+		}
+		want := treeScan(t, s, "Img", r)
+		for k := range 2 {
+			if got := readScan(t, s, "Img", r, k == 0); !slices.Equal(got, want) {
+				t.Fatalf("step %d, scan of %+v: %q, want %q", step, r, got, want)
+			}
+		}
+	}
+	if patched < 100 {
+		t.Fatalf("only %d steps read a patched image", patched)
+	}
 }
 
 // applyOp is a write of op to table Img.

@@ -208,6 +208,7 @@ func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err err
 			return err
 		}
 		if len(tx.log) == 0 {
+			s.images.patch(tx.patches) // committed: buntdb's in-memory commit cannot fail
 			return nil
 		}
 		if s.group != nil {
@@ -219,6 +220,7 @@ func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err err
 			return fmt.Errorf("append change set: %w", err)
 		}
 		s.logBytes += int64(len(tx.log))
+		s.images.patch(tx.patches)
 		return nil
 	})
 	if err != nil {

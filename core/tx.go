@@ -17,6 +17,8 @@ type Tx struct {
 	log      []byte   // the change set: buntdb commands in RESP form
 	ts       DateTime // the Timestamp of every entity this transaction writes, once issued
 	pulling  bool     // writes are the sync client's, not queued for the push (see replica.go)
+
+	patches []imagePatch // the writes to tables with a scan image, applied at commit
 }
 
 // clockKey holds the last Timestamp issued, so it survives a reopen.
@@ -68,7 +70,7 @@ func (tx *Tx) set(key, value string) error {
 	if _, _, err := tx.btx.Set(key, value, nil); err != nil {
 		return err
 	}
-	tx.store.images.wrote(key)
+	tx.wroteKey(key, value, false)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "set", key, value)
 	}
@@ -94,7 +96,7 @@ func (tx *Tx) setNew(key, value string) error {
 		}
 		return ErrEntityExists
 	}
-	tx.store.images.wrote(key)
+	tx.wroteKey(key, value, false)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "set", key, value)
 	}
@@ -112,7 +114,7 @@ func (tx *Tx) del(key string) error {
 	if _, err := tx.btx.Delete(key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
 		return err
 	}
-	tx.store.images.wrote(key)
+	tx.wroteKey(key, "", true)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "del", key)
 	}

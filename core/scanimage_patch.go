@@ -1,0 +1,133 @@
+package core
+
+import "sort"
+
+// A write to a table with an image patches the image rather than dropping it: the image
+// keeps the entities written since it was built in a short sorted list beside its packed
+// entities (scanImage.over), which a scan merges in key order. A write transaction
+// collects its patches (Tx.patches) as it writes, and Store.commit applies them inside
+// the transaction once it has committed, still under buntdb's write lock: a transaction
+// that rolls back leaves the images as they were, and no reader sees a table between a
+// write and its patch. Past maxPatches patches, the image is dropped instead.
+const maxPatches = 128
+
+// imagePatch is one entity written to a table since its image was built.
+type imagePatch struct {
+	id      string // the table's id, in a transaction's list of patches
+	key     string // the entity's key, after the table's prefix
+	value   string // its stored form, unless deleted
+	deleted bool
+}
+
+// wroteKey records that the transaction set key to value, or deleted it: the write is a
+// patch of its table's image, if the table has one; a write to a table with none starts
+// the count of its scans again, and a write of the table's own record (created or
+// deleted) forgets the table. set, setNew and del call it once the write is made.
+func (tx *Tx) wroteKey(key, value string, deleted bool) {
+	c := tx.store.images
+	if c == nil || c.live.Load() == 0 {
+		return
+	}
+	id, ok := keyTable(key)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.tables[id]
+	switch {
+	case e == nil:
+	case key[0] == tablePrefix[0]:
+		c.drop(e)
+		delete(c.tables, id)
+		c.live.Store(int32(len(c.tables)))
+	case e.img != nil && len(tx.patches) < maxPatches:
+		tx.patches = append(tx.patches, imagePatch{id: id, key: key[len(entityPrefix)+len(id)+len(sep):], value: value, deleted: deleted})
+	default:
+		c.drop(e)
+		e.scans = 0
+	}
+}
+
+// patch applies a committed transaction's patches to the images of their tables, each
+// in turn; an image that would hold more than maxPatches, or take the images past their
+// limit, is dropped.
+func (c *images) patch(ps []imagePatch) {
+	if len(ps) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range ps {
+		e := c.tables[p.id]
+		if e == nil || e.img == nil {
+			continue
+		}
+		m := e.img.with(p)
+		c.bytes += m.size() - e.img.size()
+		e.img = m
+		if len(m.over) > maxPatches || c.bytes > c.limit {
+			c.drop(e)
+		}
+	}
+}
+
+// with returns a copy of the image with the patch p in its list, in key order, in place
+// of an earlier patch of the same entity.
+func (m *scanImage) with(p imagePatch) *scanImage {
+	p.id = ""
+	i := searchPatches(m.over, p.key)
+	over := make([]imagePatch, 0, len(m.over)+1)
+	over = append(append(over, m.over[:i]...), p)
+	n := *m
+	n.overBytes += patchSize(p)
+	if i < len(m.over) && m.over[i].key == p.key {
+		n.overBytes -= patchSize(m.over[i])
+		i++
+	}
+	n.over = append(over, m.over[i:]...)
+	return &n
+}
+
+// patchSize is the memory a patch holds, counted against Options.ScanImageBytes.
+func patchSize(p imagePatch) int { return len(p.key) + len(p.value) + 48 }
+
+// searchPatches returns the index of the first patch whose key is from or after it.
+func searchPatches(over []imagePatch, from string) int {
+	return sort.Search(len(over), func(i int) bool { return over[i].key >= from })
+}
+
+// scanMerged is scanImage for an image with patches: it merges the packed entities and
+// the patches in key order, a patch taking the place of the packed entity it rewrote and
+// a deletion hiding it.
+func (s *recordScan) scanMerged(m *scanImage, from string) {
+	data, offs, over := m.data, m.offs, m.over
+	i, j := 2*m.search(from), searchPatches(over, from)
+	for {
+		var k, v string
+		packed := i+2 < len(offs)
+		if packed {
+			k = data[offs[i]:offs[i+1]]
+		}
+		switch {
+		case j < len(over) && (!packed || over[j].key <= k):
+			p := over[j]
+			j++
+			if packed && p.key == k {
+				i += 2
+			}
+			if p.deleted {
+				continue
+			}
+			k, v = p.key, p.value
+		case packed:
+			v = data[offs[i+1]:offs[i+2]]
+			i += 2
+		default:
+			return
+		}
+		if s.bounded && k >= s.to || !s.emit(k, v) {
+			return
+		}
+	}
+}
