@@ -244,20 +244,20 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 			}
 			return n
 		}
-		write := func(k int) { writeMany(t, s, 1000*(k+1), maxPatches+1) } // drops the image
+		write := func() { writeMany(t, s, 1000, maxPatches+1) } // drops the image
 		want := imageAfter
 		for k := range 8 { // each image is dropped before it serves a scan
 			if n := scansToImage(); n != want {
 				t.Fatalf("image %d took %d scans, want %d", k, n, want)
 			}
-			write(k)
+			write()
 			want = min(2*want, maxAfter)
 		}
 		scansToImage()
 		for range maxAfter {
 			readScan(t, s, "Img", WholeTable, false)
 		}
-		write(100)
+		write()
 		if n := scansToImage(); n != imageAfter {
 			t.Fatalf("after an image served %d scans, the next took %d, want %d", maxAfter, n, imageAfter)
 		}
