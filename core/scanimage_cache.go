@@ -64,24 +64,24 @@ func (c *images) lookup(id string) (m *scanImage, build bool, loads uint64) {
 		return nil, false, 0
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e := c.tables[id]
 	if e == nil {
 		e = &imageEntry{after: imageAfter}
 		c.tables[id] = e
 		c.live.Store(int32(len(c.tables)))
 	}
-	if e.img != nil && e.img.loads == loads {
-		e.scans++
-		return e.img, false, 0
+	if e.img == nil || e.img.loads != loads {
+		c.drop(e)
+		build = e.scans+1 >= e.after && !e.building
+		e.building = e.building || build
 	}
-	c.drop(e)
 	e.scans++
-	if e.scans < e.after || e.building {
-		return nil, false, 0
+	m = e.img
+	c.mu.Unlock()
+	if !build {
+		loads = 0
 	}
-	e.building = true
-	return nil, true, loads
+	return m, build, loads
 }
 
 // install ends the build lookup asked for: m, nil when the table outgrew the limit,
@@ -89,18 +89,15 @@ func (c *images) lookup(id string) (m *scanImage, build bool, loads uint64) {
 // walked for an image again only after maxAfter scans.
 func (c *images) install(id string, m *scanImage) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.tables[id]
-	if e == nil {
-		return
+	switch e := c.tables[id]; {
+	case e == nil:
+	case m == nil || c.bytes+m.size() > c.limit:
+		e.building, e.scans, e.after = false, 0, maxAfter
+	default:
+		e.building, e.scans, e.img = false, 0, m
+		c.bytes += m.size()
 	}
-	e.building, e.scans = false, 0
-	if m == nil || c.bytes+m.size() > c.limit {
-		e.after = maxAfter
-		return
-	}
-	e.img = m
-	c.bytes += m.size()
+	c.mu.Unlock()
 }
 
 // drop forgets e's image, if any, and starts counting the scans to the next: it takes

@@ -33,7 +33,6 @@ func (tx *Tx) wroteKey(key, value string, deleted bool) {
 		return
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e := c.tables[id]
 	switch {
 	case e == nil:
@@ -47,6 +46,7 @@ func (tx *Tx) wroteKey(key, value string, deleted bool) {
 		c.drop(e)
 		e.scans = 0
 	}
+	c.mu.Unlock()
 }
 
 // patch applies a committed transaction's patches to the images of their tables, each
@@ -57,7 +57,6 @@ func (c *images) patch(ps []imagePatch) {
 		return
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for _, p := range ps {
 		e := c.tables[p.id]
 		if e == nil || e.img == nil {
@@ -70,6 +69,7 @@ func (c *images) patch(ps []imagePatch) {
 			c.drop(e)
 		}
 	}
+	c.mu.Unlock()
 }
 
 // with returns a copy of the image with the patch p in its list, in key order, in place
