@@ -59,19 +59,41 @@ func buildImage(tx *Tx, prefix string, limit int, loads uint64) *scanImage {
 }
 
 // scanImage reads the scan's range from the image m, as add and flush read it from the
-// tree: the entities from the range's start until its end, or until fn says to stop.
+// tree: the entities from the range's start until its end, or until fn says to stop. It
+// reads the packed entities between one patch and the next (scanimage_patch.go) with
+// scanPacked, and each patch in its place, in place of the entity it rewrote or deleted.
 func (s *recordScan) scanImage(m *scanImage, from string) {
-	if len(m.over) > 0 {
-		s.scanMerged(m, from)
-		return
-	}
-	data, offs := m.data, m.offs
-	for i := 2 * m.search(from); i+2 < len(offs); i += 2 {
-		k := data[offs[i]:offs[i+1]]
-		if s.bounded && k >= s.to || !s.emit(k, data[offs[i+1]:offs[i+2]]) {
+	i, n := m.search(from), len(m.offs)/2
+	for _, p := range m.over[searchPatches(m.over, from):] {
+		at := m.search(p.key)
+		if !s.scanPacked(m, i, at) {
+			return
+		}
+		i = at
+		if i < n && m.data[m.offs[2*i]:m.offs[2*i+1]] == p.key {
+			i++
+		}
+		if p.deleted {
+			continue
+		}
+		if s.bounded && p.key >= s.to || !s.emit(p.key, p.value) {
 			return
 		}
 	}
+	s.scanPacked(m, i, n)
+}
+
+// scanPacked reads the packed entities from index from up to index to (exclusive) and
+// reports whether the scan goes on past them: the range and fn did not end it.
+func (s *recordScan) scanPacked(m *scanImage, from, to int) bool {
+	data, offs := m.data, m.offs[:2*to+1]
+	for i := 2 * from; i+2 < len(offs); i += 2 {
+		k := data[offs[i]:offs[i+1]]
+		if s.bounded && k >= s.to || !s.emit(k, data[offs[i+1]:offs[i+2]]) {
+			return false
+		}
+	}
+	return true
 }
 
 // emit gives fn the entity of key k (after the table's prefix) and stored form v, and

@@ -4,7 +4,7 @@ import "sort"
 
 // A write to a table with an image patches the image rather than dropping it: the image
 // keeps the entities written since it was built in a short sorted list beside its packed
-// entities (scanImage.over), which a scan merges in key order. A write transaction
+// entities (scanImage.over), which a scan merges in key order (recordScan.scanImage). A write transaction
 // collects its patches (Tx.patches) as it writes, and Store.commit applies them inside
 // the transaction once it has committed, still under buntdb's write lock: a transaction
 // that rolls back leaves the images as they were, and no reader sees a table between a
@@ -95,39 +95,4 @@ func patchSize(p imagePatch) int { return len(p.key) + len(p.value) + 48 }
 // searchPatches returns the index of the first patch whose key is from or after it.
 func searchPatches(over []imagePatch, from string) int {
 	return sort.Search(len(over), func(i int) bool { return over[i].key >= from })
-}
-
-// scanMerged is scanImage for an image with patches: it merges the packed entities and
-// the patches in key order, a patch taking the place of the packed entity it rewrote and
-// a deletion hiding it.
-func (s *recordScan) scanMerged(m *scanImage, from string) {
-	data, offs, over := m.data, m.offs, m.over
-	i, j := 2*m.search(from), searchPatches(over, from)
-	for {
-		var k, v string
-		packed := i+2 < len(offs)
-		if packed {
-			k = data[offs[i]:offs[i+1]]
-		}
-		switch {
-		case j < len(over) && (!packed || over[j].key <= k):
-			p := over[j]
-			j++
-			if packed && p.key == k {
-				i += 2
-			}
-			if p.deleted {
-				continue
-			}
-			k, v = p.key, p.value
-		case packed:
-			v = data[offs[i+1]:offs[i+2]]
-			i += 2
-		default:
-			return
-		}
-		if s.bounded && k >= s.to || !s.emit(k, v) {
-			return
-		}
-	}
 }
