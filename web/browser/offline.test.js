@@ -48,11 +48,13 @@ function layoutServer(layout) {
   );
 }
 
-/** shellFiles lists, relative to web/, every file the page needs. */
+/**
+ * shellFiles lists, relative to web/, every file the page needs: the playground's and the
+ * module in one file (dist/tabletop.js, as `make web` builds it) with the engine beside it.
+ */
 async function shellFiles() {
-  const src = (await readdir(join(web, "src"))).map((f) => `src/${f}`);
   const playground = (await readdir(join(web, "playground"))).map((f) => `playground/${f}`);
-  return ["tabletop.js", ...src, ...playground, "dist/tabletop.wasm", "dist/wasm_exec.js"];
+  return [...playground, "dist/tabletop.js", "dist/tabletop.wasm", "dist/wasm_exec.js"];
 }
 
 for (const [layout, files] of [["static", ""], ["make run", "web/"]]) {
@@ -77,14 +79,19 @@ for (const [layout, files] of [["static", ""], ["make run", "web/"]]) {
       return (await (await caches.open(name)).keys()).map((r) => r.url);
     });
     for (const f of ["", ...(await shellFiles()).map((f) => files + f)]) assert.ok(cached.includes(server.url + f), `${f || "the page"} is precached`);
+    assert.deepEqual(cached.filter((u) => /\/src\/|\/tabletop\.js$/.test(u) && !u.endsWith("/dist/tabletop.js")), [], "no module of the source is cached");
 
     await ctx.setOffline(true);
     server.down = true;
+    const fetched = [];
+    page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
     await page.reload();
     await page.waitForSelector("text=ready in");
     await page.waitForSelector('#tables li[data-name="People"]');
     await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 0);
     assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), "the page is served by the worker");
+    assert.deepEqual(fetched.filter((p) => /\/src\/|^\/(web\/)?tabletop\.js$/.test(p)), [], "the page loads the one-file module");
+    assert.ok(fetched.some((p) => p.endsWith("/dist/tabletop.js")), "the page loads dist/tabletop.js");
     assert.deepEqual(errors, []);
     t.diagnostic(`requests that reached the server while offline: ${server.servedWhileDown}`);
   });
