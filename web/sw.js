@@ -82,14 +82,28 @@ async function fromCache(request, key, event) {
   const cache = await caches.open(VERSION);
   const cached = await cache.match(key);
   if (!cached) return refresh(cache, key);
-  event.waitUntil(refresh(cache, key).catch(() => {})); // offline: keep what we have
+  event.waitUntil(refresh(cache, key, cached).then((res) => res.body?.cancel(), () => {})); // offline: keep what we have
   if (request.method === "HEAD") return new Response(null, { status: cached.status, headers: cached.headers });
   return cached;
 }
 
-/** refresh fetches a shell file, revalidating past the HTTP cache, and stores a good answer. */
-async function refresh(cache, key) {
+/**
+ * refresh fetches a shell file, revalidating past the HTTP cache, and stores a good answer
+ * unless its validator (ETag, else Last-Modified) says it is the one cached: rewriting the
+ * 4.8 MB engine on every load would cost a disk write of it per page load.
+ */
+async function refresh(cache, key, cached) {
   const res = await fetch(key, { cache: "no-cache" });
-  if (res.ok && !res.redirected) await cache.put(key, res.clone());
+  if (res.ok && !res.redirected && !sameFile(cached, res)) await cache.put(key, res.clone());
   return res;
+}
+
+/** sameFile reports whether two responses carry the same validator (ETag, else Last-Modified). */
+function sameFile(a, b) {
+  if (!a) return false;
+  for (const h of ["ETag", "Last-Modified"]) {
+    const v = a.headers.get(h);
+    if (v || b.headers.get(h)) return v === b.headers.get(h);
+  }
+  return false;
 }

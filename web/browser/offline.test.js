@@ -17,13 +17,16 @@ const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/cs
 /**
  * layoutServer serves web/ on a free port: layout "static" maps URL paths to files;
  * "make run" serves index.html at "/", files under /web/, and answers anything else like
- * the API would (400). Setting down makes it drop every connection, like a dead network.
+ * the API would (400). Setting down makes it drop every connection, like a dead network;
+ * setting version sends it as every file's ETag (a new version is a rebuild); served
+ * counts the requests per path.
  */
 function layoutServer(layout) {
-  const state = { down: false, servedWhileDown: 0 };
+  const state = { down: false, servedWhileDown: 0, version: undefined, served: {} };
   const server = createServer(async (req, res) => {
     if (state.down) return state.servedWhileDown++, req.socket.destroy();
     const path = new URL(req.url, "http://x").pathname;
+    state.served[path] = (state.served[path] ?? 0) + 1;
     let file = path;
     if (layout === "make run") {
       if (path === "/") file = "/index.html";
@@ -31,7 +34,7 @@ function layoutServer(layout) {
       else return res.writeHead(400, { "Content-Type": "application/json" }).end('{"odata.error":{}}');
     }
     if (file.endsWith("/")) file += "index.html";
-    const headers = {};
+    const headers = state.version === undefined ? {} : { ETag: `"${state.version}"` };
     if (layout === "make run" && path === "/web/sw.js") headers["Service-Worker-Allowed"] = "/";
     try {
       const body = await readFile(join(web, normalize(file).replace(/^(\.\.[/\\])+/, "")));
@@ -96,3 +99,39 @@ for (const [layout, files] of [["static", ""], ["make run", "web/"]]) {
     t.diagnostic(`requests that reached the server while offline: ${server.servedWhileDown}`);
   });
 }
+
+test("offline: a reload rewrites a cached file only when the server's copy changed", async (t) => {
+  const server = await layoutServer("static");
+  server.version = 1;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args });
+  t.after(async () => (await browser.close(), server.close()));
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const wasm = "/dist/tabletop.wasm";
+  // The Date the server sent with the cached engine: a rewrite stores a later one.
+  const cachedDate = () =>
+    page.evaluate(async (url) => (await caches.match(url)).headers.get("Date"), server.url + wasm.slice(1));
+  const reloadAndRefresh = async () => {
+    const before = server.served[wasm];
+    await page.reload();
+    await page.waitForSelector("text=ready in");
+    while (server.served[wasm] === before) await new Promise((r) => setTimeout(r, 50)); // the background refresh
+  };
+  const installed = await cachedDate();
+  await new Promise((r) => setTimeout(r, 1100)); // a later second in Date
+
+  await reloadAndRefresh();
+  await new Promise((r) => setTimeout(r, 1500)); // time for a rewrite, were there one
+  assert.equal(await cachedDate(), installed, "the unchanged engine is not written again");
+
+  server.version = 2;
+  await reloadAndRefresh();
+  let date = installed;
+  for (let i = 0; i < 100 && date === installed; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    date = await cachedDate();
+  }
+  assert.notEqual(date, installed, "the rebuilt engine replaces the cached one");
+});
