@@ -3,7 +3,7 @@
 // reloads the page and does it again under a trace (CDP Tracing, the v8.wasm and
 // devtools.timeline categories), and prints each phase per reload and their medians.
 //
-//   node bench/import.js [--reloads=5] [--entry=dist/tabletop.js,...] [--new-tab] [--sw] [--cache-api] [--trace-dir=DIR] [--js-flags=FLAGS] [--warm-up=N]
+//   node bench/import.js [--reloads=5] [--entry=dist/tabletop.js,...] [--new-tab] [--sw] [--cache] [--trace-dir=DIR] [--js-flags=FLAGS] [--warm-up=N]
 //
 // --entry=tabletop.js times the source's modules instead of the one-file build; several
 // entries, comma-separated, are timed side by side, one after the other in each round;
@@ -12,10 +12,10 @@
 // by side, on a second origin whose pages web/sw.js controls (registered, its shell
 // precached in Cache Storage, before the first load), so that the wasm and the module come
 // from the service worker's cache instead of the HTTP cache; --trace-dir keeps each
-// reload's trace (open it in chrome://tracing or Perfetto); --cache-api times each entry
-// once more, on a third origin, its page compiling the wasm from a response it reads from
-// Cache Storage itself (caches.match, the wasm stored there before the first load), no
-// service worker in between; --js-flags=FLAGS passes V8
+// reload's trace (open it in chrome://tracing or Perfetto); --cache times each entry once
+// more, on a third origin, with the engine keeping its wasm in Cache Storage and compiling
+// the copy it reads there (loadEngine's wasmCache, the default, which the other runs turn
+// off; dist/tabletop.js only); --js-flags=FLAGS passes V8
 // flags to Chromium (an experiment's only: a page cannot set them), e.g.
 // --js-flags=--wasm-caching-threshold=1000 to see whether a path gets Chromium's code cache
 // at all; --warm-up=N makes the first, untimed load insert and read N entities and stay
@@ -39,6 +39,7 @@ export function phases(events) {
   const start = mark("tt:start"), imported = mark("tt:imported"), engine = mark("tt:engine"), ready = mark("tt:ready");
   const send = sent?.ts, response = one("ResourceReceiveResponse", (e) => sent && e.args?.data?.requestId === sent.args.data.requestId);
   const flag = (b) => (b ? 1 : 0);
+  const streamed = one("v8.wasm.streamFromResponseCallback");
   const finish = one("wasm.FinishStreaming"), body = one("ResponseBodyLoader::DidFinishLoadingBody"), build = one("wasm.InstanceBuilder.Build");
   const ms = (us) => (us === undefined || Number.isNaN(us) ? NaN : us / 1000);
   return {
@@ -47,6 +48,7 @@ export function phases(events) {
     "wasm: bytes taken in": ms(finish?.ts - response?.ts),
     "  of which main thread": ms(sum("wasm.OnBytesReceived")),
     "wasm: finish streaming": ms(finish?.dur),
+    "wasm: response handed to V8 → compiled": ms(finish && streamed ? finish.ts + finish.dur - streamed.ts : NaN),
     "wasm: body loader done": ms(body?.dur),
     "wasm: instantiate": ms(build?.dur),
     "Go start": ms(engine - (build ? build.ts + build.dur : NaN)),
@@ -64,10 +66,10 @@ export function phases(events) {
  * traceImports runs the page and resolves with { name: [phases() per reload] }, name the
  * entry, followed by ", service worker" for its run under web/sw.js (sw true).
  */
-export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"], newTab = false, sw = false, cacheApi = false, traceDir, jsFlags, warmUp = 0 } = {}) {
+export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"], newTab = false, sw = false, cache = false, traceDir, jsFlags, warmUp = 0 } = {}) {
   const server = await serve(web);
   const swServer = sw ? await serve(web) : undefined; // another port: another origin
-  const cacheServer = cacheApi ? await serve(web) : undefined;
+  const cacheServer = cache ? await serve(web) : undefined;
   const profile = await mkdtemp(join(tmpdir(), "tabletop-import-"));
   const ctx = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: jsFlags ? [...args, `--js-flags=${jsFlags}`] : args });
   try {
@@ -77,11 +79,7 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
       await installWorker(page, swServer.url);
       runs.push(...entries.map((entry) => ({ name: `${entry}, service worker`, entry, origin: swServer.url, sw: true })));
     }
-    if (cacheServer) {
-      await page.goto(`${cacheServer.url}browser/blank.html`);
-      await page.evaluate(([url, name]) => caches.open(name).then((c) => c.add(url)), [`${cacheServer.url}dist/tabletop.wasm`, WASM_CACHE]);
-      runs.push(...entries.map((entry) => ({ name: `${entry}, wasm from caches.match`, entry, origin: cacheServer.url, cacheApi: true })));
-    }
+    if (cacheServer) runs.push(...entries.map((entry) => ({ name: `${entry}, wasm in Cache Storage`, entry, origin: cacheServer.url, cache: true })));
     let cdp, events = [];
     const attach = async () => {
       cdp = await ctx.newCDPSession(page);
@@ -91,7 +89,7 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
     const out = Object.fromEntries(runs.map((r) => [r.name, []]));
     // Each round starts with the next run, so that no run always follows the same one.
     const round = (i) => runs.map((_, k) => runs[(k + Math.max(i, 0)) % runs.length]);
-    for (let i = -1; i < reloads; i++) for (const { name, entry, origin, sw, cacheApi } of round(i)) {
+    for (let i = -1; i < reloads; i++) for (const { name, entry, origin, sw, cache } of round(i)) {
       if (newTab && i >= 0) {
         const old = page;
         page = await ctx.newPage();
@@ -101,17 +99,12 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
       await page.goto(`${origin}browser/blank.html`);
       events = [];
       if (i >= 0) await cdp.send("Tracing.start", { categories: categories.join(","), transferMode: "ReportEvents" });
-      await page.evaluate(async ([url, sw, cacheApi, work]) => {
+      await page.evaluate(async ([url, sw, cache, work]) => {
         if (sw && !navigator.serviceWorker.controller) throw new Error("the page is not controlled by sw.js");
-        if (cacheApi) {
-          // The engine's compileStreaming(fetch(wasm)) gets the response Cache Storage holds.
-          const network = fetch;
-          window.fetch = (u, o) => (String(u).endsWith(".wasm") ? caches.match(String(u)).then((r) => r ?? Promise.reject(new Error("no wasm in Cache Storage"))) : network(u, o));
-        }
         performance.mark("tt:start");
         const T = await import(url);
         performance.mark("tt:imported");
-        await T.loadEngine();
+        await T.loadEngine({ wasmCache: cache });
         performance.mark("tt:engine");
         const store = await T.openStore("import", { inMemory: true });
         await new T.TableClient(store, "Bench").createTable();
@@ -125,7 +118,8 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
           await new Promise((r) => setTimeout(r, 3000));
         }
         await store.close();
-      }, [new URL(entry, origin).href, !!sw, !!cacheApi, i < 0 ? warmUp : 0]);
+      }, [new URL(entry, origin).href, !!sw, !!cache, i < 0 ? warmUp : 0]);
+      if (i < 0 && cache) await stored(page);
       if (i < 0) continue; // the first load compiles; the reloads are the warm ones
       const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
       await cdp.send("Tracing.end");
@@ -143,8 +137,16 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
   }
 }
 
-/** WASM_CACHE is the Cache Storage cache --cache-api's page reads the wasm from. */
-const WASM_CACHE = "tabletop-import-bench";
+/** stored waits until the page's origin has the engine's wasm in Cache Storage (it is stored in the background). */
+async function stored(page) {
+  await page.evaluate(async () => {
+    for (let i = 0; i < 300; i++) {
+      if ((await (await caches.open("tabletop-engine")).keys()).length > 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("the engine's wasm did not reach Cache Storage");
+  });
+}
 
 /**
  * installWorker registers web/sw.js on origin (scope: web/, which holds the test page) and
@@ -165,7 +167,7 @@ async function installWorker(page, origin) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const results = await traceImports({ reloads: Number(opt("reloads") ?? 5), entries: opt("entry")?.split(","), newTab: process.argv.includes("--new-tab"), sw: process.argv.includes("--sw"), cacheApi: process.argv.includes("--cache-api"), traceDir: opt("trace-dir"), jsFlags: opt("js-flags"), warmUp: Number(opt("warm-up") ?? 0) });
+  const results = await traceImports({ reloads: Number(opt("reloads") ?? 5), entries: opt("entry")?.split(","), newTab: process.argv.includes("--new-tab"), sw: process.argv.includes("--sw"), cache: process.argv.includes("--cache"), traceDir: opt("trace-dir"), jsFlags: opt("js-flags"), warmUp: Number(opt("warm-up") ?? 0) });
   const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const fmt = (v) => (Number.isNaN(v) ? "—" : v.toFixed(1));
   for (const [entry, runs] of Object.entries(results)) {
