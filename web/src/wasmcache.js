@@ -54,16 +54,14 @@ async function keep(cache, key, res, build) {
   const bytes = await res.arrayBuffer();
   if (!(await digest(bytes)).startsWith(build)) return;
   await cache.put(key.href, new Response(bytes, { headers: { "Content-Type": "application/wasm" } }));
+  const file = withoutBuild(key);
   for (const old of await cache.keys()) {
-    const u = new URL(old.url);
-    const b = u.searchParams.get(BUILD_PARAM);
-    u.searchParams.delete(BUILD_PARAM);
-    if (b !== build && u.href === url(key)) await cache.delete(old);
+    if (old.url !== key.href && withoutBuild(old.url) === file) await cache.delete(old);
   }
 }
 
-/** url is key without its build parameter. */
-function url(key) {
+/** withoutBuild is the URL of a cache key without its build parameter. */
+function withoutBuild(key) {
   const u = new URL(key);
   u.searchParams.delete(BUILD_PARAM);
   return u.href;
