@@ -27,7 +27,8 @@ dev: worker
 
 # The browser build: the engine as wasm plus Go's JS glue, for web/ (git-ignored), and
 # dist/tabletop.js, the module in one file (esbuild, from Debian), as a page should load it:
-# the source's 22 modules cost a request round trip per level of imports. The wasm goes
+# the source's 22 modules cost a request round trip per level of imports. It carries the
+# start of the wasm's SHA-256, the build it keeps in Cache Storage (web/src/wasmcache.js). The wasm goes
 # through binaryen's wasm-opt -O2 (from Debian; 8 KB less gzip) and scripts/packdata (its
 # ~23,000 data segments as a few: 83 KB less gzip, 0.48 MB more raw, the same memory),
 # run again only when Go's output (dist/go.wasm) changed.
@@ -42,7 +43,8 @@ web:
 		{ $(WASMOPT) web/dist/go.wasm -o web/dist/tabletop.wasm && $(GO) run ./scripts/packdata web/dist/tabletop.wasm && \
 		  cp web/dist/go.wasm web/dist/go.wasm.optimised; }
 	command -v esbuild >/dev/null || (apt-get update && apt-get install -y esbuild)
-	esbuild web/tabletop.js --bundle --format=esm --minify --keep-names --sourcemap --external:node:* --log-level=warning --outfile=web/dist/tabletop.js
+	esbuild web/tabletop.js --bundle --format=esm --minify --keep-names --sourcemap --external:node:* --log-level=warning \
+		--define:TABLETOP_WASM_SHA256=\"$$(sha256sum web/dist/tabletop.wasm | cut -c1-16)\" --outfile=web/dist/tabletop.js
 
 test: deps vet test-go test-race test-wasm test-fuzz test-js test-web test-browser test-edge test-transfer
 

@@ -1,6 +1,6 @@
 // The playground's service worker: once the page has been loaded, it works offline.
 //
-// It precaches the shell (the page, playground/, tabletop.js, src/, dist/) and serves those
+// It precaches the shell (the page, playground/, dist/) and serves those
 // files cache first; after answering from the cache it fetches the file again in the
 // background (revalidating against the server), so a rebuilt engine shows on the next
 // load. Every other request (under `make run`, the Azure Table API shares the origin) goes
@@ -14,41 +14,25 @@
 // Bump VERSION when this file's list or logic changes: the new worker then starts from a
 // fresh cache and deletes the old ones.
 
-const VERSION = "tabletop-shell-v4";
+const VERSION = "tabletop-shell-v5";
 const PREFIX = "tabletop-shell-";
 
-/** SHELL lists the files of the page, relative to this file. */
+/**
+ * SHELL lists the files of the page, relative to this file: the module is the one file
+ * `make web` builds (dist/tabletop.js) with the engine and Go's glue beside it.
+ */
 const SHELL = [
   "./",
-  "tabletop.js",
-  "src/clients.js",
-  "src/dump.js",
-  "src/engine.js",
-  "src/errors.js",
-  "src/events.js",
-  "src/idb.js",
-  "src/load.js",
-  "src/live.js",
-  "src/odata.js",
-  "src/pages.js",
-  "src/sas.js",
-  "src/store.js",
-  "src/sync.js",
-  "src/sync-batch.js",
-  "src/sync-pull.js",
-  "src/sync-rest.js",
-  "src/sync-status.js",
-  "src/transaction.js",
-  "src/values.js",
   "playground/app.js",
   "playground/sync.js",
   "playground/style.css",
+  "dist/tabletop.js",
   "dist/tabletop.wasm",
   "dist/wasm_exec.js",
 ];
 
 /** SHELL_DIRS are folders whose files are cached as they are fetched, if SHELL misses one. */
-const SHELL_DIRS = ["src/", "playground/", "dist/"];
+const SHELL_DIRS = ["playground/", "dist/"];
 
 const here = (path) => new URL(path, self.location.href).href;
 const pageURL = () => self.registration.scope;
@@ -98,14 +82,28 @@ async function fromCache(request, key, event) {
   const cache = await caches.open(VERSION);
   const cached = await cache.match(key);
   if (!cached) return refresh(cache, key);
-  event.waitUntil(refresh(cache, key).catch(() => {})); // offline: keep what we have
+  event.waitUntil(refresh(cache, key, cached).then((res) => res.body?.cancel(), () => {})); // offline: keep what we have
   if (request.method === "HEAD") return new Response(null, { status: cached.status, headers: cached.headers });
   return cached;
 }
 
-/** refresh fetches a shell file, revalidating past the HTTP cache, and stores a good answer. */
-async function refresh(cache, key) {
+/**
+ * refresh fetches a shell file, revalidating past the HTTP cache, and stores a good answer
+ * unless its validator (ETag, else Last-Modified) says it is the one cached: rewriting the
+ * 4.8 MB engine on every load would cost a disk write of it per page load.
+ */
+async function refresh(cache, key, cached) {
   const res = await fetch(key, { cache: "no-cache" });
-  if (res.ok && !res.redirected) await cache.put(key, res.clone());
+  if (res.ok && !res.redirected && !sameFile(cached, res)) await cache.put(key, res.clone());
   return res;
+}
+
+/** sameFile reports whether two responses carry the same validator (ETag, else Last-Modified). */
+function sameFile(a, b) {
+  if (!a) return false;
+  for (const h of ["ETag", "Last-Modified"]) {
+    const v = a.headers.get(h);
+    if (v || b.headers.get(h)) return v === b.headers.get(h);
+  }
+  return false;
 }

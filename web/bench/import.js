@@ -3,12 +3,23 @@
 // reloads the page and does it again under a trace (CDP Tracing, the v8.wasm and
 // devtools.timeline categories), and prints each phase per reload and their medians.
 //
-//   node bench/import.js [--reloads=5] [--entry=dist/tabletop.js,...] [--new-tab] [--trace-dir=DIR]
+//   node bench/import.js [--reloads=5] [--entry=dist/tabletop.js,...] [--new-tab] [--sw] [--cache] [--trace-dir=DIR] [--js-flags=FLAGS] [--warm-up=N]
 //
 // --entry=tabletop.js times the source's modules instead of the one-file build; several
 // entries, comma-separated, are timed side by side, one after the other in each round;
 // --new-tab opens each load in a new tab (a new renderer process, without V8's in-process
-// module cache) instead of reloading the page; --trace-dir keeps each reload's trace (open it in chrome://tracing or Perfetto).
+// module cache) instead of reloading the page; --sw times each entry a second time, side
+// by side, on a second origin whose pages web/sw.js controls (registered, its shell
+// precached in Cache Storage, before the first load), so that the wasm and the module come
+// from the service worker's cache instead of the HTTP cache; --trace-dir keeps each
+// reload's trace (open it in chrome://tracing or Perfetto); --cache times each entry once
+// more, on a third origin, with the engine keeping its wasm in Cache Storage and compiling
+// the copy it reads there (loadEngine's wasmCache, the default, which the other runs turn
+// off; dist/tabletop.js only); --js-flags=FLAGS passes V8
+// flags to Chromium (an experiment's only: a page cannot set them), e.g.
+// --js-flags=--wasm-caching-threshold=1000 to see whether a path gets Chromium's code cache
+// at all; --warm-up=N makes the first, untimed load insert and read N entities and stay
+// open 3 s more, so that V8 optimises the hot functions (and may cache the module).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +38,8 @@ export function phases(events) {
   const sent = one("ResourceSendRequest", (e) => e.args?.data?.url?.endsWith(".wasm"));
   const start = mark("tt:start"), imported = mark("tt:imported"), engine = mark("tt:engine"), ready = mark("tt:ready");
   const send = sent?.ts, response = one("ResourceReceiveResponse", (e) => sent && e.args?.data?.requestId === sent.args.data.requestId);
+  const flag = (b) => (b ? 1 : 0);
+  const streamed = one("v8.wasm.streamFromResponseCallback");
   const finish = one("wasm.FinishStreaming"), body = one("ResponseBodyLoader::DidFinishLoadingBody"), build = one("wasm.InstanceBuilder.Build");
   const ms = (us) => (us === undefined || Number.isNaN(us) ? NaN : us / 1000);
   return {
@@ -35,73 +48,131 @@ export function phases(events) {
     "wasm: bytes taken in": ms(finish?.ts - response?.ts),
     "  of which main thread": ms(sum("wasm.OnBytesReceived")),
     "wasm: finish streaming": ms(finish?.dur),
+    "wasm: response handed to V8 → compiled": ms(finish && streamed ? finish.ts + finish.dur - streamed.ts : NaN),
     "wasm: body loader done": ms(body?.dur),
     "wasm: instantiate": ms(build?.dur),
     "Go start": ms(engine - (build ? build.ts + build.dur : NaN)),
     "open store, table": ms(ready - engine),
     "total": ms(ready - start),
-    "compiled code from cache": one("CacheHit") || one("wasm.GetNativeModuleFromCache") ? 1 : 0,
+    "wasm from the service worker": flag(response?.args?.data?.fromServiceWorker),
+    "compiled module from V8's in-process cache": flag(one("CacheHit") || one("wasm.GetNativeModuleFromCache")),
+    "compiled module from Chromium's code cache": flag(one("v8.wasm.moduleCacheHit")),
+    "compiled module written to Chromium's code cache": flag(one("v8.wasm.cachedModule")),
     "functions compiled": events.filter((e) => e.name === "wasm.CompileLazy" || e.name === "wasm.CompileFunction").length,
   };
 }
 
-/** traceImports runs the page and resolves with { entry: [phases() per reload] }. */
-export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"], newTab = false, traceDir } = {}) {
+/**
+ * traceImports runs the page and resolves with { name: [phases() per reload] }, name the
+ * entry, followed by ", service worker" for its run under web/sw.js (sw true).
+ */
+export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"], newTab = false, sw = false, cache = false, traceDir, jsFlags, warmUp = 0 } = {}) {
   const server = await serve(web);
+  const swServer = sw ? await serve(web) : undefined; // another port: another origin
+  const cacheServer = cache ? await serve(web) : undefined;
   const profile = await mkdtemp(join(tmpdir(), "tabletop-import-"));
-  const ctx = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args });
+  const ctx = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: jsFlags ? [...args, `--js-flags=${jsFlags}`] : args });
   try {
     let page = ctx.pages()[0] ?? (await ctx.newPage());
+    const runs = entries.map((entry) => ({ name: entry, entry, origin: server.url }));
+    if (swServer) {
+      await installWorker(page, swServer.url);
+      runs.push(...entries.map((entry) => ({ name: `${entry}, service worker`, entry, origin: swServer.url, sw: true })));
+    }
+    if (cacheServer) runs.push(...entries.map((entry) => ({ name: `${entry}, wasm in Cache Storage`, entry, origin: cacheServer.url, cache: true })));
     let cdp, events = [];
     const attach = async () => {
       cdp = await ctx.newCDPSession(page);
       cdp.on("Tracing.dataCollected", (d) => events.push(...d.value));
     };
     await attach();
-    const out = Object.fromEntries(entries.map((e) => [e, []]));
-    for (let i = -1; i < reloads; i++) for (const [n, entry] of entries.entries()) {
+    const out = Object.fromEntries(runs.map((r) => [r.name, []]));
+    // Each round starts with the next run, so that no run always follows the same one.
+    const round = (i) => runs.map((_, k) => runs[(k + Math.max(i, 0)) % runs.length]);
+    for (let i = -1; i < reloads; i++) for (const { name, entry, origin, sw, cache } of round(i)) {
       if (newTab && i >= 0) {
         const old = page;
         page = await ctx.newPage();
         await old.close();
         await attach();
       }
-      await page.goto(`${server.url}browser/blank.html`);
+      await page.goto(`${origin}browser/blank.html`);
       events = [];
       if (i >= 0) await cdp.send("Tracing.start", { categories: categories.join(","), transferMode: "ReportEvents" });
-      await page.evaluate(async (url) => {
+      await page.evaluate(async ([url, sw, cache, work]) => {
+        if (sw && !navigator.serviceWorker.controller) throw new Error("the page is not controlled by sw.js");
         performance.mark("tt:start");
         const T = await import(url);
         performance.mark("tt:imported");
-        await T.loadEngine();
+        await T.loadEngine({ wasmCache: cache });
         performance.mark("tt:engine");
         const store = await T.openStore("import", { inMemory: true });
         await new T.TableClient(store, "Bench").createTable();
         performance.mark("tt:ready");
+        if (work) {
+          // The first load runs the engine's hot code for a while and stays open, so that
+          // V8 can optimise it and hand Chromium the module to cache (see --warm-up).
+          const c = new T.TableClient(store, "Bench");
+          for (let i = 0; i < work; i++) await c.createEntity({ partitionKey: "p", rowKey: String(i), n: i });
+          for (let i = 0; i < work; i++) await c.getEntity("p", String(i));
+          await new Promise((r) => setTimeout(r, 3000));
+        }
         await store.close();
-      }, new URL(entry, server.url).href);
+      }, [new URL(entry, origin).href, !!sw, !!cache, i < 0 ? warmUp : 0]);
+      if (i < 0 && cache) await stored(page);
       if (i < 0) continue; // the first load compiles; the reloads are the warm ones
       const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
       await cdp.send("Tracing.end");
       await done;
-      if (traceDir) await writeFile(join(traceDir, `import-${n}-${i}.json`), JSON.stringify(events));
-      out[entry].push(phases(events));
+      if (traceDir) await writeFile(join(traceDir, `import-${runs.findIndex((r) => r.name === name)}-${i}.json`), JSON.stringify(events));
+      out[name].push(phases(events));
     }
     return out;
   } finally {
     await ctx.close();
     server.close();
+    swServer?.close();
+    cacheServer?.close();
     await rm(profile, { recursive: true, force: true });
   }
 }
 
+/** stored waits until the page's origin has the engine's wasm in Cache Storage (it is stored in the background). */
+async function stored(page) {
+  await page.evaluate(async () => {
+    for (let i = 0; i < 300; i++) {
+      if ((await (await caches.open("tabletop-engine")).keys()).length > 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("the engine's wasm did not reach Cache Storage");
+  });
+}
+
+/**
+ * installWorker registers web/sw.js on origin (scope: web/, which holds the test page) and
+ * waits until it is active, its shell (dist/ among it) precached.
+ */
+async function installWorker(page, origin) {
+  await page.goto(`${origin}browser/blank.html`);
+  await page.evaluate(async (url) => {
+    const reg = await navigator.serviceWorker.register(url, { scope: "../" });
+    const worker = reg.installing ?? reg.waiting ?? reg.active;
+    if (worker.state !== "activated") {
+      await new Promise((resolve, reject) =>
+        worker.addEventListener("statechange", () => (worker.state === "activated" ? resolve() : worker.state === "redundant" && reject(new Error("sw.js failed to install")))),
+      );
+    }
+  }, `${origin}sw.js`);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const results = await traceImports({ reloads: Number(opt("reloads") ?? 5), entries: opt("entry")?.split(","), newTab: process.argv.includes("--new-tab"), traceDir: opt("trace-dir") });
+  const results = await traceImports({ reloads: Number(opt("reloads") ?? 5), entries: opt("entry")?.split(","), newTab: process.argv.includes("--new-tab"), sw: process.argv.includes("--sw"), cache: process.argv.includes("--cache"), traceDir: opt("trace-dir"), jsFlags: opt("js-flags"), warmUp: Number(opt("warm-up") ?? 0) });
   const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const fmt = (v) => (Number.isNaN(v) ? "—" : v.toFixed(1));
   for (const [entry, runs] of Object.entries(results)) {
-    console.log(`\n${entry}, warm${process.argv.includes("--new-tab") ? ", each load in a new tab" : ""} (load average ${loadavg()[0].toFixed(1)}):\n`);
+    const how = `${process.argv.includes("--new-tab") ? ", each load in a new tab" : ""}${opt("js-flags") ? `, V8 flags ${opt("js-flags")}` : ""}`;
+    console.log(`\n${entry}, warm${how} (load average ${loadavg()[0].toFixed(1)}):\n`);
     console.log(`| phase (ms) | ${runs.map((_, i) => `reload ${i + 1}`).join(" | ")} | median |`);
     console.log(`| --- |${" ---: |".repeat(runs.length + 1)}`);
     for (const k of Object.keys(runs[0])) console.log(`| ${k} | ${runs.map((r) => fmt(r[k])).join(" | ")} | ${fmt(median(runs.map((r) => r[k])))} |`);

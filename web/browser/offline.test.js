@@ -17,13 +17,16 @@ const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/cs
 /**
  * layoutServer serves web/ on a free port: layout "static" maps URL paths to files;
  * "make run" serves index.html at "/", files under /web/, and answers anything else like
- * the API would (400). Setting down makes it drop every connection, like a dead network.
+ * the API would (400). Setting down makes it drop every connection, like a dead network;
+ * setting version sends it as every file's ETag (a new version is a rebuild); served
+ * counts the requests per path.
  */
 function layoutServer(layout) {
-  const state = { down: false, servedWhileDown: 0 };
+  const state = { down: false, servedWhileDown: 0, version: undefined, served: {} };
   const server = createServer(async (req, res) => {
     if (state.down) return state.servedWhileDown++, req.socket.destroy();
     const path = new URL(req.url, "http://x").pathname;
+    state.served[path] = (state.served[path] ?? 0) + 1;
     let file = path;
     if (layout === "make run") {
       if (path === "/") file = "/index.html";
@@ -31,7 +34,7 @@ function layoutServer(layout) {
       else return res.writeHead(400, { "Content-Type": "application/json" }).end('{"odata.error":{}}');
     }
     if (file.endsWith("/")) file += "index.html";
-    const headers = {};
+    const headers = state.version === undefined ? {} : { ETag: `"${state.version}"` };
     if (layout === "make run" && path === "/web/sw.js") headers["Service-Worker-Allowed"] = "/";
     try {
       const body = await readFile(join(web, normalize(file).replace(/^(\.\.[/\\])+/, "")));
@@ -48,11 +51,13 @@ function layoutServer(layout) {
   );
 }
 
-/** shellFiles lists, relative to web/, every file the page needs. */
+/**
+ * shellFiles lists, relative to web/, every file the page needs: the playground's and the
+ * module in one file (dist/tabletop.js, as `make web` builds it) with the engine beside it.
+ */
 async function shellFiles() {
-  const src = (await readdir(join(web, "src"))).map((f) => `src/${f}`);
   const playground = (await readdir(join(web, "playground"))).map((f) => `playground/${f}`);
-  return ["tabletop.js", ...src, ...playground, "dist/tabletop.wasm", "dist/wasm_exec.js"];
+  return [...playground, "dist/tabletop.js", "dist/tabletop.wasm", "dist/wasm_exec.js"];
 }
 
 for (const [layout, files] of [["static", ""], ["make run", "web/"]]) {
@@ -77,15 +82,59 @@ for (const [layout, files] of [["static", ""], ["make run", "web/"]]) {
       return (await (await caches.open(name)).keys()).map((r) => r.url);
     });
     for (const f of ["", ...(await shellFiles()).map((f) => files + f)]) assert.ok(cached.includes(server.url + f), `${f || "the page"} is precached`);
+    assert.deepEqual(cached.filter((u) => /\/src\/|\/tabletop\.js$/.test(u) && !u.endsWith("/dist/tabletop.js")), [], "no module of the source is cached");
 
     await ctx.setOffline(true);
     server.down = true;
+    const fetched = [];
+    page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
     await page.reload();
     await page.waitForSelector("text=ready in");
     await page.waitForSelector('#tables li[data-name="People"]');
     await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 0);
     assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), "the page is served by the worker");
+    assert.deepEqual(fetched.filter((p) => /\/src\/|^\/(web\/)?tabletop\.js$/.test(p)), [], "the page loads the one-file module");
+    assert.ok(fetched.some((p) => p.endsWith("/dist/tabletop.js")), "the page loads dist/tabletop.js");
     assert.deepEqual(errors, []);
     t.diagnostic(`requests that reached the server while offline: ${server.servedWhileDown}`);
   });
 }
+
+test("offline: a reload rewrites a cached file only when the server's copy changed", async (t) => {
+  const server = await layoutServer("static");
+  server.version = 1;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args });
+  t.after(async () => (await browser.close(), server.close()));
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // The module: the page requests it on every load (the wasm it may take from the
+  // engine's own cache instead, see engine-cache.test.js).
+  const file = "/dist/tabletop.js";
+  // The Date the server sent with the cached file: a rewrite stores a later one.
+  const cachedDate = () =>
+    page.evaluate(async (url) => (await (await caches.open("tabletop-shell-v5")).match(url)).headers.get("Date"), server.url + file.slice(1));
+  const reloadAndRefresh = async () => {
+    const before = server.served[file];
+    await page.reload();
+    await page.waitForSelector("text=ready in");
+    for (let i = 0; i < 200 && server.served[file] === before; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(server.served[file] > before, "the worker refreshes the file in the background");
+  };
+  const installed = await cachedDate();
+  await new Promise((r) => setTimeout(r, 1100)); // a later second in Date
+
+  await reloadAndRefresh();
+  await new Promise((r) => setTimeout(r, 1500)); // time for a rewrite, were there one
+  assert.equal(await cachedDate(), installed, "the unchanged file is not written again");
+
+  server.version = 2;
+  await reloadAndRefresh();
+  let date = installed;
+  for (let i = 0; i < 100 && date === installed; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    date = await cachedDate();
+  }
+  assert.notEqual(date, installed, "the rebuilt file replaces the cached one");
+});

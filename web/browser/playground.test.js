@@ -16,8 +16,10 @@ test("playground: create a table, insert, filter, reload, find the data", async 
   const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-")));
   t.after(async () => (await b.close(), server.close()));
   const page = await b.ctx.newPage();
+  const fetched = requests(page);
   await page.goto(server.url);
   await page.waitForSelector("text=ready in");
+  assertOneFile(fetched, server.url);
   await page.fill("#new-table input", "Planets");
   await page.click("#new-table button");
   await page.waitForSelector('#tables li.active[data-name="Planets"]');
@@ -49,8 +51,9 @@ test("a write that resolved survives the browser being killed", async (t) => {
   let b = await launch(profile);
   let page = await b.ctx.newPage();
   await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
   const etag = await page.evaluate(async () => {
-    const T = await import("./tabletop.js");
+    const { T } = window.tabletop; // the playground's module: one engine in the page
     const c = new T.TableClient("crash", "Crash");
     await c.createTable();
     return (await c.createEntity({ partitionKey: "p", rowKey: "r", v: 42 })).etag;
@@ -60,13 +63,32 @@ test("a write that resolved survives the browser being killed", async (t) => {
   t.after(() => b.close());
   page = await b.ctx.newPage();
   await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
   const got = await page.evaluate(async () => {
-    const T = await import("./tabletop.js");
+    const { T } = window.tabletop;
     const e = await new T.TableClient("crash", "Crash").getEntity("p", "r");
     return [e.v, e.etag];
   });
   assert.deepEqual(got, [42, etag]);
 });
+
+/** requests records the URL of every request the page makes. */
+function requests(page) {
+  const urls = [];
+  page.on("request", (r) => urls.push(r.url()));
+  return urls;
+}
+
+/**
+ * assertOneFile checks that the page at base loaded the module as the one file `make web`
+ * builds, with the engine beside it, once: none of the source's modules, one wasm.
+ */
+function assertOneFile(urls, base) {
+  const paths = urls.filter((u) => u.startsWith(base)).map((u) => new URL(u).pathname);
+  assert.deepEqual(paths.filter((p) => /\/src\/|^\/(web\/)?tabletop\.js$/.test(p)), [], "no module of the source");
+  assert.equal(paths.filter((p) => p.endsWith("/dist/tabletop.js")).length, 1, "the one-file module, once");
+  assert.equal(paths.filter((p) => p.endsWith(".wasm")).length, 1, "one engine");
+}
 
 /** watch records the page's console errors and failed responses. */
 function watch(page) {
@@ -164,8 +186,10 @@ test("playground under make run: no failed request, no console error", async (t)
   t.after(async () => (await b.close(), server.stop()));
   const page = await b.ctx.newPage();
   const problems = watch(page);
+  const fetched = requests(page);
   await page.goto(server.url);
   await page.waitForSelector("text=ready in");
   await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 0);
   assert.deepEqual(problems, []);
+  assertOneFile(fetched, server.url);
 });

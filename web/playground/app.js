@@ -6,10 +6,15 @@ const STORE = "playground";
 let T; // the module
 let store, service, table, pageTokens, pageIndex, examplesTable;
 
-/** start loads the module and the sample data, then wires the page. */
+/**
+ * start loads the module (dist/tabletop.js, the one file `make web` builds, which finds
+ * the engine beside it) and the sample data, then wires the page. The page's store and
+ * module are window.tabletop ({ T, store }), for the console and the browser tests: one
+ * engine per page.
+ */
 export async function start(base) {
   const t0 = performance.now();
-  T = await import(new URL(base + "tabletop.js", document.baseURI).href);
+  T = await import(new URL(base + "dist/tabletop.js", document.baseURI).href);
   try {
     store = await T.openStore(STORE);
   } catch (e) {
@@ -17,6 +22,7 @@ export async function start(base) {
     store = await T.openStore(STORE, { lock: "steal" });
   }
   service = new T.TableServiceClient(store);
+  window.tabletop = { T, store };
   if ((await firstTables()).length === 0) await loadSample();
   $("#status").textContent = `ready in ${Math.round(performance.now() - t0)} ms · stored in IndexedDB`;
   wire();

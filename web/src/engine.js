@@ -9,6 +9,16 @@
 // query page, read in place by values.js) and the records a write left for IndexedDB. No
 // callback, Promise or goroutine per call.
 
+import { canCache, cachedWasm } from "./wasmcache.js";
+
+/* global TABLETOP_WASM_SHA256 */
+/**
+ * wasmBuild is the start of the SHA-256 of the wasm built with this module: `make web`
+ * defines it in dist/tabletop.js (esbuild --define); the source's modules have none, and
+ * do not keep the wasm in Cache Storage.
+ */
+const wasmBuild = typeof TABLETOP_WASM_SHA256 === "string" ? TABLETOP_WASM_SHA256 : "";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const bigRequest = 1 << 20; // wasm/main_js.go drops a request buffer larger than this
@@ -17,8 +27,9 @@ let engine;
 
 /**
  * loadEngine loads the engine once and returns it (an Engine). options.wasmUrl and
- * options.wasmExecUrl override where the two files are found; only the first call's
- * options count.
+ * options.wasmExecUrl override where the two files are found; options.wasmCache false
+ * keeps the wasm out of Cache Storage (see wasmcache.js); only the first call's options
+ * count.
  */
 export function loadEngine(options = {}) {
   engine ??= instantiate(options).catch((e) => {
@@ -28,11 +39,11 @@ export function loadEngine(options = {}) {
   return engine;
 }
 
-async function instantiate({ wasmUrl, wasmExecUrl } = {}) {
+async function instantiate({ wasmUrl, wasmExecUrl, wasmCache = true } = {}) {
   const wasm = new URL(wasmUrl ?? "../dist/tabletop.wasm", import.meta.url);
   // The module's bytes are fetched and compiled while wasm_exec.js loads: the two
   // requests go out together instead of one after the other.
-  const [module] = await Promise.all([compile(wasm), globalThis.Go || import(new URL(wasmExecUrl ?? "../dist/wasm_exec.js", import.meta.url).href)]);
+  const [module] = await Promise.all([compile(wasm, wasmCache && canCache(wasm, wasmBuild)), globalThis.Go || import(new URL(wasmExecUrl ?? "../dist/wasm_exec.js", import.meta.url).href)]);
   const go = new globalThis.Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance); // runs main until it waits for calls; resolves only on exit
@@ -40,15 +51,18 @@ async function instantiate({ wasmUrl, wasmExecUrl } = {}) {
   return new Engine(instance.exports);
 }
 
-/** compile fetches (or, for a file: URL, reads) the engine's wasm and compiles it to a WebAssembly.Module. */
-async function compile(url) {
+/**
+ * compile fetches (or, for a file: URL, reads) the engine's wasm and compiles it to a
+ * WebAssembly.Module; cached, it takes the build's copy in Cache Storage if there is one.
+ */
+async function compile(url, cached) {
   if (url.protocol === "file:") {
     const { readFile } = await import("node:fs/promises");
     return WebAssembly.compile(await readFile(url));
   }
   if (WebAssembly.compileStreaming) {
     try {
-      return await WebAssembly.compileStreaming(fetch(url));
+      return await WebAssembly.compileStreaming(cached ? cachedWasm(url, wasmBuild) : fetch(url));
     } catch {
       // a server that sends the wrong Content-Type: fall back to bytes
     }
