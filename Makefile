@@ -19,7 +19,6 @@ run: web
 EDGE := worker/edge
 
 worker:
-	command -v wasm-opt >/dev/null || (apt-get update && apt-get install -y binaryen)
 	$(EDGE)/build.sh
 
 # The edge worker in local workerd, offline, on 127.0.0.1:8787.

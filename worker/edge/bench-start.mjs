@@ -69,13 +69,13 @@ if (process.argv[2] !== "--child" && process.argv[2] !== "--floor" && process.ar
     writeFileSync(join(floorDir, "go.mod"), "module floor\n\ngo 1.24\n");
     const built = spawnSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", "floor.wasm", "."], { cwd: floorDir, encoding: "utf8", env: { ...process.env, GOOS: "js", GOARCH: "wasm", GOFLAGS: "" } });
     if (built.status !== 0) throw new Error(`build the floor program: ${built.stderr}`);
-    const finished = spawnSync(join(edgeDir, "finish.sh"), [join(floorDir, "floor.wasm")], { encoding: "utf8" }); // as build.sh finishes the worker
-    if (finished.status !== 0) throw new Error(`finish the floor program: ${finished.stderr}`);
+    const packed = spawnSync("go", ["run", "../../scripts/packdata", join(floorDir, "floor.wasm")], { cwd: edgeDir, encoding: "utf8" }); // as build.sh packs the worker's
+    if (packed.status !== 0) throw new Error(`pack the floor program: ${packed.stderr}`);
     floor = children("--floor", { WASM: join(floorDir, "floor.wasm") });
     const builtMain = spawnSync("go", ["build", "-trimpath", "-ldflags=-s -w -X main.stopAt=main", "-o", join(floorDir, "main.wasm"), "."], { cwd: edgeDir, encoding: "utf8", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
     if (builtMain.status !== 0) throw new Error(`build the worker stopping at main: ${builtMain.stderr}`);
-    const finishedMain = spawnSync(join(edgeDir, "finish.sh"), [join(floorDir, "main.wasm")], { encoding: "utf8" });
-    if (finishedMain.status !== 0) throw new Error(`finish the worker stopping at main: ${finishedMain.stderr}`);
+    const packedMain = spawnSync("go", ["run", "../../scripts/packdata", join(floorDir, "main.wasm")], { cwd: edgeDir, encoding: "utf8" });
+    if (packedMain.status !== 0) throw new Error(`pack the worker stopping at main: ${packedMain.stderr}`);
     atMain = children("--main", { WASM: join(floorDir, "main.wasm") });
   } finally {
     rmSync(floorDir, { recursive: true, force: true });
