@@ -6,15 +6,15 @@ import (
 	"unicode/utf8"
 )
 
+// reservedTableName is the name a table may not take, compared case-insensitively.
+const reservedTableName = "tables"
+
 // The names of the system properties every entity has.
 const (
 	PartitionKeyName = "PartitionKey"
 	RowKeyName       = "RowKey"
 	TimestampName    = "Timestamp"
 )
-
-// reservedTableNames are names a table may not take, compared case-insensitively.
-var reservedTableNames = map[string]bool{"tables": true}
 
 // ValidateTableName checks a table name: 3 to 63 ASCII letters and digits, starting with a
 // letter, and not a reserved name such as "tables".
@@ -27,7 +27,7 @@ func ValidateTableName(name string) error {
 			return ErrTableNameInvalid
 		}
 	}
-	if reservedTableNames[strings.ToLower(name)] {
+	if strings.EqualFold(name, reservedTableName) {
 		return ErrTableNameReserved
 	}
 	return nil

@@ -207,13 +207,20 @@ type operand struct {
 	isLit bool
 }
 
-var keywords = map[string]bool{"and": true, "or": true, "not": true,
-	"eq": true, "ne": true, "gt": true, "ge": true, "lt": true, "le": true}
+// keyword reports whether an identifier is an operator word, which cannot name a property.
+// A switch, not a package-level map, which would be built at every start of the program.
+func keyword(s string) bool {
+	switch s {
+	case "and", "or", "not", "eq", "ne", "gt", "ge", "lt", "le":
+		return true
+	}
+	return false
+}
 
 func (p *parser) operand() (operand, error) {
 	t := p.take()
 	switch {
-	case t.kind == tokIdent && keywords[t.text], t.kind == tokLParen, t.kind == tokRParen, t.kind == tokEOF:
+	case t.kind == tokIdent && keyword(t.text), t.kind == tokLParen, t.kind == tokRParen, t.kind == tokEOF:
 		return operand{}, p.unexpected(t, "a property name or a literal")
 	case t.kind == tokIdent && t.text != "true" && t.text != "false":
 		return operand{prop: t.text}, nil

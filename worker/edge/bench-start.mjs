@@ -14,6 +14,12 @@
 // starts (FLOOR_GO below, built into a temporary directory): the floor any Go wasm start
 // stands on, whatever the program does.
 //
+// A third program is the worker itself, built again with main.stopAt set to "main" (see
+// main_js.go): it stops where main begins, so its init step is the runtime's start plus
+// this program's package initialisation, and the worker's init minus it is the opening of
+// the store. Each step's CPU time (all of Node's threads: V8 compiles wasm and collects
+// garbage on others) is printed beside its wall time, a steadier figure on a loaded machine.
+//
 // Usage: node bench-start.mjs            (each run is a fresh Node process; WASM=path
 //        times another build of the program, RUNS=n sets the number of runs)
 //        node --no-wasm-lazy-compilation bench-start.mjs
@@ -45,7 +51,7 @@ func main() {
 }
 `;
 
-if (process.argv[2] !== "--child" && process.argv[2] !== "--floor") {
+if (process.argv[2] !== "--child" && process.argv[2] !== "--floor" && process.argv[2] !== "--main") {
   const children = (mode, env) => {
     const rows = [];
     for (let r = 0; r < RUNS; r++) {
@@ -57,7 +63,7 @@ if (process.argv[2] !== "--child" && process.argv[2] !== "--floor") {
   };
   const rows = children("--child", {});
   const floorDir = mkdtempSync(join(tmpdir(), "tabletop-floor-"));
-  let floor;
+  let floor, atMain;
   try {
     writeFileSync(join(floorDir, "main.go"), FLOOR_GO);
     writeFileSync(join(floorDir, "go.mod"), "module floor\n\ngo 1.24\n");
@@ -66,16 +72,22 @@ if (process.argv[2] !== "--child" && process.argv[2] !== "--floor") {
     const packed = spawnSync("go", ["run", "../../scripts/packdata", join(floorDir, "floor.wasm")], { cwd: edgeDir, encoding: "utf8" }); // as build.sh packs the worker's
     if (packed.status !== 0) throw new Error(`pack the floor program: ${packed.stderr}`);
     floor = children("--floor", { WASM: join(floorDir, "floor.wasm") });
+    const builtMain = spawnSync("go", ["build", "-trimpath", "-ldflags=-s -w -X main.stopAt=main", "-o", join(floorDir, "main.wasm"), "."], { cwd: edgeDir, encoding: "utf8", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
+    if (builtMain.status !== 0) throw new Error(`build the worker stopping at main: ${builtMain.stderr}`);
+    const packedMain = spawnSync("go", ["run", "../../scripts/packdata", join(floorDir, "main.wasm")], { cwd: edgeDir, encoding: "utf8" });
+    if (packedMain.status !== 0) throw new Error(`pack the worker stopping at main: ${packedMain.stderr}`);
+    atMain = children("--main", { WASM: join(floorDir, "main.wasm") });
   } finally {
     rmSync(floorDir, { recursive: true, force: true });
   }
   const median = (k, rs = rows) => [...rs.map((r) => r[k])].sort((a, b) => a - b)[Math.floor(rs.length / 2)];
-  const f = (k, rs = rows) => `${median(k, rs).toFixed(1)} ms (${median(`${k}Faults`, rs)} page faults)`;
+  const f = (k, rs = rows) => `${median(k, rs).toFixed(1)} ms (CPU ${median(`${k}Cpu`, rs).toFixed(1)} ms, ${median(`${k}Faults`, rs)} page faults)`;
   const flags = process.execArgv.join(" ") || "V8 defaults (lazy wasm compilation)";
   console.log(`start-up in Node, ${flags}, median of ${RUNS} fresh processes (minor page faults of each step beside it):`);
   console.log(`  compile module ${f("compile")}; first instance: instantiate ${f("instantiate1")}, Go init until the store is open ${f("init1")}, first request ${f("request1")}, second request ${f("request1b")}`);
   console.log(`  second instance of the same module: instantiate ${f("instantiate2")}, Go init ${f("init2")}, first request ${f("request2")}`);
   const perFault = rows.map((r) => (r.touch * 1000) / Math.max(1, r.touchFaults)).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
+  console.log(`  the same worker stopped where main begins (the runtime and our package initialisation, no store): instantiate ${f("instantiate1", atMain)}, Go init ${f("init1", atMain)}`);
   console.log(`  a Go program that only starts (the runtime's floor): compile module ${f("compile", floor)}; instantiate ${f("instantiate1", floor)}, Go init ${f("init1", floor)}; second instance: instantiate ${f("instantiate2", floor)}, Go init ${f("init2", floor)}`);
   console.log(`  a page fault (first touch of a 4 KiB page) costs ${perFault.toFixed(1)} µs on this machine (16 MiB of fresh memory filled: ${f("touch")})`);
   process.exit(0);
@@ -86,19 +98,23 @@ await import(join(edgeDir, "build", "wasm_exec.js"));
 const { fakeStorage } = require("./test/fakestorage.cjs");
 const bytes = readFileSync(process.env.WASM ?? join(edgeDir, "build", "app.wasm"));
 const out = {};
-// time runs one step and records its wall time and the minor page faults it took (each
-// first touch of a page of memory: wasm memory, compiled code, the JavaScript heap).
+// time runs one step and records its wall time, its CPU time (all threads) and the minor
+// page faults it took (each first touch of a page of memory: wasm memory, compiled code,
+// the JavaScript heap).
 const time = async (name, fn) => {
   const f0 = process.resourceUsage().minorPageFault;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const v = await fn();
   out[name] = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  out[`${name}Cpu`] = (cpu.user + cpu.system) / 1000;
   out[`${name}Faults`] = process.resourceUsage().minorPageFault - f0;
   return v;
 };
 
 const module = await time("compile", () => WebAssembly.compile(bytes));
-if (process.argv[2] === "--floor") {
+if (process.argv[2] === "--floor" || process.argv[2] === "--main") {
   for (const n of ["1", "2"]) {
     const go = new Go();
     const binding = {};
@@ -110,7 +126,7 @@ if (process.argv[2] === "--floor") {
       go.run(instance);
       await isReady;
     });
-    if (!binding.started) throw new Error("the floor program did not start");
+    if (process.argv[2] === "--floor" && !binding.started) throw new Error("the floor program did not start");
   }
   process.stdout.write(JSON.stringify(out));
   process.exit(0);

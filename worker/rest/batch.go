@@ -88,7 +88,7 @@ func (c *call) parseSub(s batch.SubRequest) (*write, error) {
 		return nil, err
 	}
 	w := &write{}
-	if err := c.parseWrite(w, writeKinds[method], q.Get("$format"), res, s.Header, s.Body); err != nil {
+	if err := c.parseWrite(w, writeKind(method), q.Get("$format"), res, s.Header, s.Body); err != nil {
 		return nil, err
 	}
 	return w, nil

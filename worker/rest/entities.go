@@ -40,7 +40,7 @@ func (c *call) getEntity() {
 // Merge Entity (PATCH or MERGE, with and without If-Match) and Delete Entity (DELETE).
 // It parses, authorizes, applies and answers.
 func (c *call) writeEntity() {
-	kind := writeKinds[c.method]
+	kind := writeKind(c.method)
 	var body []byte
 	var err error
 	if kind != core.OpDelete {

@@ -20,18 +20,25 @@ type write struct {
 	formatErr error         // ErrAtomNotSupported when content is due in a format we lack
 }
 
-// writeKinds is the write each method asks for when it comes with If-Match: POST inserts,
-// PUT replaces, PATCH or MERGE merges, DELETE deletes. Without If-Match, PUT and MERGE
-// upsert (upsertKind).
-var writeKinds = map[string]core.OpKind{
-	exchange.MethodPost:   core.OpInsert,
-	exchange.MethodPut:    core.OpReplace,
-	exchange.MethodPatch:  core.OpMerge,
-	"MERGE":               core.OpMerge,
-	exchange.MethodDelete: core.OpDelete,
+// writeKind is the write method asks for when it comes with If-Match: POST inserts, PUT
+// replaces, PATCH or MERGE merges, DELETE deletes; 0 for another method. Without
+// If-Match, PUT and MERGE upsert (upsertKind). A switch, not a package-level map, which
+// would be built at every start of the program.
+func writeKind(method string) core.OpKind {
+	switch method {
+	case exchange.MethodPost:
+		return core.OpInsert
+	case exchange.MethodPut:
+		return core.OpReplace
+	case exchange.MethodPatch, "MERGE":
+		return core.OpMerge
+	case exchange.MethodDelete:
+		return core.OpDelete
+	}
+	return 0
 }
 
-// parseWrite parses an entity write of kind (from writeKinds; format is the $format
+// parseWrite parses an entity write of kind (from writeKind; format is the $format
 // parameter, if any) into w. A delete needs If-Match.
 func (c *call) parseWrite(w *write, kind core.OpKind, format string, res resource, h exchange.Header, body []byte) error {
 	*w = write{table: res.table}

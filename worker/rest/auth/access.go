@@ -79,8 +79,9 @@ const (
 )
 
 // operations is Azure's account SAS table for the Table service ("Create an account SAS")
-// and the service SAS permission table ("Create a service SAS").
-var operations = map[Operation]Access{
+// and the service SAS permission table ("Create a service SAS"), indexed by Operation: an
+// array in the binary's data rather than a map, which the program would build at start.
+var operations = [...]Access{
 	QueryTables:           {ResourceType: Container, Permission: List},
 	CreateTable:           {ResourceType: Container, Permission: Create},
 	DeleteTable:           {ResourceType: Container, Permission: Delete},
@@ -101,9 +102,9 @@ var operations = map[Operation]Access{
 // For returns what operation op on table needs ("" for service-level operations and
 // Query Tables). An unknown op needs Shared Key.
 func For(op Operation, table string) Access {
-	a, ok := operations[op]
-	if !ok {
-		a = Access{OwnerOnly: true}
+	a := Access{OwnerOnly: true}
+	if op != 0 && int(op) < len(operations) {
+		a = operations[op]
 	}
 	a.Table = table
 	return a

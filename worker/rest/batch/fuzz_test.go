@@ -39,7 +39,7 @@ func FuzzReadRequest(f *testing.F) {
 			t.Fatalf("%d operations", len(subs))
 		}
 		for _, s := range subs {
-			if !methods[s.Method] || s.URL == nil {
+			if !changesetMethod(s.Method) || s.URL == nil {
 				t.Fatalf("operation %s %v", s.Method, s.URL)
 			}
 		}

@@ -14,20 +14,16 @@ var headerOrder = []string{
 	"Content-Type", "Location", "Dataserviceid", "Etag",
 }
 
-// wireNames spells canonical names the way the service does. The JS client matches the
-// literal "ETag: ".
-var wireNames = map[string]string{
-	"Etag":               "ETag",
-	"Dataserviceversion": "DataServiceVersion",
-	"Dataserviceid":      "DataServiceId",
-}
-
-// envelope names headers of the outer HTTP response, which the service does not repeat
-// in sub-responses.
-var envelope = map[string]bool{
-	"Date": true, "Server": true, "Connection": true, "Content-Length": true,
-	"Transfer-Encoding": true, "X-Ms-Request-Id": true, "X-Ms-Version": true,
-	"X-Ms-Client-Request-Id": true, "X-Ms-Error-Code": true,
+// envelope reports whether canonical names a header of the outer HTTP response, which
+// the service does not repeat in sub-responses. (Switches here, not package-level maps:
+// those are built by code at every start of the program.)
+func envelope(canonical string) bool {
+	switch canonical {
+	case "Date", "Server", "Connection", "Content-Length", "Transfer-Encoding",
+		"X-Ms-Request-Id", "X-Ms-Version", "X-Ms-Client-Request-Id", "X-Ms-Error-Code":
+		return true
+	}
+	return false
 }
 
 // appendHeader appends h as "Name: value\r\n" lines in the service's order and spelling.
@@ -36,7 +32,7 @@ var envelope = map[string]bool{
 func appendHeader(b []byte, h exchange.Header) []byte {
 	names := make([]string, 0, len(h))
 	for name := range h {
-		if isToken(name) && !envelope[exchange.CanonicalKey(name)] {
+		if isToken(name) && !envelope(exchange.CanonicalKey(name)) {
 			names = append(names, name)
 		}
 	}
@@ -75,13 +71,19 @@ func headerRank(canonical string) int {
 	return len(headerOrder)
 }
 
-// wireName returns the service's spelling of a header name.
+// wireName returns the service's spelling of a header name. The JS client matches the
+// literal "ETag: ".
 func wireName(name string) string {
-	canonical := exchange.CanonicalKey(name)
-	if w, ok := wireNames[canonical]; ok {
-		return w
+	switch canonical := exchange.CanonicalKey(name); canonical {
+	case "Etag":
+		return "ETag"
+	case "Dataserviceversion":
+		return "DataServiceVersion"
+	case "Dataserviceid":
+		return "DataServiceId"
+	default:
+		return canonical
 	}
-	return canonical
 }
 
 func noNewline(r rune) rune {

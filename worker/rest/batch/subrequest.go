@@ -27,10 +27,13 @@ type SubRequest struct {
 	Body []byte
 }
 
-// methods are the verbs allowed in a changeset.
-var methods = map[string]bool{
-	exchange.MethodPost: true, exchange.MethodPut: true, exchange.MethodPatch: true,
-	"MERGE": true, exchange.MethodDelete: true,
+// changesetMethod reports whether method is a verb allowed in a changeset.
+func changesetMethod(method string) bool {
+	switch method {
+	case exchange.MethodPost, exchange.MethodPut, exchange.MethodPatch, "MERGE", exchange.MethodDelete:
+		return true
+	}
+	return false
 }
 
 // parseSubRequest parses one HTTP request: request line, headers, blank line, body.
@@ -67,7 +70,7 @@ func parseRequestLine(line string) (method, target string, err error) {
 	if !ok1 || !ok2 || !strings.HasPrefix(proto, "HTTP/") || strings.Contains(proto, " ") {
 		return "", "", malformed("request line %q is not METHOD URL HTTP/1.1", line)
 	}
-	if !methods[method] && method != exchange.MethodGet {
+	if !changesetMethod(method) && method != exchange.MethodGet {
 		return "", "", &methodError{method}
 	}
 	return method, target, nil
