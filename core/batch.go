@@ -35,7 +35,7 @@ func (s *Store) ApplyBatch(table string, ops []Op) ([]*Entity, error) {
 	}
 	out := make([]*Entity, len(ops))
 	err := s.Update(func(tx *Tx) error {
-		if err := tx.hasTable(table); err != nil {
+		if err := tx.useTable(table); err != nil {
 			return err
 		}
 		id := tableID(table)

@@ -39,7 +39,7 @@ func (s *Store) GetRecord(table, pk, rk string) (rec Record, err error) {
 func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
 	invalid := validateOp(op)
 	err = s.Update(func(tx *Tx) error {
-		if err := tx.hasTable(table); err != nil {
+		if err := tx.useTable(table); err != nil {
 			return err
 		}
 		if invalid != nil {

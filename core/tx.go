@@ -13,10 +13,12 @@ type Tx struct {
 	store    *Store
 	btx      *buntdb.Tx
 	writable bool
-	logging  bool     // record a change set for the backend
-	log      []byte   // the change set: buntdb commands in RESP form
-	ts       DateTime // the Timestamp of every entity this transaction writes, once issued
-	pulling  bool     // writes are the sync client's, not queued for the push (see replica.go)
+	logging  bool       // record a change set for the backend
+	log      []byte     // the change set: buntdb commands in RESP form
+	ts       DateTime   // the Timestamp of every entity this transaction writes, once issued
+	pulling  bool       // writes are the sync client's, not queued for the push (see replica.go)
+	factsID  string     // the table whose facts this transaction knows, "" for none (see useTable)
+	facts    tableFacts // that table's facts
 }
 
 // clockKey holds the last Timestamp issued, so it survives a reopen.
@@ -68,6 +70,7 @@ func (tx *Tx) set(key, value string) error {
 	if _, _, err := tx.btx.Set(key, value, nil); err != nil {
 		return err
 	}
+	tx.wrote(key)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "set", key, value)
 	}
@@ -110,6 +113,7 @@ func (tx *Tx) del(key string) error {
 	if _, err := tx.btx.Delete(key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
 		return err
 	}
+	tx.wrote(key)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "del", key)
 	}
