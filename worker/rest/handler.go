@@ -115,10 +115,14 @@ func (h *Handler) Serve(w exchange.ResponseWriter, r *exchange.Request) {
 }
 
 // routeRequest parses the query string and the resource path below the account, finds
-// the operation and checks x-ms-version; errors of the XML operations are XML.
+// the operation and checks x-ms-version; errors of the XML operations are XML. A request
+// without a query string (most writes) keeps a nil query, read as empty, and allocates none.
 func (c *call) routeRequest(path string) (route, error) {
 	var err error
-	if c.query, err = parseQuery(c.r.URL.RawQuery); err == nil {
+	if raw := c.r.URL.RawQuery; raw != "" {
+		c.query, err = parseQuery(raw)
+	}
+	if err == nil {
 		c.res, err = parseResource(path)
 	}
 	if err != nil {
