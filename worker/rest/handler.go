@@ -19,6 +19,7 @@ type Account struct {
 
 	cors     corsCache     // the parsed service properties, for CORS on every request
 	policies auth.Policies // storedPolicies, made once (see New)
+	base     baseCache     // the base URL of the account's last request
 }
 
 // Options configure a Handler.
@@ -144,7 +145,7 @@ func (c *call) routeRequest(path string) (route, error) {
 func (c *call) resolveAccount() (string, error) {
 	path := c.r.URL.Path
 	if a, secondary := c.h.hostAccount(c.r.Host); a != nil {
-		c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host
+		c.acct, c.secondary, c.base = a, secondary, a.base.get(c.scheme(), c.r.Host, "", "")
 		return path, nil
 	}
 	below := strings.TrimPrefix(path, "/")
@@ -153,7 +154,7 @@ func (c *call) resolveAccount() (string, error) {
 	if a == nil {
 		return "", errUnknownAccount
 	}
-	c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host+"/"+name
+	c.acct, c.secondary, c.base = a, secondary, a.base.get(c.scheme(), c.r.Host, "/", name)
 	if !found {
 		return "/", nil
 	}

@@ -52,7 +52,7 @@ func Verify(r Request) (*Principal, error) {
 	if r.HTTP == nil || r.HTTP.URL == nil {
 		return nil, authFailed("no request")
 	}
-	if r.Query == nil {
+	if r.Query == nil && r.HTTP.URL.RawQuery != "" { // no query string: nil reads as empty
 		r.Query, _ = uri.ParseQuery(r.HTTP.URL.RawQuery)
 	}
 	if h := r.HTTP.Header.Get("Authorization"); h != "" {
