@@ -52,11 +52,16 @@ func NewAccount(name string, keys ...string) (Account, error) {
 func (a Account) matches(stringToSign, sig string) bool {
 	s := scratches.Get().(*scratch)
 	defer scratches.Put(s)
+	s.text = append(s.text[:0], stringToSign...)
+	return a.matchesText(s, sig)
+}
+
+// matchesText is matches for the string to sign in s.text.
+func (a Account) matchesText(s *scratch, sig string) bool {
 	got, err := s.decode(sig)
 	if err != nil || len(got) != hmacsha256.Size {
 		return false
 	}
-	s.text = append(s.text[:0], stringToSign...)
 	ok := false
 	for _, key := range a.Keys {
 		m := keyedMAC(key)
@@ -67,7 +72,7 @@ func (a Account) matches(stringToSign, sig string) bool {
 	return ok
 }
 
-// scratch is the memory matches works in.
+// scratch is the memory a signature check works in (see matches), taken from scratches.
 type scratch struct {
 	sig  []byte                // the signature as sent, to decode
 	got  [48]byte              // the signature decoded, when it is at most maxScratchSig long

@@ -104,14 +104,15 @@ func (r *Request) resourceParts() (path, comp string, hasComp bool) {
 	return path, "", false
 }
 
-// appendResource writes the canonicalized resource to b: "/" + account + path as sent,
+// appendResource appends the canonicalized resource to b: "/" + account + path as sent,
 // then "?comp=" + comp when the query has comp.
-func appendResource(b *strings.Builder, account, path, comp string, hasComp bool) {
-	b.WriteByte('/')
-	b.WriteString(account)
-	b.WriteString(path)
+func appendResource(b []byte, account, path, comp string, hasComp bool) []byte {
+	b = append(b, '/')
+	b = append(b, account...)
+	b = append(b, path...)
 	if hasComp {
-		b.WriteString("?comp=")
-		b.WriteString(comp)
+		b = append(b, "?comp="...)
+		b = append(b, comp...)
 	}
+	return b
 }
