@@ -13,39 +13,38 @@ import "strings"
 // dropping them has only made the next write look them up again; one that rolls back after
 // finding them leaves them true, since it found them before writing anything.
 type tableFacts struct {
-	untracked   bool // no sync client tracks the table: its writes queue nothing to push
-	noDeletions bool // no deletion record of an entity of the table: an insert supersedes none
+	id          string // the table's id (tableID), kept so as not to fold the name again
+	untracked   bool   // no sync client tracks the table: its writes queue nothing to push
+	noDeletions bool   // no deletion record of an entity of the table: an insert supersedes none
 }
 
-// useTable returns ErrTableNotFound unless the table exists, as hasTable does, and makes
-// the table's facts known to tx for the writes that follow (Tx.known). A partial store
-// looks everything up each time: each key must be checked to be resident.
-func (tx *Tx) useTable(name string) error {
+// useTable returns ErrTableNotFound unless the table exists, as hasTable does, and
+// otherwise its id, making the table's facts known to tx for the writes that follow
+// (Tx.known). The store keeps the facts by the name as given, so that a name in upper
+// case is not folded again. A partial store looks everything up each time: each key must
+// be checked to be resident.
+func (tx *Tx) useTable(name string) (id string, err error) {
 	s := tx.store
 	if s.resident != nil {
-		return tx.hasTable(name)
+		return tableID(name), tx.hasTable(name)
 	}
-	if ValidateTableName(name) != nil {
-		return ErrTableNotFound
-	}
-	id := tableID(name)
-	if f, ok := s.facts[id]; ok {
-		tx.factsID, tx.facts = id, f
-		return nil
+	if f, ok := s.facts[name]; ok {
+		tx.factsID, tx.facts = f.id, f
+		return f.id, nil
 	}
 	if err := tx.hasTable(name); err != nil {
-		return err
+		return "", err
 	}
-	f, err := tx.findFacts(id)
+	f, err := tx.findFacts(tableID(name))
 	if err != nil {
-		return err
+		return "", err
 	}
 	if s.facts == nil {
 		s.facts = make(map[string]tableFacts)
 	}
-	s.facts[id] = f
-	tx.factsID, tx.facts = id, f
-	return nil
+	s.facts[name] = f
+	tx.factsID, tx.facts = f.id, f
+	return f.id, nil
 }
 
 // findFacts looks up the facts of table id.
@@ -60,7 +59,7 @@ func (tx *Tx) findFacts(id string) (tableFacts, error) {
 		found = strings.HasPrefix(k, prefix)
 		return false
 	})
-	return tableFacts{untracked: !tracked, noDeletions: !found}, err
+	return tableFacts{id: id, untracked: !tracked, noDeletions: !found}, err
 }
 
 // known returns the facts of table id if tx knows them (see useTable).

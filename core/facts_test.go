@@ -34,9 +34,9 @@ func TestStore_Apply_tableFacts(t *testing.T) {
 	})
 	t.Run("Tracked", func(t *testing.T) {
 		s := newRuleStore(t, core.Options{}, "ttt")
-		insert(t, s, "ttt", rent("p", "before", "x")) // the table is not tracked
+		insert(t, s, "TTT", rent("p", "before", "x")) // the table is not tracked
 		update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
-		insert(t, s, "ttt", rent("p", "after", "y"))
+		insert(t, s, "TTT", rent("p", "after", "y")) // the same table by another spelling
 		if got := pendingOf(t, s); len(got) != 2 || got[0].RowKey != "after" || got[1].RowKey != "before" {
 			t.Fatalf("outbox = %+v, want the entity Track queued and the insert after it", got)
 		}
@@ -58,15 +58,26 @@ func TestStore_Apply_tableFacts(t *testing.T) {
 			t.Fatalf("outbox = %+v, want the insert after the change set that tracks the table", got)
 		}
 	})
+	t.Run("ErrTableNameInvalid", func(t *testing.T) {
+		s := newRuleStore(t, core.Options{}, "kkk")
+		insert(t, s, "kkk", ent("p", "a"))
+		// U+212A KELVIN SIGN folds to "k": the name is not the table's, nor a valid one.
+		if _, err := s.Apply("\u212Akk", core.Op{Kind: core.OpInsert, Entity: ent("p", "b")}); !errors.Is(err, core.ErrTableNotFound) {
+			t.Fatalf("insert under an invalid name: %v, want ErrTableNotFound", err)
+		}
+	})
 	t.Run("ErrTableNotFound", func(t *testing.T) {
 		s := newRuleStore(t, core.Options{}, "ttt")
 		insert(t, s, "ttt", ent("p", "a")) // the table exists
-		update(t, s, func(tx *core.Tx) error { return tx.DeleteTable("ttt") })
-		if _, err := s.Apply("ttt", core.Op{Kind: core.OpInsert, Entity: ent("p", "b")}); !errors.Is(err, core.ErrTableNotFound) {
-			t.Fatalf("insert into a deleted table: %v, want ErrTableNotFound", err)
-		}
-		if _, err := s.ApplyBatch("ttt", []core.Op{{Kind: core.OpInsert, Entity: ent("p", "b")}}); !errors.Is(err, core.ErrTableNotFound) {
-			t.Fatalf("batch into a deleted table: %v, want ErrTableNotFound", err)
+		insert(t, s, "Ttt", ent("p", "b"))
+		update(t, s, func(tx *core.Tx) error { return tx.DeleteTable("tTt") })
+		for _, name := range []string{"ttt", "Ttt"} {
+			if _, err := s.Apply(name, core.Op{Kind: core.OpInsert, Entity: ent("p", "c")}); !errors.Is(err, core.ErrTableNotFound) {
+				t.Fatalf("insert into deleted table %s: %v, want ErrTableNotFound", name, err)
+			}
+			if _, err := s.ApplyBatch(name, []core.Op{{Kind: core.OpInsert, Entity: ent("p", "c")}}); !errors.Is(err, core.ErrTableNotFound) {
+				t.Fatalf("batch into deleted table %s: %v, want ErrTableNotFound", name, err)
+			}
 		}
 	})
 }

@@ -50,7 +50,7 @@ type Store struct {
 	commitMu   sync.Mutex            // serializes commits with compaction and Close
 	clock      DateTime              // the last Timestamp issued; guarded by buntdb's write lock
 	hasID      bool                  // the store's identity is known to be stored; guarded likewise
-	facts      map[string]tableFacts // what writes know of each table, by id (see useTable); guarded by commitMu
+	facts      map[string]tableFacts // what writes know of each table, by name as given (see useTable); guarded by commitMu
 	logBytes   int64                 // change-set bytes in the backend since the last snapshot
 	snapBytes  int64                 // size of the last snapshot
 	compactErr error                 // the last automatic compaction's failure, if any
