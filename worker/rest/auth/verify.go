@@ -29,7 +29,7 @@ type Request struct {
 	Policies      Policies
 	Now           time.Time // zero means time.Now()
 	Secure        bool      // the request came over https (for spr=https)
-	ClientIP      uri.Addr  // the client's address (for sip); the zero Addr when unknown
+	ClientIP      uri.Addr  // the client's address (for sip; a request with an Authorization header never reads it); the zero Addr when unknown
 	// Query is the request's query string, parsed once by the caller; nil means
 	// HTTP.URL.RawQuery as url.URL's Query reads it (malformed pairs left out).
 	Query uri.Values
