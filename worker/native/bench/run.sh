@@ -7,8 +7,9 @@
 # BENCH_PROFILE=DIR profiles Tabletop's server: DIR/cpu.pprof and DIR/allocs.pprof (go tool
 # pprof), e.g. of the inserts alone: BENCH_PROFILE=/tmp/p worker/native/bench/run.sh -workloads inserts
 # Where /proc is, it also prints the CPU time each server spent over the load (user and
-# system): Tabletop and the floor serve the same requests, so their ratio is the ratio of
-# CPU per request, which the load of a shared machine distorts less than the rates.
+# system). With -workloads inserts, Tabletop and the floor serve the same requests, so
+# their ratio is the ratio of CPU per request, which the load of a shared machine distorts
+# less than the rates (the read workloads run for a time, not a count).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 work=$(mktemp -d)
