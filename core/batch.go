@@ -35,10 +35,10 @@ func (s *Store) ApplyBatch(table string, ops []Op) ([]*Entity, error) {
 	}
 	out := make([]*Entity, len(ops))
 	err := s.Update(func(tx *Tx) error {
-		if err := tx.hasTable(table); err != nil {
+		id, err := tx.useTable(table)
+		if err != nil {
 			return err
 		}
-		id := tableID(table)
 		for i, op := range ops {
 			e, err := tx.apply(id, op)
 			if err != nil {

@@ -82,6 +82,9 @@ func (tx *Tx) recordDeletion(id, pk, rk string) error {
 
 // supersedeDeletion removes the deletion record of entity (pk, rk), which is written again.
 func (tx *Tx) supersedeDeletion(id, pk, rk string) error {
+	if f, ok := tx.known(id); ok && f.noDeletions {
+		return nil
+	}
 	key := deletionKey(id, pk, rk)
 	if _, ok, err := tx.get(key); err != nil || !ok {
 		return err

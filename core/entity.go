@@ -73,20 +73,45 @@ func (e *Entity) Validate() error {
 }
 
 func validateProperties(props []Property) error {
-	seen := make(map[string]struct{}, len(props))
-	for _, p := range props {
+	var seen map[string]struct{} // names so far, when there are too many to compare each
+	if len(props) > maxComparedNames {
+		seen = make(map[string]struct{}, len(props))
+	}
+	for i, p := range props {
 		if err := ValidatePropertyName(p.Name); err != nil {
 			return &FieldError{Field: Shorten(p.Name), Value: Shorten(p.Name), Err: err}
 		}
-		if _, dup := seen[p.Name]; dup {
+		if seenBefore(props[:i], seen, p.Name) {
 			return &FieldError{Field: p.Name, Err: ErrDuplicateProperty}
 		}
-		seen[p.Name] = struct{}{}
+		if seen != nil {
+			seen[p.Name] = struct{}{}
+		}
 		if err := p.Value.Validate(); err != nil {
 			return &FieldError{Field: p.Name, Value: Shorten(p.Value.Text()), Err: err}
 		}
 	}
 	return nil
+}
+
+// maxComparedNames is the most properties whose names are checked for duplicates by
+// comparing each with those before it rather than through a map: fewer string
+// comparisons than that cost less than hashing.
+const maxComparedNames = 16
+
+// seenBefore reports whether name is the name of one of before, looked up in seen when
+// there is one.
+func seenBefore(before []Property, seen map[string]struct{}, name string) bool {
+	if seen != nil {
+		_, dup := seen[name]
+		return dup
+	}
+	for _, p := range before {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // merged returns a copy of old with every property of patch set on it: Merge semantics.

@@ -51,7 +51,16 @@ func ValidatePropertyName(name string) error {
 	if isSystemProperty(name) {
 		return ErrPropertyNameReserved
 	}
-	if name == "" || !utf8.ValidString(name) {
+	if name == "" {
+		return ErrPropertyNameInvalid
+	}
+	if valid, ascii := asciiPropertyName(name); ascii {
+		if !valid {
+			return ErrPropertyNameInvalid
+		}
+		return nil
+	}
+	if !utf8.ValidString(name) {
 		return ErrPropertyNameInvalid
 	}
 	for i, r := range name {
@@ -60,6 +69,22 @@ func ValidatePropertyName(name string) error {
 		}
 	}
 	return nil
+}
+
+// asciiPropertyName checks a name of ASCII characters only (ascii is false for any other)
+// without the Unicode tables: among ASCII characters, the identifier and XML name rules
+// leave a letter or "_" first, then letters, digits and "_".
+func asciiPropertyName(name string) (valid, ascii bool) {
+	valid = true
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			return false, false
+		}
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+		valid = valid && (letter || i > 0 && '0' <= c && c <= '9')
+	}
+	return valid, true
 }
 
 func isSystemProperty(name string) bool {

@@ -95,6 +95,7 @@ func (s *Store) loadCommands(cmds []byte) error {
 	if err := mapClosed(s.db.View(func(*buntdb.Tx) error { return nil })); err != nil {
 		return err // Load reports a closed store as invalid
 	}
+	s.forgetFacts() // the commands may write any record
 	return mapClosed(s.images.load(func() error { return s.db.Load(bytesReader(cmds)) }))
 }
 

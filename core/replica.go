@@ -44,6 +44,9 @@ func (tx *Tx) noteLocalChange(id, pk, rk string) error {
 	if tx.pulling {
 		return nil
 	}
+	if f, ok := tx.known(id); ok && f.untracked {
+		return nil
+	}
 	ok, err := tx.tracked(id)
 	if err != nil || !ok {
 		return err

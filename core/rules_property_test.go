@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -127,5 +128,21 @@ func TestRule_PropertyName_CaseSensitive(t *testing.T) {
 		}}
 		_, err := s.Apply("Tab", core.Op{Kind: core.OpInsert, Entity: e})
 		wantErr(t, err, core.ErrDuplicateProperty)
+		// Few names are compared with each other, many looked up in a map: both find it.
+		for _, n := range []int{3, 16, 17, 40} {
+			e := &core.Entity{PartitionKey: "p", RowKey: "d"}
+			for i := range n {
+				e.Properties = append(e.Properties, core.Property{Name: fmt.Sprintf("P%d", i), Value: core.Int32Value(1)})
+			}
+			if _, err := s.Apply("Tab", core.Op{Kind: core.OpInsertOrReplace, Entity: e}); err != nil {
+				t.Fatalf("%d distinct names: %v", n, err)
+			}
+			e.Properties = append(e.Properties, core.Property{Name: fmt.Sprintf("P%d", n/2), Value: core.Int32Value(2)})
+			_, err := s.Apply("Tab", core.Op{Kind: core.OpInsertOrReplace, Entity: e})
+			var fe *core.FieldError
+			if !errors.As(err, &fe) || !errors.Is(err, core.ErrDuplicateProperty) || fe.Field != fmt.Sprintf("P%d", n/2) {
+				t.Fatalf("%d names and a duplicate: %v", n, err)
+			}
+		}
 	})
 }

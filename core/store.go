@@ -54,14 +54,15 @@ type Store struct {
 	group    GroupCommitter // backend, if it commits in groups
 	images   *images        // the scan images; nil: none
 
-	commitMu   sync.Mutex     // serializes commits with compaction and Close
-	clock      DateTime       // the last Timestamp issued; guarded by buntdb's write lock
-	hasID      bool           // the store's identity is known to be stored; guarded likewise
-	logBytes   int64          // change-set bytes in the backend since the last snapshot
-	snapBytes  int64          // size of the last snapshot
-	compactErr error          // the last automatic compaction's failure, if any
-	syncErr    error          // a failed group sync: no write is accepted after it
-	syncing    sync.WaitGroup // commits written and waiting for their sync
+	commitMu   sync.Mutex            // serializes commits with compaction and Close
+	clock      DateTime              // the last Timestamp issued; guarded by buntdb's write lock
+	hasID      bool                  // the store's identity is known to be stored; guarded likewise
+	facts      map[string]tableFacts // what writes know of each table, by name as given (see useTable); guarded by commitMu
+	logBytes   int64                 // change-set bytes in the backend since the last snapshot
+	snapBytes  int64                 // size of the last snapshot
+	compactErr error                 // the last automatic compaction's failure, if any
+	syncErr    error                 // a failed group sync: no write is accepted after it
+	syncing    sync.WaitGroup        // commits written and waiting for their sync
 }
 
 // Open opens a store, restoring its state from opts.Backend if one is given.

@@ -39,13 +39,14 @@ func (s *Store) GetRecord(table, pk, rk string) (rec Record, err error) {
 func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
 	invalid := validateOp(op)
 	err = s.Update(func(tx *Tx) error {
-		if err := tx.hasTable(table); err != nil {
+		id, err := tx.useTable(table)
+		if err != nil {
 			return err
 		}
 		if invalid != nil {
 			return invalid
 		}
-		e, err = tx.applyValid(tableID(table), op)
+		e, err = tx.applyValid(id, op)
 		return err
 	})
 	return e, err

@@ -13,10 +13,12 @@ type Tx struct {
 	store    *Store
 	btx      *buntdb.Tx
 	writable bool
-	logging  bool     // record a change set for the backend
-	log      []byte   // the change set: buntdb commands in RESP form
-	ts       DateTime // the Timestamp of every entity this transaction writes, once issued
-	pulling  bool     // writes are the sync client's, not queued for the push (see replica.go)
+	logging  bool       // record a change set for the backend
+	log      []byte     // the change set: buntdb commands in RESP form
+	ts       DateTime   // the Timestamp of every entity this transaction writes, once issued
+	pulling  bool       // writes are the sync client's, not queued for the push (see replica.go)
+	factsID  string     // the table whose facts this transaction knows, "" for none (see useTable)
+	facts    tableFacts // that table's facts
 
 	patches []imagePatch // the writes to tables with a scan image, applied at commit
 }
@@ -71,6 +73,7 @@ func (tx *Tx) set(key, value string) error {
 		return err
 	}
 	tx.wroteKey(key, value, false)
+	tx.wrote(key)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "set", key, value)
 	}
@@ -115,6 +118,7 @@ func (tx *Tx) del(key string) error {
 		return err
 	}
 	tx.wroteKey(key, "", true)
+	tx.wrote(key)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "del", key)
 	}

@@ -19,11 +19,14 @@ import (
 // to the answer given back: the figure measured when it was set, with a margin of a few
 // so that a change of Go version does not fail it, but a new allocation per request on
 // the write path does.
-const maxInsertAllocs = 40
+const maxInsertAllocs = 22
 
 // TestHandler_InsertAllocs pins the allocations of an insert (see insertServer), so
 // that they do not creep back.
 func TestHandler_InsertAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled values (the signature scratch, the JSON member table) at random")
+	}
 	insert := insertServer(t)
 	if got := testing.AllocsPerRun(200, insert); got > maxInsertAllocs {
 		t.Errorf("an insert allocates %.0f times, want at most %d", got, maxInsertAllocs)

@@ -9,8 +9,10 @@ import (
 )
 
 // authenticate verifies the request's Shared Key, Shared Key Lite or SAS credentials.
+// The client's address is parsed only for a request without an Authorization header: a
+// SAS may restrict it (sip), a Shared Key never does.
 func (c *call) authenticate() error {
-	p, err := auth.Verify(auth.Request{
+	r := auth.Request{
 		HTTP:          c.r,
 		Account:       c.acct.Account,
 		CanonicalPath: auth.PathAsSent(c.r),
@@ -18,8 +20,11 @@ func (c *call) authenticate() error {
 		Policies:      c.acct.policies,
 		Now:           c.now,
 		Secure:        c.secure(),
-		ClientIP:      clientIP(c.r.RemoteAddr),
-	})
+	}
+	if c.r.Header.Get("Authorization") == "" {
+		r.ClientIP = clientIP(c.r.RemoteAddr)
+	}
+	p, err := auth.Verify(r)
 	if err != nil {
 		return err
 	}

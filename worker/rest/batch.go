@@ -47,7 +47,7 @@ func (c *call) batch() {
 	rs := make([]batch.Response, len(writes))
 	for i, w := range writes {
 		rs[i].Header = exchange.Header{}
-		rs[i].Status, rs[i].Body = c.answerWrite(rs[i].Header, w, stored[i])
+		rs[i].Status, rs[i].Body = c.answerWrite(rs[i].Header, new([5]string), w, stored[i])
 		rs[i].Header.Set("X-Content-Type-Options", "nosniff")
 		rs[i].Header.Set("Cache-Control", "no-cache")
 	}

@@ -38,6 +38,11 @@ type call struct {
 
 	held     int64 // bytes of body memory reserved from the Handler's budget
 	bodyRead bool  // the body was read to its end
+
+	// values holds the values of the headers most answers have (newCall's, then a single
+	// write's: answerWrite's), each header's slice a piece of it: they come with the call
+	// rather than in allocations of their own.
+	values [10]string
 }
 
 // newCall starts serving r: it issues the request ID and sets the headers every response has.
@@ -47,8 +52,8 @@ func (h *Handler) newCall(w exchange.ResponseWriter, r *exchange.Request) *call 
 	if c.checkVersion() == nil {
 		version = orDefault(r.Header.Get("x-ms-version"), DefaultVersion)
 	}
-	// One array holds the values of these headers: one allocation rather than five.
-	v := &[...]string{c.id, version, httpDate(c.now), "no-cache", "nosniff"}
+	v := c.values[:5]
+	v[0], v[1], v[2], v[3], v[4] = c.id, version, httpDate(c.now), "no-cache", "nosniff"
 	hd := w.Header()
 	hd["X-Ms-Request-Id"] = v[0:1:1]
 	hd["X-Ms-Version"] = v[1:2:2]

@@ -64,6 +64,6 @@ func (c *call) writeEntity() {
 		c.fail(err)
 		return
 	}
-	status, out := c.answerWrite(c.w.Header(), &w, stored)
+	status, out := c.answerWrite(c.w.Header(), (*[5]string)(c.values[5:]), &w, stored)
 	c.writeRaw(status, out)
 }

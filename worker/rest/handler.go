@@ -19,6 +19,7 @@ type Account struct {
 
 	cors     corsCache     // the parsed service properties, for CORS on every request
 	policies auth.Policies // storedPolicies, made once (see New)
+	base     baseCache     // the base URL of the account's last request
 }
 
 // Options configure a Handler.
@@ -115,10 +116,14 @@ func (h *Handler) Serve(w exchange.ResponseWriter, r *exchange.Request) {
 }
 
 // routeRequest parses the query string and the resource path below the account, finds
-// the operation and checks x-ms-version; errors of the XML operations are XML.
+// the operation and checks x-ms-version; errors of the XML operations are XML. A request
+// without a query string (most writes) keeps a nil query, read as empty, and allocates none.
 func (c *call) routeRequest(path string) (route, error) {
 	var err error
-	if c.query, err = parseQuery(c.r.URL.RawQuery); err == nil {
+	if raw := c.r.URL.RawQuery; raw != "" {
+		c.query, err = parseQuery(raw)
+	}
+	if err == nil {
 		c.res, err = parseResource(path)
 	}
 	if err != nil {
@@ -140,7 +145,7 @@ func (c *call) routeRequest(path string) (route, error) {
 func (c *call) resolveAccount() (string, error) {
 	path := c.r.URL.Path
 	if a, secondary := c.h.hostAccount(c.r.Host); a != nil {
-		c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host
+		c.acct, c.secondary, c.base = a, secondary, a.base.get(c.scheme(), c.r.Host, "", "")
 		return path, nil
 	}
 	below := strings.TrimPrefix(path, "/")
@@ -149,7 +154,7 @@ func (c *call) resolveAccount() (string, error) {
 	if a == nil {
 		return "", errUnknownAccount
 	}
-	c.acct, c.secondary, c.base = a, secondary, c.scheme()+"://"+c.r.Host+"/"+name
+	c.acct, c.secondary, c.base = a, secondary, a.base.get(c.scheme(), c.r.Host, "/", name)
 	if !found {
 		return "/", nil
 	}

@@ -204,10 +204,12 @@ func TestRaw_Atom(t *testing.T) {
 		})
 	}
 	t.Run("AtomBody", func(t *testing.T) {
-		req := signedRequest(t, e, http.MethodPost, "/Atom", `<entry/>`)
-		req.Header.Set("Content-Type", "application/atom+xml")
-		req.Header.Set("Prefer", "return-no-content")
-		wantRaw(t, do(t, req), 415, "AtomFormatNotSupported")
+		for _, ct := range []string{"application/atom+xml", " Application/ATOM+Xml ; type=entry"} {
+			req := signedRequest(t, e, http.MethodPost, "/Atom", `<entry/>`)
+			req.Header.Set("Content-Type", ct)
+			req.Header.Set("Prefer", "return-no-content")
+			wantRaw(t, do(t, req), 415, "AtomFormatNotSupported")
+		}
 	})
 }
 

@@ -22,11 +22,23 @@ func (c *call) negotiate(strict bool) error {
 // readJSON reads a JSON request body of at most limit bytes. An Atom or XML body is
 // ErrAtomNotSupported; a larger body is ErrBodyTooLarge, found before or while reading.
 func (c *call) readJSON(limit int64) ([]byte, error) {
-	if ct := c.r.Header.Get("Content-Type"); ct != "" {
+	// Only a value naming "xml" (in any case) can have a media type that does: the
+	// others, JSON above all, are not parsed.
+	if ct := c.r.Header.Get("Content-Type"); containsFold(ct, "xml") {
 		mt, _, _ := exchange.ParseMediaType(ct)
 		if strings.Contains(mt, "xml") {
 			return nil, ErrAtomNotSupported
 		}
 	}
 	return c.readBody(limit)
+}
+
+// containsFold reports whether s contains the lower-case ASCII word, in any case.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
 }

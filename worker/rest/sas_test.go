@@ -3,6 +3,7 @@
 package rest_test
 
 import (
+	"net"
 	"net/http"
 	"net/url"
 	"testing"
@@ -190,6 +191,36 @@ func TestSDK_AccountSAS(t *testing.T) {
 		wantCode(t, err, http.StatusForbidden, "AuthorizationResourceTypeMismatch")
 		_, err = readObjects.NewListTablesPager(nil).NextPage(ctx)
 		wantCode(t, err, http.StatusForbidden, "AuthorizationResourceTypeMismatch")
+	})
+}
+
+// TestSDK_AccountSAS_sourceIP checks sip against the client's address, which the
+// handler parses only for requests without an Authorization header.
+func TestSDK_AccountSAS_sourceIP(t *testing.T) {
+	e := newEnv(t)
+	e.table(t, "Acct")
+	from := func(ip string) *aztables.ServiceClient {
+		qps, err := aztables.AccountSASSignatureValues{
+			Protocol: aztables.SASProtocolHTTPSandHTTP, Permissions: "r", Services: "t", ResourceTypes: "o",
+			ExpiryTime: time.Now().Add(time.Hour).UTC(), IPRange: aztables.IPRange{Start: net.ParseIP(ip)},
+		}.Sign(e.cred)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := aztables.NewServiceClientWithNoCredential(e.url+"/?"+qps.Encode(), clientOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	t.Run("OK", func(t *testing.T) {
+		if _, err := from("127.0.0.1").NewClient("Acct").NewListEntitiesPager(nil).NextPage(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ErrSourceIPMismatch", func(t *testing.T) {
+		_, err := from("10.0.0.1").NewClient("Acct").NewListEntitiesPager(nil).NextPage(ctx)
+		wantCode(t, err, http.StatusForbidden, "AuthorizationSourceIPMismatch")
 	})
 }
 

@@ -118,21 +118,25 @@ func (w *write) operation() auth.Operation {
 
 // answerWrite is the answer to a write that succeeded: its headers, set in h, then its
 // status and body. stored is the entity as written (nil for a delete). The header values
-// share one array, and the names are spelled canonically (exchange.CanonicalKey) as they
-// are set, so that the answer costs few allocations.
-func (c *call) answerWrite(h exchange.Header, w *write, stored *core.Entity) (int, []byte) {
+// are kept in v (each header's slice a piece of it), an insert's Location and ETag share
+// one string, and the names are spelled canonically (exchange.CanonicalKey) as they are
+// set, so that the answer costs few allocations.
+func (c *call) answerWrite(h exchange.Header, v *[5]string, w *write, stored *core.Entity) (int, []byte) {
 	if w.op.Kind == core.OpDelete {
-		h["Dataserviceversion"] = []string{"1.0;"}
+		v[0] = "1.0;"
+		h["Dataserviceversion"] = v[0:1:1]
 		return exchange.StatusNoContent, nil
 	}
 	if w.op.Kind != core.OpInsert {
-		v := &[2]string{"1.0;", stored.ETag()}
+		v[0], v[1] = "1.0;", stored.ETag()
 		h["Dataserviceversion"], h["Etag"] = v[0:1:1], v[1:2:2]
 		return exchange.StatusNoContent, nil
 	}
 	var buf [256]byte
-	loc := string(wire.AppendKeyPredicate(append(append(buf[:0], c.base...), '/'), w.table, stored.PartitionKey, stored.RowKey))
-	v := &[...]string{w.applied, "3.0;", loc, stored.ETag(), ""}
+	b := wire.AppendKeyPredicate(append(append(buf[:0], c.base...), '/'), w.table, stored.PartitionKey, stored.RowKey)
+	n := len(b)
+	both := string(core.AppendETag(b, stored.Timestamp))
+	v[0], v[1], v[2], v[3], v[4] = w.applied, "3.0;", both[:n], both[n:], ""
 	if w.applied != "" {
 		h["Preference-Applied"] = v[0:1:1]
 	}

@@ -6,6 +6,10 @@
 # stopped. Prints a table of rates and ratios. Usage: worker/native/bench/run.sh [loadgen flags, e.g. -phase 5s -clients 8]
 # BENCH_PROFILE=DIR profiles Tabletop's server: DIR/cpu.pprof and DIR/allocs.pprof (go tool
 # pprof), e.g. of the inserts alone: BENCH_PROFILE=/tmp/p worker/native/bench/run.sh -workloads inserts
+# Where /proc is, it also prints the CPU time each server spent over the load (user and
+# system). With -workloads inserts, Tabletop and the floor serve the same requests, so
+# their ratio is the ratio of CPU per request, which the load of a shared machine distorts
+# less than the rates (the read workloads run for a time, not a count).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 work=$(mktemp -d)
@@ -59,4 +63,13 @@ tabletop="$(first_line "$work/tabletop.log" | sed 's/.*listening on //')/devstor
 pids+=($!)
 floor=$(first_line "$work/floor.log")
 
+# cpu PID: the CPU seconds (user and system) process PID has used; empty without /proc.
+tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu() { awk -v tck="$tck" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / tck }' "/proc/$1/stat" 2>/dev/null || true; }
+before=("$(cpu "${pids[0]}")" "$(cpu "${pids[1]}")" "$(cpu "${pids[2]}")")
 "$work/loadgen" -azurite "$azurite" -tabletop "$tabletop" -floor "$floor" "$@"
+if [ -n "${before[1]}" ]; then
+  used() { awk -v a="$(cpu "$1")" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+  printf '\nserver CPU over the load (user+system): Azurite %s s, Tabletop %s s, net/http floor %s s\n' \
+    "$(used "${pids[0]}" "${before[0]}")" "$(used "${pids[1]}" "${before[1]}")" "$(used "${pids[2]}" "${before[2]}")"
+fi

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
+	"sync"
 
 	"github.com/tabletopdb/tabletop/worker/rest/auth/hmacsha256"
 )
@@ -46,19 +47,50 @@ func NewAccount(name string, keys ...string) (Account, error) {
 }
 
 // matches reports whether sig (base64) is the HMAC-SHA256 of stringToSign under any of
-// the account's keys, comparing in constant time.
+// the account's keys, comparing in constant time. It works in a pooled scratch, so that a
+// signature of the usual length is checked without allocating.
 func (a Account) matches(stringToSign, sig string) bool {
-	got, err := base64.StdEncoding.DecodeString(sig)
+	s := scratches.Get().(*scratch)
+	defer scratches.Put(s)
+	s.text = append(s.text[:0], stringToSign...)
+	return a.matchesText(s, sig)
+}
+
+// matchesText is matches for the string to sign in s.text.
+func (a Account) matchesText(s *scratch, sig string) bool {
+	got, err := s.decode(sig)
 	if err != nil || len(got) != hmacsha256.Size {
 		return false
 	}
 	ok := false
-	var sum [hmacsha256.Size]byte
 	for _, key := range a.Keys {
 		m := keyedMAC(key)
-		m.Write([]byte(stringToSign))
-		ok = subtle.ConstantTimeCompare(m.Sum(sum[:0]), got) == 1 || ok
+		m.Write(s.text)
+		ok = subtle.ConstantTimeCompare(m.Sum(s.sum[:0]), got) == 1 || ok
 		releaseMAC(key, m)
 	}
 	return ok
+}
+
+// scratch is the memory a signature check works in (see matches), taken from scratches.
+type scratch struct {
+	sig  []byte                // the signature as sent, to decode
+	got  [48]byte              // the signature decoded, when it is at most maxScratchSig long
+	sum  [hmacsha256.Size]byte // a MAC computed
+	text []byte                // the string to sign
+}
+
+// maxScratchSig is the longest signature decoded into scratch.got (48 bytes at most).
+const maxScratchSig = 64
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// decode decodes sig (base64) as base64.StdEncoding.DecodeString does.
+func (s *scratch) decode(sig string) ([]byte, error) {
+	if len(sig) > maxScratchSig {
+		return base64.StdEncoding.DecodeString(sig)
+	}
+	s.sig = append(s.sig[:0], sig...)
+	n, err := base64.StdEncoding.Decode(s.got[:], s.sig)
+	return s.got[:n], err
 }

@@ -19,10 +19,12 @@ func verifySharedKey(r *Request, header string) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	sts := sharedKeyStringToSign(r, kind, date)
-	if !r.Account.matches(sts, sig) {
+	s := scratches.Get().(*scratch)
+	defer scratches.Put(s)
+	s.text = appendSharedKeyStringToSign(s.text[:0], r, kind, date)
+	if !r.Account.matchesText(s, sig) {
 		return nil, authFailed("The MAC signature found in the HTTP request '" + sig +
-			"' is not the same as any computed signature. Server used following string to sign: '" + sts + "'.")
+			"' is not the same as any computed signature. Server used following string to sign: '" + string(s.text) + "'.")
 	}
 	return &Principal{Kind: kind, Account: account}, nil
 }
@@ -77,28 +79,16 @@ func checkDate(r *Request) (string, error) {
 	return text, nil
 }
 
-// sharedKeyStringToSign is the Table service string to sign: for Shared Key Lite
-// "date\nresource", for Shared Key "VERB\nContent-MD5\nContent-Type\ndate\nresource".
-// It is built in one allocation.
-func sharedKeyStringToSign(r *Request, kind Kind, date string) string {
-	path, comp, hasComp := r.resourceParts()
-	var fields []string
+// appendSharedKeyStringToSign appends the Table service string to sign to b: for Shared
+// Key Lite "date\nresource", for Shared Key "VERB\nContent-MD5\nContent-Type\ndate\nresource".
+func appendSharedKeyStringToSign(b []byte, r *Request, kind Kind, date string) []byte {
 	if kind == SharedKey {
 		h := r.HTTP.Header
-		fields = []string{r.HTTP.Method, h.Get("Content-MD5"), h.Get("Content-Type")}
+		for _, f := range [...]string{r.HTTP.Method, h.Get("Content-MD5"), h.Get("Content-Type")} {
+			b = append(append(b, f...), '\n')
+		}
 	}
-	n := len(date) + 2 + len(r.Account.Name) + len(path) + len("?comp=") + len(comp)
-	for _, f := range fields {
-		n += len(f) + 1
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, f := range fields {
-		b.WriteString(f)
-		b.WriteByte('\n')
-	}
-	b.WriteString(date)
-	b.WriteByte('\n')
-	appendResource(&b, r.Account.Name, path, comp, hasComp)
-	return b.String()
+	b = append(append(b, date...), '\n')
+	path, comp, hasComp := r.resourceParts()
+	return appendResource(b, r.Account.Name, path, comp, hasComp)
 }

@@ -29,7 +29,7 @@ type Request struct {
 	Policies      Policies
 	Now           time.Time // zero means time.Now()
 	Secure        bool      // the request came over https (for spr=https)
-	ClientIP      uri.Addr  // the client's address (for sip); the zero Addr when unknown
+	ClientIP      uri.Addr  // the client's address (for sip; a request with an Authorization header never reads it); the zero Addr when unknown
 	// Query is the request's query string, parsed once by the caller; nil means
 	// HTTP.URL.RawQuery as url.URL's Query reads it (malformed pairs left out).
 	Query uri.Values
@@ -52,7 +52,7 @@ func Verify(r Request) (*Principal, error) {
 	if r.HTTP == nil || r.HTTP.URL == nil {
 		return nil, authFailed("no request")
 	}
-	if r.Query == nil {
+	if r.Query == nil && r.HTTP.URL.RawQuery != "" { // no query string: nil reads as empty
 		r.Query, _ = uri.ParseQuery(r.HTTP.URL.RawQuery)
 	}
 	if h := r.HTTP.Header.Get("Authorization"); h != "" {
@@ -104,14 +104,15 @@ func (r *Request) resourceParts() (path, comp string, hasComp bool) {
 	return path, "", false
 }
 
-// appendResource writes the canonicalized resource to b: "/" + account + path as sent,
+// appendResource appends the canonicalized resource to b: "/" + account + path as sent,
 // then "?comp=" + comp when the query has comp.
-func appendResource(b *strings.Builder, account, path, comp string, hasComp bool) {
-	b.WriteByte('/')
-	b.WriteString(account)
-	b.WriteString(path)
+func appendResource(b []byte, account, path, comp string, hasComp bool) []byte {
+	b = append(b, '/')
+	b = append(b, account...)
+	b = append(b, path...)
 	if hasComp {
-		b.WriteString("?comp=")
-		b.WriteString(comp)
+		b = append(b, "?comp="...)
+		b = append(b, comp...)
 	}
+	return b
 }
