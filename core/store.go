@@ -37,9 +37,9 @@ type Options struct {
 	Partial bool
 	// ScanImageBytes is the most memory the store's scan images may take together: a
 	// read-optimised copy of a table's entities, built once the table has been scanned a
-	// few times with no write between, read by the scans that follow and dropped by the
-	// next write to the table. Zero means DefaultScanImageBytes; a negative value, or a
-	// Partial store, keeps none.
+	// few times with no write between, read by the scans that follow and patched by the
+	// writes to the table (dropped past a few score of them). Zero means
+	// DefaultScanImageBytes; a negative value, or a Partial store, keeps none.
 	ScanImageBytes int
 }
 
