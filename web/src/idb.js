@@ -57,10 +57,11 @@
 // transaction's callback, and puts the new change sets. IndexedDB runs read-write transactions on one
 // object store one after another, so the log is a single total order of every tab's
 // commits and a write always runs on the latest state (two conditional writes on one
-// entity from two tabs: exactly one wins). A tab that believes it writes alone may put its
-// records in the same round trip as it checks that the log has no record at its sequence
-// number yet (transact's speculate): one there aborts the transaction, undoing them. A
-// crash at any point leaves the old or the new state, never a mix.
+// entity from two tabs: exactly one wins). A tab that believes it writes alone may add its
+// records without reading the log first (transact's speculate): IndexedDB's add fails
+// where a record already is, aborting the transaction and undoing them. A commit of such a
+// tab is two requests: the lease (below) and the add. A crash at any point leaves the old
+// or the new state, never a mix.
 //
 // Tabs share a store by default: each takes the Web Lock "tabletop:{name}" in shared mode.
 // An exclusive opener (lock: "fail" | "wait" | "steal") takes it exclusively, waiting for
@@ -526,9 +527,9 @@ function storage(name, db, lease, durability, release) {
      * nothing written, if it fails (QuotaExceeded, StoreLocked, or run's own exception).
      *
      * With speculate, when the head this storage last saw is the replica's (seq), run is
-     * called at once with nothing to catch up on, and its records are put in the same round
-     * trip as the log is checked for a record at seq; if there is one (another tab wrote
-     * meanwhile), the transaction is aborted, undoing the puts, and transact rejects with
+     * called at once with nothing to catch up on, and its records are added (IndexedDB's
+     * add: it fails where a record is) with no read of the log; if one was there (another
+     * tab wrote meanwhile), the transaction is aborted, undoing the rest, and transact rejects with
      * an error whose speculation is true: the replica then holds writes that are not
      * stored, and must be reloaded. It saves a round trip to IndexedDB per write for a tab
      * that writes alone. A compaction by another tab meanwhile stays: a commit does not
@@ -536,24 +537,30 @@ function storage(name, db, lease, durability, release) {
      */
     async transact(seq, run, speculate = false) {
       let from, head, stored;
-      const put = (kv, caught, out) => {
+      const put = (kv, caught, out, write = (rec, key) => kv.put(rec, key)) => {
         from = caught.nextSeq;
         head = caught.head;
         if (out.sets.length === 0) return;
         head = { ...head, nextSeq: from + out.sets.length };
-        out.sets.forEach((s, i) => kv.put(logRecord(s, dir, s.total), logKey(from + i)));
+        out.sets.forEach((s, i) => write(logRecord(s, dir, s.total), logKey(from + i)));
         stored = { kv, sets: out.sets };
       };
       const expected = known;
       if (speculate && expected?.nextSeq === seq) {
         stored = undefined;
         await writeTx((kv, meta, pages, abort) => {
-          // Requested before the puts below: it sees only other tabs' records.
-          kv.getKey(IDBKeyRange.bound(logKey(seq), "log/\uffff")).onsuccess = (ev) => {
-            if (ev.target.result !== undefined) abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
+          // add, not put: a record of another tab at a position fails it (ConstraintError),
+          // aborting the transaction. Another tab's records start at seq, or a compaction
+          // deleted them, which the lease tells (below).
+          const add = (rec, key) => {
+            kv.add(rec, key).onerror = (ev) => {
+              if (ev.target.error?.name !== "ConstraintError") return;
+              ev.preventDefault(); // aborted here, with the error that says what to do
+              abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
+            };
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
-          runLoading(kv, pages, seq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort);
+          runLoading(kv, pages, seq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out, add), abort);
         }, (gen, meta, firstSeq, abort) => {
           if (gen === dir.gen) return;
           // Another tab compacted meanwhile. If it folded records this tab never applied,
