@@ -14,7 +14,7 @@
 // Bump VERSION when this file's list or logic changes: the new worker then starts from a
 // fresh cache and deletes the old ones.
 
-const VERSION = "tabletop-shell-v4";
+const VERSION = "tabletop-shell-v5";
 const PREFIX = "tabletop-shell-";
 
 /** SHELL lists the files of the page, relative to this file. */
@@ -27,6 +27,8 @@ const SHELL = [
   "src/errors.js",
   "src/events.js",
   "src/idb.js",
+  "src/idb-format.js",
+  "src/idb-upgrade.js",
   "src/load.js",
   "src/live.js",
   "src/odata.js",
