@@ -249,35 +249,58 @@ function storage(name, db, lease, durability, release) {
   db.onversionchange = () => db.close(); // another tab deletes the database
 
   /**
-   * writeTx runs body(kv, meta, pages, abort) in a read-write transaction that checks the
-   * lease and resolves once it has committed; abort(error) aborts it, failing with error.
-   * The lease is read in the same round trip as body's first requests: its check aborts
-   * the transaction, undoing whatever body did, before any other request's callback runs.
-   * onGen(gen, meta, firstSeq, abort), if given, receives the pages' generation and the
-   * log's first sequence number that the last compaction wrote beside the lease, if one did.
+   * writeTx runs body(kv, meta, pages, abort, finished) in a read-write transaction that
+   * checks the lease and resolves once it has committed; abort(error) aborts it, failing
+   * with error. The lease is read in the same round trip as body's first requests: its
+   * check aborts the transaction, undoing whatever body did, before any other request's
+   * callback runs. onGen(gen, meta, firstSeq, abort), if given, receives the pages'
+   * generation and the log's first sequence number that the last compaction wrote beside
+   * the lease, if one did, and returns whether it made requests or aborted.
+   *
+   * body calls finished() once it has made its last request: once the lease is checked
+   * too (and onGen had nothing to do), the transaction is committed at once
+   * (IDBTransaction.commit) instead of when the page has seen every request's answer,
+   * which saves the page a turn before the commit: a strict single insert measured 1.01×
+   * Dexie's rate against 0.79× without (a Chromium diagnostic, load average 11). A
+   * request that fails after that (add's ConstraintError) still aborts the transaction:
+   * its error event, not cancelled, does.
    */
   function writeTx(body, onGen) {
     if (lost) return Promise.reject(storeLocked(name));
     const tx = db.transaction([KV, META, PAGES], "readwrite", txOptions);
     const kv = tx.objectStore(KV);
     const meta = tx.objectStore(META);
-    let failure;
+    let failure, checked = false, last = false;
     const abort = (e) => {
       if (failure || lost) return;
       failure = e;
-      tx.abort();
+      try {
+        tx.abort();
+      } catch {
+        // Committing already: only a failed request's error event (not cancelled) aborts it now.
+      }
+    };
+    const commit = () => {
+      if (!checked || !last || failure || lost) return;
+      try {
+        tx.commit?.();
+      } catch {
+        // No longer active (aborted): complete() reports how it ended.
+      }
     };
     meta.get("lease").onsuccess = (ev) => {
       const rec = leaseOf(ev.target.result);
       if (rec.lease !== lease) {
         lost = true;
         tx.abort();
-      } else if (onGen && rec.gen !== undefined) {
-        onGen(rec.gen, meta, rec.firstSeq, abort);
+        return;
       }
+      if (onGen && rec.gen !== undefined && onGen(rec.gen, meta, rec.firstSeq, abort)) return;
+      checked = true;
+      commit();
     };
     try {
-      body(kv, meta, tx.objectStore(PAGES), abort);
+      body(kv, meta, tx.objectStore(PAGES), abort, () => ((last = true), commit()));
     } catch (e) {
       abort(e);
     }
@@ -417,33 +440,36 @@ function storage(name, db, lease, durability, release) {
       const expected = known;
       if (speculate && expected?.nextSeq === seq) {
         stored = undefined;
-        await writeTx((kv, meta, pages, abort) => {
+        await writeTx((kv, meta, pages, abort, finished) => {
           // add, not put: a record of another tab at a position fails it (ConstraintError),
           // aborting the transaction. Another tab's records start at seq, or a compaction
           // deleted them, which the lease tells (below).
+          // The error aborts the transaction (its event is not cancelled), also once committing.
           const add = (rec, key) => {
             kv.add(rec, key).onerror = (ev) => {
-              if (ev.target.error?.name !== "ConstraintError") return;
-              ev.preventDefault(); // aborted here, with the error that says what to do
-              abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
+              if (ev.target.error?.name === "ConstraintError") abort(Object.assign(new Error("tabletop: another tab wrote meanwhile"), { speculation: true }));
             };
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
-          runLoading(kv, pages, seq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out, add), abort);
+          runLoading(kv, pages, seq, (loaded) => run(caught, loaded), (out) => (put(kv, caught, out, add), finished()), abort);
         }, (gen, meta, firstSeq, abort) => {
-          if (gen === dir.gen) return;
+          if (gen === dir.gen) return false;
           // Another tab compacted meanwhile. If it folded records this tab never applied,
           // the check above cannot see them any more, and the records put here would land
           // below the log's start: run the writes again on the state it left.
-          if (!(firstSeq <= seq)) return abort(Object.assign(new Error("tabletop: another tab wrote and compacted meanwhile"), { speculation: true }));
+          if (!(firstSeq <= seq)) {
+            abort(Object.assign(new Error("tabletop: another tab wrote and compacted meanwhile"), { speculation: true }));
+            return true;
+          }
           // It folded only what this tab had applied, maybe splitting pages: the records list them anew.
           readDirectory(meta, dir, gen, () => stored?.sets.forEach((s, i) => stored.kv.put(logRecord(s, dir, s.total), logKey(from + i))));
+          return true;
         });
       } else {
-        await writeTx((kv, meta, pages, abort) => {
+        await writeTx((kv, meta, pages, abort, finished) => {
           readSince(kv, seq, (caught) => {
             // The records' touches need the pages as they are: another tab may have split some.
-            readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, (loaded) => run(caught, loaded), (out) => put(kv, caught, out), abort));
+            readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, (loaded) => run(caught, loaded), (out) => (put(kv, caught, out), finished()), abort));
           }, abort);
         });
       }

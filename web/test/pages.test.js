@@ -203,13 +203,14 @@ test("a commit of a tab writing alone puts its log record and nothing else", asy
   assert.equal(store._alone, true);
   const calls = [];
   const methods = ["add", "put", "get", "getAll", "getKey", "getAllKeys", "openKeyCursor", "openCursor", "count", "delete"];
-  const restore = spy(IDBObjectStore.prototype, methods, (m, os) => calls.push(`${m} ${os.name}`));
+  const restores = [spy(IDBObjectStore.prototype, methods, (m, os) => calls.push(`${m} ${os.name}`)), spy(IDBTransaction.prototype, ["commit"], () => calls.push("commit"))];
   try {
     await c.createEntity({ partitionKey: "p", rowKey: "1" });
   } finally {
-    restore();
+    restores.forEach((restore) => restore());
   }
-  assert.deepEqual(calls.sort(), ["add kv", "get meta"]); // the log record where none is yet, the lease
+  // The log record where none is yet, the lease, and the commit asked for once the lease is checked.
+  assert.deepEqual(calls.sort(), ["add kv", "commit", "get meta"]);
 });
 
 /**
