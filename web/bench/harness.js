@@ -66,7 +66,7 @@ export async function runBench(env) {
 }
 
 /** SIDE_ROUNDS is the number of rounds in which sideBySide alternates its two engines. */
-export const SIDE_ROUNDS = 10;
+export const SIDE_ROUNDS = 20;
 
 /**
  * sideBySide times the durable writes of engines a and b (Tabletop and Dexie) in turn,
