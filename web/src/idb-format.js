@@ -19,11 +19,11 @@ const encoder = new TextEncoder();
  * themselves instead of by their page: the store's clock (core/tx.go), moved by every
  * write that issues a Timestamp.
  */
-export const CARRIED = ["m\u0000clock"];
+const CARRIED = ["m\u0000clock"];
 const carriedKeys = CARRIED.map((k) => encoder.encode(k));
 
 /** carried returns the carried key k is (its string), or undefined. */
-export function carried(k) {
+function carried(k) {
   for (let i = 0; i < carriedKeys.length; i++) if (compareBytes(carriedKeys[i], k) === 0) return CARRIED[i];
   return undefined;
 }
@@ -97,7 +97,7 @@ export class Carry {
  * touches lists what the log's index finds a change set by: the keys of the pages its
  * keys fall in, as dir knows them, but for the carried keys'.
  */
-export function touches(cs, dir) {
+function touches(cs, dir) {
   const pages = new Set();
   eachKey(cs, (k) => carried(k) === undefined && pages.add(dir.search(k)));
   return [...pages].map((i) => pageKey(dir.keys[i]));
