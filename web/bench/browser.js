@@ -3,13 +3,15 @@
 // that IndexedDB is the real, durable one, and runs the harness there, then reloads the
 // page to time the wasm engines' import → ready warm. `node
 // bench/browser.js` prints its table; with --json the raw results for bench/run.js, with
-// --only=tabletop-memory,sqljs only those engines.
+// --only=tabletop-memory,sqljs only those engines, with --big=0 no reopening (a workload
+// size of harness.js's defaults, given as --name=number, replaces it).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { serve } from "../browser/serve.js";
 import { table } from "./table.js";
+import { defaults } from "./harness.js";
 
 const web = new URL("../", import.meta.url).pathname;
 const WARM_LOADS = 5;
@@ -50,7 +52,13 @@ export async function benchChromium(log = () => {}, options = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const json = process.argv.includes("--json");
-  const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
-  const results = await benchChromium((m) => console.error(m), only ? { only } : {});
+  const options = {};
+  for (const a of process.argv.slice(2)) {
+    const [, key, value] = a.match(/^--(\w+)=(.*)$/) ?? [];
+    if (key === "only") options.only = value.split(",");
+    else if (key in defaults && Number.isSafeInteger(Number(value))) options[key] = Number(value);
+    else if (a !== "--json") throw new Error(`bench/browser.js: unknown option ${a}`);
+  }
+  const results = await benchChromium((m) => console.error(m), options);
   console.log(json ? JSON.stringify(results) : table({ Chromium: results }));
 }

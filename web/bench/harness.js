@@ -13,8 +13,13 @@
 /** PARTITION is the number of entities per partition, and so per query. */
 export const PARTITION = 1000;
 
-/** defaults are the workload sizes: per-call durability makes persistent inserts slow. */
-export const defaults = { n: 10000, nPersistent: 2000, queries: 100, batches: 50, big: 100000, updates: 24000 };
+/**
+ * defaults are the workload sizes: per-call durability makes persistent inserts slow.
+ * getsResident is the number of point gets for Tabletop in IndexedDB, which reads from its
+ * replica in memory: microseconds a get, so that nPersistent of them would make rounds
+ * of a millisecond or two, at the mercy of one garbage collection or timer.
+ */
+export const defaults = { n: 10000, nPersistent: 2000, getsResident: 20000, queries: 100, batches: 50, big: 100000, updates: 24000 };
 
 /** BATCH is the number of entities per batched insert. */
 export const BATCH = 100;
@@ -29,14 +34,14 @@ export async function runBench(env) {
   const opts = { ...defaults, ...env };
   const log = opts.log ?? (() => {});
   const out = {};
-  for (const [name, engine] of [
+  const engines = [
     ["tabletop-memory", tabletopEngine(opts, { inMemory: true })],
     ["tabletop-idb", tabletopEngine(opts, {})],
     ["sqljs", sqlJsEngine(opts)],
     ["loki", lokiEngine(opts)],
     ["dexie", dexieEngine(opts)],
-  ]) {
-    if (opts.only && !opts.only.includes(name)) continue;
+  ].filter(([name]) => !opts.only || opts.only.includes(name));
+  for (const [name, engine] of engines) {
     const n = engine.durable ? opts.nPersistent : opts.n;
     log(`${name}: n=${n}, ${opts.queries} queries of ${PARTITION}`);
     out[name] = await workloads(engine, n, opts);
@@ -49,7 +54,64 @@ export async function runBench(env) {
       }
     }
   }
+  const [tt, dexie] = ["tabletop-idb", "dexie"].map((k) => engines.find(([name]) => name === k)?.[1]);
+  if (tt && dexie) {
+    log(`tabletop-idb and dexie: side by side, ${SIDE_ROUNDS} rounds`);
+    const side = await sideBySide(tt, dexie, opts);
+    log(`side by side, per round (inserts/s; batched/s): ${JSON.stringify(side.rounds)}`);
+    Object.assign(out["tabletop-idb"], side.a);
+    Object.assign(out.dexie, side.b);
+  }
   return out;
+}
+
+/** SIDE_ROUNDS is the number of rounds in which sideBySide alternates its two engines. */
+export const SIDE_ROUNDS = 20;
+
+/**
+ * sideBySide times the durable writes of engines a and b (Tabletop and Dexie) in turn,
+ * in SIDE_ROUNDS rounds, each on a fresh store: a round runs nPersistent / SIDE_ROUNDS
+ * inserts one per call, then 2 × batches / SIDE_ROUNDS batches of BATCH, on one engine
+ * and then on the other, which goes first in the next round. Both see the same disk and
+ * the same load from the rest of the machine, which moves a strict insert's rate by half
+ * from one minute to the next; a ratio is the median of the rounds' ratios. It resolves
+ * with each engine's median rates and a's ratios: { a: { insertsPerSec, insertsRatio,
+ * batchedPerSec, batchedRatio }, b: { insertsPerSec, batchedPerSec }, rounds: [a's, b's] }.
+ */
+async function sideBySide(a, b, { nPersistent, batches }) {
+  const inserts = Math.max(1, Math.floor(nPersistent / SIDE_ROUNDS));
+  const perRound = Math.max(1, Math.floor((2 * batches) / SIDE_ROUNDS));
+  const base = (Math.ceil(inserts / PARTITION) + 1) * PARTITION;
+  const rates = new Map([a, b].map((e) => [e, { inserts: [], batched: [] }]));
+  for (const e of [a, b]) await e.open("side");
+  try {
+    for (let round = 0; round < SIDE_ROUNDS; round++) {
+      for (const e of round % 2 ? [b, a] : [a, b]) {
+        const r = rates.get(e);
+        const from = round * inserts;
+        let t = performance.now();
+        for (let i = from; i < from + inserts; i++) await e.insert(entity(i));
+        r.inserts.push(inserts / ((performance.now() - t) / 1000));
+        t = performance.now();
+        for (let j = round * perRound; j < (round + 1) * perRound; j++) await e.insertBatch(Array.from({ length: BATCH }, (_, k) => entity(base + j * BATCH + k)), BATCH);
+        r.batched.push((perRound * BATCH) / ((performance.now() - t) / 1000));
+      }
+    }
+  } finally {
+    for (const e of [a, b]) await e.close(true);
+  }
+  const [ra, rb] = [rates.get(a), rates.get(b)];
+  const ratios = (x, y) => median(x.map((v, i) => v / y[i]));
+  return {
+    a: { insertsPerSec: median(ra.inserts), insertsRatio: ratios(ra.inserts, rb.inserts), batchedPerSec: median(ra.batched), batchedRatio: ratios(ra.batched, rb.batched) },
+    b: { insertsPerSec: median(rb.inserts), batchedPerSec: median(rb.batched) },
+    rounds: [ra, rb].map((r) => ({ inserts: r.inserts.map(Math.round), batched: r.batched.map(Math.round) })),
+  };
+}
+
+/** median returns the median of numbers (the upper one of an even count's middle two). */
+function median(xs) {
+  return [...xs].sort((x, y) => x - y)[xs.length >> 1];
 }
 
 /**
@@ -135,7 +197,7 @@ async function warmUp(engine) {
 }
 
 /** workloads times open, inserts, point gets and partition queries on one engine. */
-async function workloads(engine, n, { queries, batches }) {
+async function workloads(engine, n, { queries, batches, getsResident }) {
   const r = {};
   const t = performance.now();
   await engine.open("warm");
@@ -144,7 +206,7 @@ async function workloads(engine, n, { queries, batches }) {
   await engine.open();
   r.insertsPerSec = await rate(n, (i) => engine.insert(entity(i)));
   const rnd = random(42);
-  r.getsPerSec = await rate(n, async () => {
+  r.getsPerSec = await rate(engine.resident ? getsResident : n, async () => {
     const i = Math.floor(rnd() * n);
     const e = await engine.get(pk(i), rk(i));
     if (e?.n !== i || e.name !== `user ${i}`) throw new Error(`${engine.name}: get ${i} returned ${JSON.stringify(e)}`);
@@ -173,7 +235,7 @@ async function rate(count, op) {
     for (let i = from; i < to; i++) await op(i);
     rates.push((to - from) / ((performance.now() - t) / 1000));
   }
-  return rates.sort((a, b) => a - b)[ROUNDS >> 1];
+  return median(rates);
 }
 
 /** entity i of the data set: partitions of PARTITION rows, four typed properties. */
@@ -204,6 +266,7 @@ function tabletopEngine({ tabletopUrl }, storeOptions) {
   return {
     name: storeOptions.inMemory ? "Tabletop (memory)" : "Tabletop (IndexedDB)",
     durable: !storeOptions.inMemory,
+    resident: !storeOptions.inMemory, // durable, its reads answered from memory: getsResident of them
     async open(suffix = "") {
       T = await import(tabletopUrl);
       name = prefix + suffix;
