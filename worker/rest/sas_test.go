@@ -45,10 +45,16 @@ func (e *env) tableSASQuery(t *testing.T, name string, v aztables.SASSignatureVa
 // accountSAS returns a service client authenticated by an account SAS.
 func (e *env) accountSAS(t *testing.T, srt aztables.AccountSASResourceTypes, sp aztables.AccountSASPermissions) *aztables.ServiceClient {
 	t.Helper()
-	qps, err := aztables.AccountSASSignatureValues{
+	return e.signedClient(t, aztables.AccountSASSignatureValues{
 		Protocol: aztables.SASProtocolHTTPSandHTTP, Permissions: sp.String(), Services: "t",
 		ResourceTypes: srt.String(), ExpiryTime: time.Now().Add(time.Hour).UTC(),
-	}.Sign(e.cred)
+	})
+}
+
+// signedClient returns a service client authenticated by the account SAS v signs.
+func (e *env) signedClient(t *testing.T, v aztables.AccountSASSignatureValues) *aztables.ServiceClient {
+	t.Helper()
+	qps, err := v.Sign(e.cred)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,18 +206,10 @@ func TestSDK_AccountSAS_sourceIP(t *testing.T) {
 	e := newEnv(t)
 	e.table(t, "Acct")
 	from := func(ip string) *aztables.ServiceClient {
-		qps, err := aztables.AccountSASSignatureValues{
+		return e.signedClient(t, aztables.AccountSASSignatureValues{
 			Protocol: aztables.SASProtocolHTTPSandHTTP, Permissions: "r", Services: "t", ResourceTypes: "o",
 			ExpiryTime: time.Now().Add(time.Hour).UTC(), IPRange: aztables.IPRange{Start: net.ParseIP(ip)},
-		}.Sign(e.cred)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := aztables.NewServiceClientWithNoCredential(e.url+"/?"+qps.Encode(), clientOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
+		})
 	}
 	t.Run("OK", func(t *testing.T) {
 		if _, err := from("127.0.0.1").NewClient("Acct").NewListEntitiesPager(nil).NextPage(ctx); err != nil {
