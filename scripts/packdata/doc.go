@@ -12,5 +12,6 @@
 // Segments closer than MaxGap bytes are merged. Only what Go's linker writes is
 // accepted: active segments of memory 0 with an i32.const offset, none overlapping;
 // anything else (passive segments, other memories, other offset expressions) is
-// ErrUnsupported and the module is left as it is.
+// ErrUnsupported and the module is left as it is; a module with two data sections is
+// ErrMalformed (the format allows one).
 package main

@@ -43,6 +43,7 @@ func Pack(module []byte, maxGap int) ([]byte, error) {
 	out := append([]byte(nil), magic...)
 	var count int // segments written, for a data count section
 	dataCountAt := -1
+	seenData := false // a module has at most one: another's segments could fall in a gap filled with zeros
 	for r := (reader{b: module[len(magic):]}); len(r.b) > 0; {
 		id := r.byte()
 		body := r.bytes(int(r.u32()))
@@ -51,6 +52,10 @@ func Pack(module []byte, maxGap int) ([]byte, error) {
 		}
 		switch id {
 		case sectionData:
+			if seenData {
+				return nil, fmt.Errorf("%w: a second data section", ErrMalformed)
+			}
+			seenData = true
 			segs, err := readSegments(body)
 			if err != nil {
 				return nil, err

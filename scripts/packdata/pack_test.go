@@ -107,6 +107,7 @@ func TestPack(t *testing.T) {
 			"truncated": good[:len(good)-1],
 			"size":      append(module(), sectionData, 0xff, 0xff, 0xff, 0xff, 0x7f),
 			"trailing":  module(appendSection(nil, sectionData, append(writeSegments([]segment{{0, []byte{1}}}), 0))),
+			"twice":     module(dataSection(segment{0, []byte{1}}), dataSection(segment{1, []byte{2}})),
 		} {
 			if _, err := Pack(m, MaxGap); !errors.Is(err, ErrMalformed) {
 				t.Errorf("%s: err = %v, want ErrMalformed", name, err)
