@@ -8,7 +8,7 @@ import "strings"
 // writes (Store.facts) so that a stream of writes to the same table looks them up once.
 //
 // The facts are dropped whenever a write could make one of them wrong: any write of a
-// table record, a sync-tracking record or a deletion record (Tx.set, Tx.del), and any
+// table record, a sync-tracking record or a deletion record (Tx.wrote), and any
 // change set loaded as it stands (Store.loadCommands). A transaction that rolls back after
 // dropping them has only made the next write look them up again; one that rolls back after
 // finding them leaves them true, since it found them before writing anything.
@@ -71,8 +71,8 @@ func (tx *Tx) known(id string) (tableFacts, bool) {
 	return tx.facts, true
 }
 
-// wrote drops the table facts that a write of key could make wrong (see tableFacts).
-func (tx *Tx) wrote(key string) {
+// dropFacts drops the table facts that a write of key could make wrong (see tableFacts).
+func (tx *Tx) dropFacts(key string) {
 	if strings.HasPrefix(key, tablePrefix) || strings.HasPrefix(key, trackPrefix) || strings.HasPrefix(key, deletionPrefix) {
 		tx.store.forgetFacts()
 		tx.factsID = ""

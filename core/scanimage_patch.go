@@ -19,11 +19,11 @@ type imagePatch struct {
 	deleted bool
 }
 
-// wroteKey records that the transaction set key to value, or deleted it: the write is a
+// patchImage records that the transaction set key to value, or deleted it: the write is a
 // patch of its table's image, if the table has one; a write to a table with none starts
 // the count of its scans again, and a write of the table's own record (created or
-// deleted) forgets the table. set, setNew and del call it once the write is made.
-func (tx *Tx) wroteKey(key, value string, deleted bool) {
+// deleted) forgets the table. Tx.wrote calls it once the write is made.
+func (tx *Tx) patchImage(key, value string, deleted bool) {
 	c := tx.store.images
 	if c == nil || c.live.Load() == 0 {
 		return

@@ -72,8 +72,7 @@ func (tx *Tx) set(key, value string) error {
 	if _, _, err := tx.btx.Set(key, value, nil); err != nil {
 		return err
 	}
-	tx.wroteKey(key, value, false)
-	tx.wrote(key)
+	tx.wrote(key, value, false)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "set", key, value)
 	}
@@ -99,11 +98,19 @@ func (tx *Tx) setNew(key, value string) error {
 		}
 		return ErrEntityExists
 	}
-	tx.wroteKey(key, value, false)
+	tx.wrote(key, value, false)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "set", key, value)
 	}
 	return nil
+}
+
+// wrote notes a write of key made in buntdb (set to value, or deleted) to what the store
+// keeps beside the index: its table's scan image is patched and the table facts the write
+// could make wrong are dropped. set, setNew and del call it once the write is made.
+func (tx *Tx) wrote(key, value string, deleted bool) {
+	tx.patchImage(key, value, deleted)
+	tx.dropFacts(key)
 }
 
 // del removes key and records it in the change set.
@@ -117,8 +124,7 @@ func (tx *Tx) del(key string) error {
 	if _, err := tx.btx.Delete(key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
 		return err
 	}
-	tx.wroteKey(key, "", true)
-	tx.wrote(key)
+	tx.wrote(key, "", true)
 	if tx.logging {
 		tx.log = appendCommand(tx.log, "del", key)
 	}
