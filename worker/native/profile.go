@@ -19,12 +19,25 @@ const (
 	// memProfileEnv names the file the allocation profile (every allocation since the
 	// start, by site) is written to when the server stops.
 	memProfileEnv = "TABLETOP_MEMPROFILE"
+	// mutexProfileEnv names the file the mutex profile is written to when the server stops:
+	// where goroutines waited for a sync.Mutex another held (every contention sampled).
+	mutexProfileEnv = "TABLETOP_MUTEXPROFILE"
+	// blockProfileEnv names the file the block profile is written to when the server
+	// stops: where goroutines waited (on mutexes, channels, select), every event sampled.
+	blockProfileEnv = "TABLETOP_BLOCKPROFILE"
 )
 
 // startProfiles starts the profiles the environment asks for (getenv) and returns the
 // function that ends them and writes them out; with neither variable set it does nothing.
 func startProfiles(getenv func(string) string) (stop func() error, err error) {
 	cpuPath, memPath := getenv(cpuProfileEnv), getenv(memProfileEnv)
+	mutexPath, blockPath := getenv(mutexProfileEnv), getenv(blockProfileEnv)
+	if mutexPath != "" {
+		runtime.SetMutexProfileFraction(1)
+	}
+	if blockPath != "" {
+		runtime.SetBlockProfileRate(1)
+	}
 	var cpu *os.File
 	if cpuPath != "" {
 		if cpu, err = os.Create(cpuPath); err != nil {
@@ -44,6 +57,12 @@ func startProfiles(getenv func(string) string) (stop func() error, err error) {
 		if memPath != "" {
 			errs = append(errs, writeAllocs(memPath))
 		}
+		if mutexPath != "" {
+			errs = append(errs, writeProfile("mutex", mutexPath))
+		}
+		if blockPath != "" {
+			errs = append(errs, writeProfile("block", blockPath))
+		}
 		return errors.Join(errs...)
 	}, nil
 }
@@ -56,5 +75,15 @@ func writeAllocs(path string) error {
 	}
 	runtime.GC() // the profile counts allocations up to the last collection
 	err = pprof.Lookup("allocs").WriteTo(f, 0)
+	return errors.Join(err, f.Close())
+}
+
+// writeProfile writes the runtime profile name (pprof.Lookup) to path.
+func writeProfile(name, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create %s profile: %w", name, err)
+	}
+	err = pprof.Lookup(name).WriteTo(f, 0)
 	return errors.Join(err, f.Close())
 }

@@ -4,8 +4,9 @@
 # trivial net/http handler (the floor), each started here on a free loopback port, driven
 # one after the other by the same load generator (loadgen beside this script), then
 # stopped. Prints a table of rates and ratios. Usage: worker/native/bench/run.sh [loadgen flags, e.g. -phase 5s -clients 8]
-# BENCH_PROFILE=DIR profiles Tabletop's server: DIR/cpu.pprof and DIR/allocs.pprof (go tool
-# pprof), e.g. of the inserts alone: BENCH_PROFILE=/tmp/p worker/native/bench/run.sh -workloads inserts
+# BENCH_PROFILE=DIR profiles Tabletop's server: DIR/cpu.pprof, DIR/allocs.pprof, and where
+# goroutines waited, DIR/mutex.pprof and DIR/block.pprof (go tool pprof), e.g. of the inserts
+# alone: BENCH_PROFILE=/tmp/p worker/native/bench/run.sh -workloads inserts
 # Where /proc is, it also prints the CPU time each server spent over the load (user and
 # system). With -workloads inserts, Tabletop and the floor serve the same requests, so
 # their ratio is the ratio of CPU per request, which the load of a shared machine distorts
@@ -53,7 +54,8 @@ azurite="http://127.0.0.1:$port/devstoreaccount1"
 profile=()
 if [ -n "${BENCH_PROFILE:-}" ]; then
   mkdir -p "$BENCH_PROFILE"
-  profile=(env TABLETOP_CPUPROFILE="$BENCH_PROFILE/cpu.pprof" TABLETOP_MEMPROFILE="$BENCH_PROFILE/allocs.pprof")
+  profile=(env TABLETOP_CPUPROFILE="$BENCH_PROFILE/cpu.pprof" TABLETOP_MEMPROFILE="$BENCH_PROFILE/allocs.pprof"
+    TABLETOP_MUTEXPROFILE="$BENCH_PROFILE/mutex.pprof" TABLETOP_BLOCKPROFILE="$BENCH_PROFILE/block.pprof")
 fi
 "${profile[@]}" "$work/tabletop" -addr 127.0.0.1:0 -data :memory: -web "" -quiet >"$work/tabletop.log" 2>&1 &
 pids+=($!)
