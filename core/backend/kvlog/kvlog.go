@@ -45,7 +45,10 @@ func (b *Backend) Load(snapshot func(r io.Reader) error, changeSet func(cs []byt
 	if err != nil {
 		return fmt.Errorf("read head: %w", err)
 	}
-	if b.head, err = parseHead(raw); err != nil || raw == nil {
+	if raw == nil {
+		return nil
+	}
+	if b.head, err = parseHead(raw); err != nil {
 		return err
 	}
 	if b.head.chunks > 0 {
