@@ -312,6 +312,37 @@ func TestStore_PurgeDeletions(t *testing.T) {
 			t.Fatalf("after the last change: %v", describe(got))
 		}
 	})
+	t.Run("OK/NothingExpiredWritesNothing", func(t *testing.T) {
+		clk := newClock()
+		s := syncStore(t, clk, "feed")
+		insert(t, s, "feed", ent("p", "1"))
+		del(t, s, "feed", "p", "1")
+		// A read held open: a write would wait for it, a purge with nothing to remove does not.
+		holding, release := make(chan struct{}), make(chan struct{})
+		go s.View(func(*core.Tx) error {
+			close(holding)
+			<-release
+			return nil
+		})
+		<-holding
+		defer close(release)
+		done := make(chan error, 1)
+		go func() {
+			n, err := s.PurgeDeletions()
+			if err == nil && n != 0 {
+				err = fmt.Errorf("removed %d records, none expired", n)
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("PurgeDeletions with nothing expired waited for a reader, as a write transaction does")
+		}
+	})
 }
 
 // TestChanges_Invisible checks that deletion records stay out of every read an Azure

@@ -202,10 +202,32 @@ func (tx *Tx) clock() (DateTime, error) {
 // PurgeDeletions removes every deletion record older than Options.DeletionRetention (all
 // of them when it is zero) and returns how many it removed. Recording a deletion purges a
 // few expired records already; hosts may call this from time to time as well.
+//
+// With nothing expired it returns after a read: no write transaction, no commit (hosts
+// call it as a store opens, where the write path would otherwise run, and at the edge be
+// compiled, before any request needs it).
 func (s *Store) PurgeDeletions() (n int, err error) {
+	if expired, err := s.deletionsExpired(); err != nil || !expired {
+		return 0, err
+	}
 	err = s.Update(func(tx *Tx) error {
 		n, err = tx.purgeDeletions(-1)
 		return err
 	})
 	return n, err
+}
+
+// deletionsExpired reports whether the oldest deletion record is older than the retention.
+func (s *Store) deletionsExpired() (expired bool, err error) {
+	err = s.View(func(tx *Tx) error {
+		cutoff := s.retentionCutoff()
+		if err := s.need(deletionPrefix, "d\x01"); err != nil {
+			return err
+		}
+		return tx.btx.Ascend(deletionIndex, func(_, v string) bool {
+			expired = stampOf(v) < cutoff
+			return false
+		})
+	})
+	return expired, err
 }

@@ -159,9 +159,6 @@ func (s *Store) restoreIndexes() error {
 // ensureIndexes declares the configured indexes on the tables that exist, as the store
 // opens; an index already declared is left as it is.
 func (s *Store) ensureIndexes() error {
-	if len(s.opts.Indexes) == 0 {
-		return nil
-	}
 	for _, spec := range s.opts.Indexes {
 		if err := errors.Join(ValidateTableName(spec.Table), ValidatePropertyName(spec.Property)); err != nil {
 			return fmt.Errorf("index %s.%s: %w", spec.Table, spec.Property, err)

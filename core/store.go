@@ -97,15 +97,29 @@ func Open(opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	if err := s.restoreIndexes(); err != nil {
+	if err := s.openIndexes(); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("restore indexes: %w", err)
-	}
-	if err := s.ensureIndexes(); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("declare indexes: %w", err)
+		return nil, err
 	}
 	return s, nil
+}
+
+// openIndexes builds the indexes declared in what was loaded and declares the configured
+// ones. Only what a store needs runs: an empty store has no declarations to read, and a
+// store without Indexes none to declare (at the edge, each function first run as an
+// object starts is compiled then, before its first request is served).
+func (s *Store) openIndexes() error {
+	if s.snapBytes+s.logBytes > 0 {
+		if err := s.restoreIndexes(); err != nil {
+			return fmt.Errorf("restore indexes: %w", err)
+		}
+	}
+	if len(s.opts.Indexes) > 0 {
+		if err := s.ensureIndexes(); err != nil {
+			return fmt.Errorf("declare indexes: %w", err)
+		}
+	}
+	return nil
 }
 
 // load replays the backend into the empty index and restores the clock.

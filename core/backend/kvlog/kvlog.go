@@ -36,11 +36,17 @@ var _ core.Backend = (*Backend)(nil)
 // New returns a backend over kv.
 func New(kv KV) *Backend { return &Backend{kv: kv} }
 
-// Load replays the snapshot and the log after it.
+// Load replays the snapshot and the log after it. A store with no head has neither (every
+// commit that writes a snapshot or a log key writes the head with it), so opening an empty
+// store reads the head alone: one storage call, and at the edge none of the listing's code
+// runs (under lazy wasm compilation, each function first run at a start is compiled then).
 func (b *Backend) Load(snapshot func(r io.Reader) error, changeSet func(cs []byte) error) error {
 	raw, err := b.kv.Get(headKey)
 	if err != nil {
 		return fmt.Errorf("read head: %w", err)
+	}
+	if raw == nil {
+		return nil
 	}
 	if b.head, err = parseHead(raw); err != nil {
 		return err
