@@ -116,6 +116,19 @@ export class Store {
   }
 
   /**
+   * _alone is whether no other tab has the store open, as far as this tab knows; while it
+   * is, the storage holds the store's writer lock (idb.js writeAlone).
+   */
+  get _alone() {
+    return this._isAlone;
+  }
+
+  set _alone(on) {
+    this._isAlone = on;
+    this._storage?.writeAlone(on);
+  }
+
+  /**
    * _exec runs one engine operation now, mapping a failure to RestError, or throwing a
    * NeedRange; see Engine.call for decode.
    */
@@ -394,7 +407,7 @@ export class Store {
       }
     };
     for (let tries = 0; ; tries++) {
-      if (await this._storage.compact(this._seq, save)) break;
+      if (await this._storage.compact(this._seq, save, must)) break;
       if (!must || tries >= 10) return;
       this._absorb(await this._storage.catchUp(this._seq));
     }
