@@ -6,7 +6,8 @@
 //
 //   to tx       call → the read-write transaction created (JS API, the write queued)
 //   to add      → the record added (for Tabletop: the wasm call, its change set, the record built)
-//   to commit   → commit() called (Dexie: none, the transaction commits when idle)
+//   to added    → add() returned (the value cloned, its index keys taken)
+//   to commit   → commit() called (Dexie: once the add has succeeded)
 //   to complete → the transaction's complete event (IndexedDB, the disk sync)
 //   to resolve  → the call's promise resolved
 //   total       call → resolved
@@ -46,12 +47,14 @@ async function split({ rounds, per }) {
     return tx;
   };
   IDBObjectStore.prototype.add = function (...args) {
-    if (marks && marks.add === undefined) {
-      const m = marks;
+    const m = marks?.add === undefined ? marks : undefined;
+    if (m) {
       m.add = now();
       this.transaction.addEventListener("complete", () => (m.complete ??= now()));
     }
-    return add.apply(this, args);
+    const req = add.apply(this, args);
+    if (m) m.added = now();
+    return req;
   };
   IDBTransaction.prototype.commit = function () {
     if (marks) marks.commit ??= now();
@@ -82,7 +85,7 @@ async function split({ rounds, per }) {
     const s = [...xs].sort((a, b) => a - b).slice(Math.floor(xs.length / 10), Math.ceil((xs.length * 9) / 10));
     return s.reduce((a, b) => a + b, 0) / s.length;
   };
-  const steps = ["call", "tx", "add", "commit", "complete", "resolve"];
+  const steps = ["call", "tx", "add", "added", "commit", "complete", "resolve"];
   const out = {};
   for (const [k, ms] of Object.entries(phases)) {
     out[k] = {};
