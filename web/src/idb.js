@@ -14,7 +14,7 @@
 //                     the pages hold every change set before firstSeq
 //   log/{seq}         one change set per key, seq in 16 hex digits: { cs, changes?,
 //                     touches, total, carry }: its bytes; for the first change set of a
-//                     commit, changes, what Store._subscribe listeners receive, so that a
+//                     commit, changes (as JSON text), what Store._subscribe listeners receive, so that a
 //                     tab that reads another tab's commit from the log can report it;
 //                     touches, what the index "touches" finds it by (see below); total,
 //                     the bytes of log since the pages up to it, as its writer counted
@@ -61,8 +61,8 @@
 // entity from two tabs: exactly one wins). A tab that believes it writes alone may add its
 // records without reading the log first (transact's speculate): IndexedDB's add fails
 // where a record already is, aborting the transaction and undoing them. A commit of such a
-// tab is two requests: the lease (below) and the add. A crash at any point leaves the old
-// or the new state, never a mix.
+// tab is two requests: the lease (below) and the add, or the add alone under the writer
+// lock (below). A crash at any point leaves the old or the new state, never a mix.
 //
 // Tabs share a store by default: each takes the Web Lock "tabletop:{name}" in shared mode.
 // An exclusive opener (lock: "fail" | "wait" | "steal") takes it exclusively, waiting for
@@ -70,6 +70,22 @@
 // every commit checks, inside its own IndexedDB transaction, the lease written on opening
 // ("shared:…", adopted by every sharing tab, or an exclusive opener's own): a tab that was
 // taken over cannot write one more change set, even where Web Locks are missing.
+//
+// The writer lock. Where there are Web Locks, a tab that writes alone also holds the
+// exclusive Web Lock "tabletop:{name}:writer" for as long as it does (writeAlone), and
+// once one of its commits has checked the lease in a transaction begun under that lock,
+// its commits read no lease: a commit is then the add alone, committed at once. That is
+// safe because nothing the lease tells can happen while it holds the lock: a compaction
+// runs only under the writer lock (the holder's own, or taken for it and released after),
+// and an exclusive opener writes its lease under it, after the tab it takes the store
+// from has let it go (a tab whose store lock is stolen stops writing and releases the
+// writer lock at once: taken). Another tab's commits are still caught by add's
+// ConstraintError. A transaction begun before the lock was released is ordered before
+// every transaction begun after it was taken by another tab (IndexedDB runs read-write
+// transactions over one object store in the order they were begun). A tab that hears
+// another releases the lock and checks the lease again; where there are no Web Locks,
+// every commit checks it. Version 4 of the database changes no record, only keeps out the
+// code of version 3, which compacts without the lock.
 
 import { RestError } from "./errors.js";
 import { compareBytes, cutPage, eachKey, yieldToPage } from "./load.js";
