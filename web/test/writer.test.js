@@ -99,3 +99,26 @@ test("another tab compacts only once the lone writer released the writer lock", 
   const rows = await collect(new TableClient(other, "things").listEntities());
   assert.deepEqual(rows.map((e) => e.rowKey), ["0", "1", "2", "3"]);
 });
+
+test("a tab writing alone without the lease loads the pages a write needs", async (t) => {
+  const { name, store, c } = await alone(t);
+  const blob = "x".repeat(2000);
+  for (let p = 0; p < 4; p++) await c.submitTransaction(Array.from({ length: 50 }, (_, r) => ["create", { partitionKey: `p${p}`, rowKey: String(r), blob }]));
+  await store.compact(); // 400 KB: several pages
+  await store.close();
+  const again = await openStore(name); // nothing resident
+  t.after(() => again.close());
+  const d = new TableClient(again, "things");
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(again._alone, true);
+  await d.createEntity({ partitionKey: "p0", rowKey: "new" }); // checks the lease, loading p0's page
+  const reads = await leaseReads(() => d.createEntity({ partitionKey: "p3", rowKey: "new" })); // needs p3's page
+  assert.equal(reads, 0);
+  await assert.rejects(d.createEntity({ partitionKey: "p2", rowKey: "0" }), (e) => e.code === "EntityAlreadyExists");
+  await again.close();
+  const last = await openStore(name);
+  const rows = await collect(new TableClient(last, "things").listEntities());
+  await last.close();
+  assert.equal(rows.length, 202);
+  assert.deepEqual(rows.filter((e) => e.rowKey === "new").map((e) => e.partitionKey), ["p0", "p3"]);
+});
