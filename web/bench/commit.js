@@ -7,6 +7,8 @@
 //   dexie        add({ partitionKey, rowKey, … }) into a store keyed by [partitionKey+rowKey], commit()
 //   lease+add    Tabletop's commit: the lease read and the log record added; auto-commit
 //   lease+commit the same, committed (commit()) once the lease is checked: what idb.js does
+//   lease+commit/2 the same in a transaction over kv and meta only: what the scope of pages costs
+//   add+commit/kv the log record alone in a transaction over kv only, commit()
 //   add+commit   the log record alone, commit(): what the lease read costs
 //   plain-record the log record into a store with no index: what the log's index costs
 //   plain-object Dexie's object into that store with an explicit key: what the record's size costs
@@ -18,10 +20,10 @@ import { serve } from "../browser/serve.js";
 
 const web = new URL("../", import.meta.url).pathname;
 const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
-const options = { rounds: Number(option("rounds", 16)), per: Number(option("per", 60)), durability: option("durability", "strict") };
+const options = { rounds: Number(option("rounds", 16)), per: Number(option("per", 60)), durability: option("durability", "strict"), only: option("only", "") };
 
 /** shapes runs in the page: it times each shape of commit and returns their ratios to Dexie's. */
-async function shapes({ rounds, per, durability }) {
+async function shapes({ rounds, per, durability, only }) {
   const db = await new Promise((resolve, reject) => {
     const req = indexedDB.open(`commit-${Date.now()}`, 1);
     req.onupgradeneeded = () => {
@@ -48,10 +50,16 @@ async function shapes({ rounds, per, durability }) {
     dexie: () => { const t = tx("t"); t.objectStore("t").add(object()); t.commit(); return complete(t); },
     "lease+add": () => { const t = tx(all); lease(t, () => {}); t.objectStore("kv").add(record(), key()); return complete(t); },
     "lease+commit": () => { const t = tx(all); lease(t, () => t.commit()); t.objectStore("kv").add(record(), key()); return complete(t); },
+    "lease+commit/2": () => { const t = tx(["kv", "meta"]); lease(t, () => t.commit()); t.objectStore("kv").add(record(), key()); return complete(t); },
+    "add+commit/kv": () => { const t = tx("kv"); t.objectStore("kv").add(record(), key()); t.commit(); return complete(t); },
+    "add+mark": () => { const t = tx(["kv", "meta"]); t.objectStore("kv").add(record(), key()); const m = t.objectStore("meta"); m.add(1, "stale/shared:x"); m.delete("stale/shared:x"); t.commit(); return complete(t); },
+    "add+mark/kv": () => { const t = tx(["kv", "meta"]); const kv = t.objectStore("kv"); kv.add(record(), key()); kv.add(1, "stale/shared:x"); kv.delete("stale/shared:x"); t.commit(); return complete(t); },
+    "add+mark/add": () => { const t = tx(["kv", "meta"]); const kv = t.objectStore("kv"); kv.add(record(), key()); kv.add(1, `stale/${n}`); t.commit(); return complete(t); },
     "add+commit": () => { const t = tx(all); t.objectStore("kv").add(record(), key()); t.commit(); return complete(t); },
     "plain-record": () => { const t = tx("plain"); t.objectStore("plain").add(record(), key()); t.commit(); return complete(t); },
     "plain-object": () => { const t = tx("plain"); t.objectStore("plain").add(object(), key()); t.commit(); return complete(t); },
   };
+  if (only) for (const k of Object.keys(run)) if (k !== "dexie" && !only.split(",").includes(k)) delete run[k];
   const rates = Object.fromEntries(Object.keys(run).map((k) => [k, []]));
   for (let i = 0; i < 100; i++) for (const k in run) await run[k](); // warm
   for (let r = 0; r < rounds; r++) {

@@ -152,3 +152,46 @@ test("a tab reads the other tab's writes to key ranges it has not loaded, across
   const read = await two.evaluate(() => Promise.all([["p01", "r01"], ["p25", "r25"], ["p29", "r49"]].map(([p, r]) => globalThis.c.getEntity(p, r).then((e) => e.n))));
   assert.deepEqual(read, [-1, -2, 2949]);
 });
+
+test("a tab writing alone commits reading no lease under the writer lock, and a steal stops it", async (t) => {
+  const server = await serve(web);
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-tabs-")));
+  t.after(async () => (await b.close(), server.close()));
+  const open = async (lock) => {
+    const page = await b.ctx.newPage();
+    await page.goto(`${server.url}browser/blank.html`);
+    await page.evaluate(async (lock) => {
+      const T = await import("/tabletop.js");
+      globalThis.store = await T.openStore("stolen", { lock });
+      globalThis.c = new T.TableClient(globalThis.store, "Shared");
+    }, lock);
+    return page;
+  };
+  const one = await open("shared");
+  const reads = await one.evaluate(async () => {
+    await globalThis.c.createTable();
+    await new Promise((r) => setTimeout(r, 150)); // no other tab answers: it writes alone
+    await globalThis.c.createEntity({ partitionKey: "p", rowKey: "0" });
+    const get = IDBObjectStore.prototype.get;
+    let n = 0;
+    IDBObjectStore.prototype.get = function (key) {
+      if (key === "lease") n++;
+      return get.call(this, key);
+    };
+    for (let i = 1; i <= 5; i++) await globalThis.c.createEntity({ partitionKey: "p", rowKey: String(i) });
+    IDBObjectStore.prototype.get = get;
+    globalThis.store._channel.onmessage = null; // deaf to the next tab: only the locks tell it
+    return { n, alone: globalThis.store._alone, writer: (await navigator.locks.query()).held.map((l) => l.name) };
+  });
+  assert.deepEqual(reads, { n: 0, alone: true, writer: ["tabletop:stolen", "tabletop:stolen:writer"] });
+  const two = await open("steal");
+  const lost = await one.evaluate(() => globalThis.c.createEntity({ partitionKey: "p", rowKey: "lost" }).then(() => "written", (e) => e.code));
+  assert.equal(lost, "StoreLocked");
+  const rows = await two.evaluate(async () => {
+    await globalThis.c.createEntity({ partitionKey: "p", rowKey: "kept" });
+    const rows = [];
+    for await (const e of globalThis.c.listEntities()) rows.push(e.rowKey);
+    return rows;
+  });
+  assert.deepEqual(rows, ["0", "1", "2", "3", "4", "5", "kept"]);
+});

@@ -54,8 +54,11 @@ export const encodeHead = (h) => encoder.encode(`${h.gen} ${h.chunks} ${h.nextSe
 export const logRange = (from, to) => IDBKeyRange.bound(logKey(from), logKey(to - 1));
 export const allLog = () => IDBKeyRange.bound("log/", "log/\uffff");
 
-/** logEntry reads a log record: { cs, changes?, touches?, total? } (version 2's: { cs, changes? } or its bytes). */
-export const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : v);
+/**
+ * logEntry reads a log record: { cs, changes?, touches?, total? } (version 2's: { cs,
+ * changes? } or its bytes); changes, kept as JSON text (see logRecord), as the array it notes.
+ */
+export const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : typeof v.changes === "string" ? { ...v, changes: JSON.parse(v.changes) } : v);
 
 /**
  * logRecord is the log record of a change set ({ cs, changes?, carry? }) whose writer
@@ -64,7 +67,9 @@ export const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : v);
  */
 export function logRecord(set, dir, total) {
   const rec = { cs: set.cs, touches: touches(set.cs, dir), total };
-  if (set.changes) rec.changes = set.changes;
+  // The note as JSON text: IndexedDB's add clones one string faster than an array of
+  // objects (in Chromium, about 40 µs less of an insert's ~140 µs add call).
+  if (set.changes) rec.changes = JSON.stringify(set.changes);
   if (set.carry) rec.carry = set.carry;
   return rec;
 }

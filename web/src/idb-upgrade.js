@@ -1,7 +1,8 @@
 // Converting a persistent store's database of an older version in its upgrade
 // transaction (idb.js opens it at VERSION): version 1 kept a whole snapshot (snap/{gen}/{n})
 // instead of pages, which is cut into pages; the log of versions 1 and 2 gets its index
-// (touches) and the directory of pages is written. The upgrade commits whole or not at all.
+// (touches) and the directory of pages is written; version 3's records are version 4's.
+// The upgrade commits whole or not at all.
 
 import { splitPage } from "./load.js";
 import { KV, META, PAGES, TOUCHES, Carry, Directory, PAGE_BYTES, allLog, concat, encodeHead, hex, logEntry, logRecord, pageKey, parseHead, writeDirectory } from "./idb-format.js";
@@ -16,10 +17,14 @@ export function upgrade(db, tx, oldVersion) {
     db.createObjectStore(META);
   }
   if (oldVersion < 2) db.createObjectStore(PAGES);
-  tx.objectStore(KV).createIndex(TOUCHES, TOUCHES, { multiEntry: true });
-  const index = () => oldVersion > 0 && indexLog(tx); // and lists the pages
-  if (oldVersion === 1) snapshotToPages(tx, index);
-  else index();
+  if (oldVersion < 3) {
+    tx.objectStore(KV).createIndex(TOUCHES, TOUCHES, { multiEntry: true });
+    const index = () => oldVersion > 0 && indexLog(tx); // and lists the pages
+    if (oldVersion === 1) snapshotToPages(tx, index);
+    else index();
+  }
+  // Version 4 changes no record: only what its tabs do (a compaction takes the writer
+  // lock, see idb.js); opening at 4 keeps out tabs of version 3's code, which compact without it.
 }
 
 /** snapPrefix is the prefix of the keys of version 1's snapshot of generation gen, in chunks. */

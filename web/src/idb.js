@@ -14,7 +14,7 @@
 //                     the pages hold every change set before firstSeq
 //   log/{seq}         one change set per key, seq in 16 hex digits: { cs, changes?,
 //                     touches, total, carry }: its bytes; for the first change set of a
-//                     commit, changes, what Store._subscribe listeners receive, so that a
+//                     commit, changes (as JSON text), what Store._subscribe listeners receive, so that a
 //                     tab that reads another tab's commit from the log can report it;
 //                     touches, what the index "touches" finds it by (see below); total,
 //                     the bytes of log since the pages up to it, as its writer counted
@@ -61,8 +61,8 @@
 // entity from two tabs: exactly one wins). A tab that believes it writes alone may add its
 // records without reading the log first (transact's speculate): IndexedDB's add fails
 // where a record already is, aborting the transaction and undoing them. A commit of such a
-// tab is two requests: the lease (below) and the add. A crash at any point leaves the old
-// or the new state, never a mix.
+// tab is two requests: the lease (below) and the add, or the add alone under the writer
+// lock (below). A crash at any point leaves the old or the new state, never a mix.
 //
 // Tabs share a store by default: each takes the Web Lock "tabletop:{name}" in shared mode.
 // An exclusive opener (lock: "fail" | "wait" | "steal") takes it exclusively, waiting for
@@ -70,6 +70,22 @@
 // every commit checks, inside its own IndexedDB transaction, the lease written on opening
 // ("shared:…", adopted by every sharing tab, or an exclusive opener's own): a tab that was
 // taken over cannot write one more change set, even where Web Locks are missing.
+//
+// The writer lock. Where there are Web Locks, a tab that writes alone also holds the
+// exclusive Web Lock "tabletop:{name}:writer" for as long as it does (writeAlone), and
+// once one of its commits has checked the lease in a transaction begun under that lock,
+// its commits read no lease: a commit is then the add alone, committed at once. That is
+// safe because nothing the lease tells can happen while it holds the lock: a compaction
+// runs only under the writer lock (the holder's own, or taken for it and released after),
+// and an exclusive opener writes its lease under it, after the tab it takes the store
+// from has let it go (a tab whose store lock is stolen stops writing and releases the
+// writer lock at once: taken). Another tab's commits are still caught by add's
+// ConstraintError. A transaction begun before the lock was released is ordered before
+// every transaction begun after it was taken by another tab (IndexedDB runs read-write
+// transactions over one object store in the order they were begun). A tab that hears
+// another releases the lock and checks the lease again; where there are no Web Locks,
+// every commit checks it. Version 4 of the database changes no record, only keeps out the
+// code of version 3, which compacts without the lock.
 
 import { RestError } from "./errors.js";
 import { compareBytes, cutPage, eachKey, yieldToPage } from "./load.js";
@@ -78,8 +94,11 @@ import { upgrade } from "./idb-upgrade.js";
 
 export { Carry, KEY_END, PAGE_BYTES };
 
-/** VERSION is the database's version: 1 a whole snapshot, 2 pages, 3 the log indexed by page. */
-const VERSION = 3;
+/**
+ * VERSION is the database's version: 1 a whole snapshot, 2 pages, 3 the log indexed by
+ * page, 4 compactions under the writer lock (the records are version 3's).
+ */
+const VERSION = 4;
 
 /** LOG_PIECE is about how many bytes of log opening reads per transaction. */
 const LOG_PIECE = 128 << 10;
@@ -100,13 +119,18 @@ export function storeLocked(name) {
  */
 export async function openIDBStorage(name, options = {}) {
   const { durability = "strict", lock = "shared", lockTimeout = 3000 } = options;
-  const release = await acquireLock(name, lock, lockTimeout);
+  let taken = () => {};
+  const release = await acquireLock(name, lock, lockTimeout, () => taken());
   let db;
   try {
     db = await openDatabase(name);
-    const lease = await writeLease(db, lock === "shared");
+    // An exclusive opener writes its lease holding the writer lock: a tab it takes the
+    // store from, if it was writing without reading the lease, first stops (see storage).
+    const lease = await (lock === "shared" ? writeLease(db, true) : withWriterLock(name, true, () => writeLease(db, false)));
     await keepBallast(db);
-    return storage(name, db, lease, durability, release);
+    const s = storage(name, db, lease, durability, release);
+    taken = s.taken;
+    return s;
   } catch (e) {
     db?.close();
     release();
@@ -243,7 +267,35 @@ function readDirectory(meta, dir, gen, done) {
 
 function storage(name, db, lease, durability, release) {
   const txOptions = durability === "default" ? undefined : { durability };
-  let lost = false;
+  const locks = globalThis.navigator?.locks;
+  let lost = false, closed = false;
+  let alone; // while this tab holds the writer lock: { verified, release }
+  let asked; // the writer lock's request under way or granted
+  /**
+   * writeAlone takes (true) or releases (false) the writer lock, for a tab that writes
+   * alone: while it holds it and once a commit checked the lease in a transaction begun
+   * under it (verified), its speculative commits read no lease (see transact).
+   */
+  const writeAlone = (on) => {
+    if (!locks) return;
+    if (!on) {
+      const r = alone?.release;
+      alone = asked = undefined;
+      r?.();
+      return;
+    }
+    if (asked || lost || closed) return;
+    const mine = (asked = {});
+    locks
+      .request(writerLock(name), { ifAvailable: true }, (lock) => {
+        if (asked !== mine || !lock) {
+          if (asked === mine) asked = undefined;
+          return undefined;
+        }
+        return new Promise((r) => (alone = { verified: false, release: r }));
+      })
+      .catch(() => asked === mine && (asked = undefined));
+  };
   let known; // the head as this storage last read or wrote it
   const dir = new Directory();
   db.onversionchange = () => db.close(); // another tab deletes the database
@@ -265,9 +317,10 @@ function storage(name, db, lease, durability, release) {
    * request that fails after that (add's ConstraintError) still aborts the transaction:
    * its error event, not cancelled, does.
    */
-  function writeTx(body, onGen) {
+  function writeTx(body, onGen, holding) {
     if (lost) return Promise.reject(storeLocked(name));
     const tx = db.transaction([KV, META, PAGES], "readwrite", txOptions);
+    const trusted = holding?.verified;
     const kv = tx.objectStore(KV);
     const meta = tx.objectStore(META);
     let failure, checked = false, last = false;
@@ -288,7 +341,8 @@ function storage(name, db, lease, durability, release) {
         // No longer active (aborted): complete() reports how it ended.
       }
     };
-    meta.get("lease").onsuccess = (ev) => {
+    if (trusted) checked = true;
+    else meta.get("lease").onsuccess = (ev) => {
       const rec = leaseOf(ev.target.result);
       if (rec.lease !== lease) {
         lost = true;
@@ -304,7 +358,10 @@ function storage(name, db, lease, durability, release) {
     } catch (e) {
       abort(e);
     }
-    return complete(tx).catch((e) => Promise.reject(failure ?? (lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e)));
+    return complete(tx).then(
+      () => holding && (holding.verified = true),
+      (e) => Promise.reject(failure ?? (lost ? storeLocked(name) : e?.name === "QuotaExceededError" ? quotaExceeded(name) : e)),
+    );
   }
 
   /** readTx runs body(kv, pages, done, fail, meta) in a read-only transaction; it resolves with what body passed to done. */
@@ -438,6 +495,9 @@ function storage(name, db, lease, durability, release) {
         stored = { kv, sets: out.sets };
       };
       const expected = known;
+      if (speculate) writeAlone(true);
+      else writeAlone(false);
+      const holding = alone;
       if (speculate && expected?.nextSeq === seq) {
         stored = undefined;
         await writeTx((kv, meta, pages, abort, finished) => {
@@ -464,14 +524,14 @@ function storage(name, db, lease, durability, release) {
           // It folded only what this tab had applied, maybe splitting pages: the records list them anew.
           readDirectory(meta, dir, gen, () => stored?.sets.forEach((s, i) => stored.kv.put(logRecord(s, dir, s.total), logKey(from + i))));
           return true;
-        });
+        }, holding);
       } else {
         await writeTx((kv, meta, pages, abort, finished) => {
           readSince(kv, seq, (caught) => {
             // The records' touches need the pages as they are: another tab may have split some.
             readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, (loaded) => run(caught, loaded), (out) => (put(kv, caught, out), finished()), abort));
           }, abort);
-        });
+        }, undefined, holding);
       }
       known = head;
       return from;
@@ -487,7 +547,7 @@ function storage(name, db, lease, durability, release) {
      * meanwhile). It frees space:
      * failing for the quota it releases the ballast and tries once more.
      */
-    async compact(seq, save) {
+    async compact(seq, save, must = true) {
       let written, grown;
       const once = () =>
         writeTx((kv, meta, pages, abort) => {
@@ -529,12 +589,17 @@ function storage(name, db, lease, durability, release) {
             };
           }, abort);
         });
-      try {
-        await once();
-      } catch (e) {
-        if (e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
-        await once();
-      }
+      const twice = async () => {
+        try {
+          await once();
+        } catch (e) {
+          if (e?.code !== "QuotaExceeded" || !(await releaseBallast(db))) throw e;
+          await once();
+        }
+        return true;
+      };
+      // Only the writer lock's holder compacts: a tab writing alone holds it (see transact).
+      if (!(alone ? await twice() : await withWriterLock(name, must, twice))) return false;
       if (grown) {
         // Committed: the directory, which read every page's key in it, is the new pages'.
         dir.add(grown.split);
@@ -555,11 +620,37 @@ function storage(name, db, lease, durability, release) {
     putMeta(key, value) {
       return writeTx((_, meta) => meta.put(value, key));
     },
+    writeAlone,
+    /** taken stops this storage's writes: another tab took the store over (its Web Lock stolen). */
+    taken() {
+      lost = true;
+      writeAlone(false);
+    },
     close() {
+      closed = true;
+      writeAlone(false);
       db.close();
       release();
     },
   };
+}
+
+/**
+ * writerLock is the name of the store's writer lock, a Web Lock taken exclusively by a tab
+ * that writes alone for as long as it does, by a compaction, and by an exclusive opener
+ * writing its lease (see the top of this file).
+ */
+const writerLock = (name) => `tabletop:${name}:writer`;
+
+/**
+ * withWriterLock runs fn holding the store's writer lock, waiting for it if wait, else
+ * resolving with false at once if another tab holds it; where there are no Web Locks it
+ * runs fn.
+ */
+function withWriterLock(name, wait, fn) {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return fn();
+  return locks.request(writerLock(name), wait ? {} : { ifAvailable: true }, (lock) => (lock ? fn() : false));
 }
 
 function openDatabase(name) {
@@ -638,11 +729,11 @@ function leaseOf(v) {
 
 /**
  * acquireLock takes the store's Web Lock, shared or exclusive (mode "fail" | "wait" |
- * "steal"), and returns the function that releases it. A shared lock waits up to timeout
- * for an exclusive holder. Where there are no Web Locks (Node), only the lease protects
- * the database.
+ * "steal"), and returns the function that releases it; onLost is called if another
+ * opener steals it. A shared lock waits up to timeout for an exclusive holder. Where there
+ * are no Web Locks (Node), only the lease protects the database.
  */
-function acquireLock(name, mode, timeout) {
+function acquireLock(name, mode, timeout, onLost) {
   const locks = globalThis.navigator?.locks;
   if (!locks) return Promise.resolve(() => {});
   return new Promise((resolve, reject) => {
@@ -659,6 +750,7 @@ function acquireLock(name, mode, timeout) {
       })
       .catch((e) => {
         if (!granted) reject(e?.name === "TimeoutError" || e?.name === "AbortError" ? storeLocked(name) : e);
+        else onLost(); // stolen by an exclusive opener
       });
   });
 }

@@ -11,6 +11,7 @@ import { fresh, collect } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 import { loadEngine } from "../src/engine.js";
 import { eachCommand, eachKey, splitPage } from "../src/load.js";
+import { logEntry } from "../src/idb-format.js";
 
 const blob = "x".repeat(500);
 
@@ -188,7 +189,7 @@ test("a database of version 1 (a whole snapshot and its log) is cut into pages o
   const keys = (await raw(name, "kv")).map(([k]) => k);
   assert.equal(keys.filter((k) => k.startsWith("snap/") || k.startsWith("note/")).length, 0, "the snapshot or a note is still there");
   const first = (await raw(name, "kv")).find(([k]) => k === "log/0000000000000005")[1];
-  assert.equal(first.changes[0].rowKey, "0", "the note is not in its log record");
+  assert.equal(logEntry(first).changes[0].rowKey, "0", "the note is not in its log record");
   assert.ok((await raw(name, "pages")).length >= 3);
 });
 
@@ -413,7 +414,7 @@ test("a database of version 2 (its log not indexed) gets the index on first open
   const log = await logRecords(name);
   assert.deepEqual(log.map(([seq]) => seq), [9, 10, 11]);
   assert.ok(log.every(([, r]) => r.touches?.length === 1 && r.carry?.length > 0), "a record was not indexed, or carries no clock");
-  assert.equal(log[0][1].changes[0].rowKey, "0", "the note is not in its log record");
+  assert.equal(logEntry(log[0][1]).changes[0].rowKey, "0", "the note is not in its log record");
   await c.upsertEntity({ partitionKey: "p3", rowKey: "x" }); // the clock loads from the log's last record
   await store.close();
   const again = await openStore(name);

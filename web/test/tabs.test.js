@@ -172,3 +172,26 @@ test("a tab writing alone keeps another tab's compaction it missed", async (t) =
   await again.close();
   assert.deepEqual(rows.map((e) => e.rowKey), ["0", "1", "2", "3", "4", "after"]);
 });
+
+test("a tab writing alone posts no commit, and a tab it answers reads those from the log", async (t) => {
+  const { name, store, c } = await alone(t);
+  const posted = [];
+  const post = store._channel.postMessage.bind(store._channel);
+  store._channel.postMessage = (msg) => (posted.push(msg.type), post(msg));
+  const heard = store._channel.onmessage;
+  store._channel.onmessage = null; // it does not hear the next tab yet: it still writes alone
+  const other = await openStore(name);
+  t.after(() => other.close());
+  const b = new TableClient(other, "things");
+  await c.createEntity({ partitionKey: "p", rowKey: "alone" });
+  assert.deepEqual(posted, []);
+  await delivered();
+  await rejects(b.getEntity("p", "alone"), "ResourceNotFound", 404);
+  store._channel.onmessage = heard;
+  store._receive({ type: "hello" }); // it hears the greeting now, and answers
+  assert.deepEqual(posted, ["here"]);
+  await delivered();
+  assert.equal((await b.getEntity("p", "alone")).rowKey, "alone");
+  await c.createEntity({ partitionKey: "p", rowKey: "known" });
+  assert.deepEqual(posted, ["here", "commit"]);
+});

@@ -1,0 +1,31 @@
+import { chromium } from "playwright-core";
+import { serve } from "/work/wt/strict/web/browser/serve.js";
+const server = await serve("/work/wt/strict/web/");
+const ctx = await chromium.launchPersistentContext("/tmp/h1/prof" + Date.now(), { executablePath: "/usr/bin/chromium", headless: true, args: ["--headless", "--no-sandbox"] });
+const page = ctx.pages()[0] ?? (await ctx.newPage());
+await page.goto(`${server.url}browser/blank.html`);
+await page.evaluate(async () => {
+  const T = await import("/tabletop.js");
+  globalThis.store = await T.openStore("prof");
+  globalThis.c = new T.TableClient(globalThis.store, "Bench");
+  await globalThis.c.createTable();
+  await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < 200; i++) await globalThis.c.createEntity({ partitionKey: "p", rowKey: "w" + i, name: "user", n: i, x: i / 7, flag: true });
+});
+const cdp = await ctx.newCDPSession(page);
+await cdp.send("Profiler.enable");
+await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
+await cdp.send("Profiler.start");
+const ms = await page.evaluate(async () => {
+  const t = performance.now();
+  for (let i = 0; i < 1000; i++) await globalThis.c.createEntity({ partitionKey: "p", rowKey: String(i).padStart(8, "0"), name: `user ${i}`, n: i, x: i / 7, flag: i % 2 === 0 });
+  return performance.now() - t;
+});
+const { profile } = await cdp.send("Profiler.stop");
+const self = new Map();
+const dt = profile.timeDeltas; const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+profile.samples.forEach((id, i) => { const n = byId.get(id); const k = `${n.callFrame.functionName || "(anon)"} ${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber}`; self.set(k, (self.get(k) ?? 0) + (dt[i] ?? 0)); });
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+console.log(`wall ${ms.toFixed(0)} ms for 1000 inserts; sampled ${(total / 1000).toFixed(0)} ms`);
+for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(v / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+await ctx.close(); server.close();
