@@ -36,7 +36,7 @@ func TestCall_TextOf(t *testing.T) {
 		long := strings.Repeat("x", textBytes-10)
 		a := c.textOf(append(c.textRoom(), long...))
 		b := c.textOf(append(c.textRoom(), "more than ten bytes"...)) // reallocated as it grows
-		d := c.textOf(append(c.textRoom(), "after"...))               // fits in the room left
+		d := c.textOf(append(c.textRoom(), "after"...)) // fits in the room left
 		if a != long || b != "more than ten bytes" || d != "after" || c.textUsed != len(long)+len("after") {
 			t.Errorf("got %q, %q, %q with %d bytes taken", a, b, d, c.textUsed)
 		}
