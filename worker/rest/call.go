@@ -3,7 +3,6 @@ package rest
 import (
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/wire"
@@ -44,36 +43,11 @@ type call struct {
 	// write's: answerWrite's), each header's slice a piece of it: they come with the call
 	// rather than in allocations of their own.
 	values [10]string
-	// text holds the bytes of strings the answer's headers share with the call rather
-	// than allocate (see textRoom): the request ID, then an insert's Location and ETag
-	// when they fit. textUsed bytes of it are taken, and never written again.
-	text     [textBytes]byte
-	textUsed int
-}
-
-// textBytes is the room a call has for its answer's header strings (call.text): the
-// request ID and, for most inserts, the Location and ETag.
-const textBytes = 256
-
-// textRoom returns the free rest of c.text, empty, to append a string's bytes to (see
-// textOf).
-func (c *call) textRoom() []byte { return c.text[c.textUsed:c.textUsed:textBytes] }
-
-// textOf returns b, appended to c.textRoom() or to a slice of the caller's own, as a
-// string, without copying it: b is never written again. When it lies in the room, its
-// bytes are taken from the room for good; when it does not (append reallocated it, or
-// it never was there), it is an allocation no one else holds.
-func (c *call) textOf(b []byte) string {
-	if c.textUsed < textBytes && len(b) > 0 && unsafe.SliceData(b) == &c.text[c.textUsed] {
-		c.textUsed += len(b)
-	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // newCall starts serving r: it issues the request ID and sets the headers every response has.
 func (h *Handler) newCall(w exchange.ResponseWriter, r *exchange.Request) *call {
-	c := &call{h: h, w: w, r: r, now: h.now(), meta: wire.MinimalMetadata}
-	c.id = c.textOf(core.NewGuid().AppendText(c.textRoom()))
+	c := &call{h: h, w: w, r: r, id: newRequestID(), now: h.now(), meta: wire.MinimalMetadata}
 	version := DefaultVersion
 	if c.checkVersion() == nil {
 		version = orDefault(r.Header.Get("x-ms-version"), DefaultVersion)
@@ -112,6 +86,9 @@ func httpDate(t time.Time) string {
 	lastDate.Store(d)
 	return d.text
 }
+
+// newRequestID returns a random UUID (version 4) in text form.
+func newRequestID() string { return core.NewGuid().String() }
 
 func orDefaultInt(n, def int64) int64 {
 	if n <= 0 {

@@ -119,9 +119,8 @@ func (w *write) operation() auth.Operation {
 // answerWrite is the answer to a write that succeeded: its headers, set in h, then its
 // status and body. stored is the entity as written (nil for a delete). The header values
 // are kept in v (each header's slice a piece of it), an insert's Location and ETag share
-// one string (in the call's text when they fit, see textOf), and the names are spelled
-// canonically (exchange.CanonicalKey) as they are set, so that the answer costs few
-// allocations.
+// one string, and the names are spelled canonically (exchange.CanonicalKey) as they are
+// set, so that the answer costs few allocations.
 func (c *call) answerWrite(h exchange.Header, v *[5]string, w *write, stored *core.Entity) (int, []byte) {
 	if w.op.Kind == core.OpDelete {
 		v[0] = "1.0;"
@@ -133,13 +132,10 @@ func (c *call) answerWrite(h exchange.Header, v *[5]string, w *write, stored *co
 		h["Dataserviceversion"], h["Etag"] = v[0:1:1], v[1:2:2]
 		return exchange.StatusNoContent, nil
 	}
-	b := c.textRoom()
-	if cap(b) < textBytes/2 { // taken, by a batch's earlier inserts: an allocation of its own
-		b = make([]byte, 0, textBytes)
-	}
-	b = wire.AppendKeyPredicate(append(append(b, c.base...), '/'), w.table, stored.PartitionKey, stored.RowKey)
+	var buf [256]byte
+	b := wire.AppendKeyPredicate(append(append(buf[:0], c.base...), '/'), w.table, stored.PartitionKey, stored.RowKey)
 	n := len(b)
-	both := c.textOf(core.AppendETag(b, stored.Timestamp))
+	both := string(core.AppendETag(b, stored.Timestamp))
 	v[0], v[1], v[2], v[3], v[4] = w.applied, "3.0;", both[:n], both[n:], ""
 	if w.applied != "" {
 		h["Preference-Applied"] = v[0:1:1]
