@@ -20,7 +20,7 @@
 // --js-flags=--wasm-caching-threshold=1000 to see whether a path gets Chromium's code cache
 // at all; --warm-up=N makes the first, untimed load insert and read N entities and stay
 // open 3 s more, so that V8 optimises the hot functions (and may cache the module).
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -31,7 +31,7 @@ const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgrou
 const categories = ["v8.wasm", "disabled-by-default-v8.wasm.detailed", "devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "blink.user_timing", "loading", "toplevel"];
 
 /** phases turns one reload's trace events into named durations in ms (see the README's "Size and speed"). */
-export function phases(events) {
+export function phases(events, faults = NaN) {
   const mark = (name) => events.find((e) => e.name === name && e.cat.includes("blink.user_timing"))?.ts;
   const one = (name, pred = () => true) => events.find((e) => e.name === name && pred(e));
   const sum = (name) => events.filter((e) => e.name === name).reduce((s, e) => s + (e.dur ?? 0), 0);
@@ -44,6 +44,7 @@ export function phases(events) {
   const ms = (us) => (us === undefined || Number.isNaN(us) ? NaN : us / 1000);
   return {
     "import of the JS": ms(imported - start),
+    "wasm: import → response handed to V8": ms(streamed?.ts - imported),
     "wasm: request → response": ms(response?.ts - send),
     "wasm: bytes taken in": ms(finish?.ts - response?.ts),
     "  of which main thread": ms(sum("wasm.OnBytesReceived")),
@@ -54,6 +55,7 @@ export function phases(events) {
     "Go start": ms(engine - (build ? build.ts + build.dur : NaN)),
     "open store, table": ms(ready - engine),
     "total": ms(ready - start),
+    "renderer's minor page faults (thousands)": faults / 1000,
     "wasm from the service worker": flag(response?.args?.data?.fromServiceWorker),
     "compiled module from V8's in-process cache": flag(one("CacheHit") || one("wasm.GetNativeModuleFromCache")),
     "compiled module from Chromium's code cache": flag(one("v8.wasm.moduleCacheHit")),
@@ -98,6 +100,7 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
       }
       await page.goto(`${origin}browser/blank.html`);
       events = [];
+      const faultsBefore = await rendererFaults(profile);
       if (i >= 0) await cdp.send("Tracing.start", { categories: categories.join(","), transferMode: "ReportEvents" });
       await page.evaluate(async ([url, sw, cache, work]) => {
         if (sw && !navigator.serviceWorker.controller) throw new Error("the page is not controlled by sw.js");
@@ -119,13 +122,14 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
         }
         await store.close();
       }, [new URL(entry, origin).href, !!sw, !!cache, i < 0 ? warmUp : 0]);
+      const faults = (await rendererFaults(profile)) - faultsBefore;
       if (i < 0 && cache) await stored(page);
       if (i < 0) continue; // the first load compiles; the reloads are the warm ones
       const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
       await cdp.send("Tracing.end");
       await done;
       if (traceDir) await writeFile(join(traceDir, `import-${runs.findIndex((r) => r.name === name)}-${i}.json`), JSON.stringify(events));
-      out[name].push(phases(events));
+      out[name].push(phases(events, faults));
     }
     return out;
   } finally {
@@ -134,6 +138,34 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
     swServer?.close();
     cacheServer?.close();
     await rm(profile, { recursive: true, force: true });
+  }
+}
+
+/**
+ * rendererFaults is the sum of the minor page faults (/proc/<pid>/stat's minflt) of the
+ * renderer processes of the Chromium whose profile is profile: the faults of a load are
+ * the difference across it (the page's renderer, reused by a same-origin reload, takes
+ * them). NaN where there is no /proc.
+ */
+async function rendererFaults(profile) {
+  try {
+    const procs = new Map(); // pid → { ppid, minflt, cmd }
+    for (const pid of (await readdir("/proc")).filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = await readFile(`/proc/${pid}/stat`, "latin1");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // f[0] is field 3, the state
+        procs.set(pid, { ppid: f[1], minflt: Number(f[7]), cmd: await readFile(`/proc/${pid}/cmdline`, "latin1") });
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    const browser = [...procs].find(([, p]) => p.cmd.includes(`--user-data-dir=${profile}`) && !p.cmd.includes("--type="))?.[0];
+    const ours = (pid) => pid === browser || (procs.has(pid) && pid !== "1" && ours(procs.get(pid).ppid));
+    let sum = 0;
+    for (const [pid, p] of procs) if (p.cmd.includes("--type=renderer") && ours(pid)) sum += p.minflt;
+    return browser ? sum : NaN;
+  } catch {
+    return NaN;
   }
 }
 
