@@ -4,6 +4,7 @@
 // devtools.timeline categories), and prints each phase per reload and their medians.
 //
 //   node bench/import.js [--reloads=5] [--entry=dist/tabletop.js,...] [--new-tab] [--sw] [--cache] [--trace-dir=DIR] [--js-flags=FLAGS] [--warm-up=N]
+//   node bench/import.js --steps [--reloads=5] [--wasm=dist/tabletop.wasm]
 //
 // --entry=tabletop.js times the source's modules instead of the one-file build; several
 // entries, comma-separated, are timed side by side, one after the other in each round;
@@ -20,6 +21,10 @@
 // --js-flags=--wasm-caching-threshold=1000 to see whether a path gets Chromium's code cache
 // at all; --warm-up=N makes the first, untimed load insert and read N entities and stay
 // open 3 s more, so that V8 optimises the hot functions (and may cache the module).
+// --steps instead starts the engine step by step, each step one call into the page (the
+// wasm's copy in Cache Storage looked up, compiled with compileStreaming, instantiated, Go
+// started), and prints each step's time and the renderer's minor page faults, per reload:
+// where a warm start's page faults are taken.
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -197,7 +202,62 @@ async function installWorker(page, origin) {
   }, `${origin}sw.js`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * faultSteps loads the wasm at path (relative to web/) step by step in reloaded pages and
+ * resolves with [{ step: { ms, faults } }] per reload, the first (which stores the wasm in
+ * Cache Storage and compiles it) left out.
+ */
+export async function faultSteps({ reloads = 5, wasm = "dist/tabletop.wasm" } = {}) {
+  const server = await serve(web);
+  const profile = await mkdtemp(join(tmpdir(), "tabletop-steps-"));
+  const ctx = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args });
+  const steps = {
+    "wasm_exec.js": async (exec) => void (globalThis.Go || (await import(exec))),
+    "Cache Storage lookup": async (url) => {
+      const cache = await caches.open("tabletop-steps");
+      if (!(await cache.match(url))) await cache.put(url, await fetch(url));
+      globalThis.res = await caches.match(url, { cacheName: "tabletop-steps" });
+    },
+    compileStreaming: async () => void (globalThis.mod = await WebAssembly.compileStreaming(globalThis.res)),
+    instantiate: async () => {
+      globalThis.go = new globalThis.Go();
+      globalThis.inst = await WebAssembly.instantiate(globalThis.mod, globalThis.go.importObject);
+    },
+    "Go start": async () => void globalThis.go.run(globalThis.inst),
+  };
+  try {
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    const out = [];
+    for (let i = -1; i < reloads; i++) {
+      await page.goto(`${server.url}browser/blank.html`);
+      const row = {};
+      for (const [name, fn] of Object.entries(steps)) {
+        const before = await rendererFaults(profile);
+        const ms = await page.evaluate(async ([body, arg]) => {
+          const t = performance.now();
+          await (0, eval)(`(${body})`)(arg);
+          return performance.now() - t;
+        }, [fn.toString(), name === "wasm_exec.js" ? `${server.url}dist/wasm_exec.js` : new URL(wasm, server.url).href]);
+        row[name] = { ms, faults: (await rendererFaults(profile)) - before };
+      }
+      if (i >= 0) out.push(row);
+    }
+    return out;
+  } finally {
+    await ctx.close();
+    server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--steps")) {
+  const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const rows = await faultSteps({ reloads: Number(opt("reloads") ?? 5), wasm: opt("wasm") });
+  console.log(`\n${opt("wasm") ?? "dist/tabletop.wasm"} started step by step, warm (load average ${loadavg()[0].toFixed(1)}): ms / minor page faults\n`);
+  console.log(`| step | ${rows.map((_, i) => `reload ${i + 1}`).join(" | ")} |`);
+  console.log(`| --- |${" ---: |".repeat(rows.length)}`);
+  for (const k of Object.keys(rows[0])) console.log(`| ${k} | ${rows.map((r) => `${r[k].ms.toFixed(1)} / ${r[k].faults}`).join(" | ")} |`);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const results = await traceImports({ reloads: Number(opt("reloads") ?? 5), entries: opt("entry")?.split(","), newTab: process.argv.includes("--new-tab"), sw: process.argv.includes("--sw"), cache: process.argv.includes("--cache"), traceDir: opt("trace-dir"), jsFlags: opt("js-flags"), warmUp: Number(opt("warm-up") ?? 0) });
   const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
