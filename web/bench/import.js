@@ -11,8 +11,9 @@
 // --new-tab opens each load in a new tab (a new renderer process, without V8's in-process
 // module cache) instead of reloading the page; --sw times each entry a second time, side
 // by side, on a second origin whose pages web/sw.js controls (registered, its shell
-// precached in Cache Storage, before the first load), so that the wasm and the module come
-// from the service worker's cache instead of the HTTP cache; --trace-dir keeps each
+// precached in Cache Storage, before the first load), so that the module comes from the
+// service worker's cache instead of the HTTP cache (the wasm the worker leaves to the
+// network and the HTTP cache: the engine keeps its own copy, see --cache); --trace-dir keeps each
 // reload's trace (open it in chrome://tracing or Perfetto); --cache times each entry once
 // more, on a third origin, with the engine keeping its wasm in Cache Storage and compiling
 // the copy it reads there (loadEngine's wasmCache, the default, which the other runs turn
