@@ -5,6 +5,7 @@
 //
 //   node bench/import.js [--reloads=5] [--entry=dist/tabletop.js,...] [--new-tab] [--sw] [--cache] [--trace-dir=DIR] [--js-flags=FLAGS] [--warm-up=N]
 //   node bench/import.js --steps [--reloads=5] [--wasm=dist/tabletop.wasm]
+//   node bench/import.js --cold [--reloads=5] [--entry=dist/tabletop.js,...]
 //
 // --entry=tabletop.js times the source's modules instead of the one-file build; several
 // entries, comma-separated, are timed side by side, one after the other in each round;
@@ -25,7 +26,9 @@
 // --steps instead starts the engine step by step, each step one call into the page (the
 // wasm's copy in Cache Storage looked up, compiled with compileStreaming, instantiated, Go
 // started), and prints each step's time and the renderer's minor page faults, per reload:
-// where a warm start's page faults are taken.
+// where a warm start's page faults are taken. --cold instead times import → ready in a
+// browser started on an empty profile for each load (nothing in any cache: a first
+// visit), the entries one after the other in each round, the order rotated.
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -251,7 +254,54 @@ export async function faultSteps({ reloads = 5, wasm = "dist/tabletop.wasm" } = 
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--steps")) {
+/**
+ * coldImports times import → ready of each entry (relative to web/) in a browser started
+ * on an empty profile for each load, and resolves with { entry: [ms per round] }.
+ */
+export async function coldImports({ reloads = 5, entries = ["dist/tabletop.js"] } = {}) {
+  const server = await serve(web);
+  const out = Object.fromEntries(entries.map((e) => [e, []]));
+  try {
+    for (let i = 0; i < reloads; i++) {
+      for (let k = 0; k < entries.length; k++) {
+        const entry = entries[(k + i) % entries.length];
+        const profile = await mkdtemp(join(tmpdir(), "tabletop-cold-"));
+        const ctx = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args });
+        try {
+          const page = ctx.pages()[0] ?? (await ctx.newPage());
+          await page.goto(`${server.url}browser/blank.html`);
+          const ms = await page.evaluate(async (url) => {
+            const t = performance.now();
+            const T = await import(url);
+            const store = await T.openStore("import", { inMemory: true });
+            await new T.TableClient(store, "Bench").createTable();
+            const ms = performance.now() - t;
+            await store.close();
+            return ms;
+          }, new URL(entry, server.url).href);
+          out[entry].push(ms);
+        } finally {
+          await ctx.close();
+          await rm(profile, { recursive: true, force: true });
+        }
+      }
+    }
+    return out;
+  } finally {
+    server.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--cold")) {
+  const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const results = await coldImports({ reloads: Number(opt("reloads") ?? 5), entries: opt("entry")?.split(",") });
+  const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  console.log(`\ncold import → ready, a new profile each load (load average ${loadavg()[0].toFixed(1)}): ms\n`);
+  const rounds = Object.values(results)[0].length;
+  console.log(`| entry | ${Array.from({ length: rounds }, (_, i) => `load ${i + 1}`).join(" | ")} | median |`);
+  console.log(`| --- |${" ---: |".repeat(rounds + 1)}`);
+  for (const [entry, v] of Object.entries(results)) console.log(`| ${entry} | ${v.map((x) => x.toFixed(1)).join(" | ")} | ${median(v).toFixed(1)} |`);
+} else if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes("--steps")) {
   const opt = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const rows = await faultSteps({ reloads: Number(opt("reloads") ?? 5), wasm: opt("wasm") });
   console.log(`\n${opt("wasm") ?? "dist/tabletop.wasm"} started step by step, warm (load average ${loadavg()[0].toFixed(1)}): ms / minor page faults\n`);
