@@ -43,7 +43,7 @@ web:
 		{ $(WASMOPT) web/dist/go.wasm -o web/dist/tabletop.wasm && $(GO) run ./scripts/packdata web/dist/tabletop.wasm && \
 		  cp web/dist/go.wasm web/dist/go.wasm.optimised; }
 	command -v esbuild >/dev/null || (apt-get update && apt-get install -y esbuild)
-	esbuild web/tabletop.js --bundle --format=esm --minify --keep-names --sourcemap --external:node:* --log-level=warning \
+	esbuild web/src/bundle.js --bundle --format=esm --minify --keep-names --sourcemap --external:node:* --log-level=warning \
 		--define:TABLETOP_WASM_SHA256=\"$$(sha256sum web/dist/tabletop.wasm | cut -c1-16)\" --outfile=web/dist/tabletop.js
 
 test: deps vet test-go test-race test-wasm test-fuzz test-js test-web test-browser test-edge test-transfer

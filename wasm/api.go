@@ -56,8 +56,8 @@ func (a *api) dispatch(req []byte) ([]byte, []outbox.Record, error) {
 	case "close":
 		return nil, nil, a.close(args[1])
 	default:
-		h, ok := handlers[op]
-		if !ok {
+		h := handlerFor(op)
+		if h == nil {
 			return nil, nil, ErrOperationUnknown
 		}
 		s, err := a.lookup(args[1])

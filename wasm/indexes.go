@@ -4,16 +4,23 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// The secondary index operations (the README's "Secondary indexes"): table and property
-// as arguments; listIndexes answers a JSON array of the indexed properties.
-func init() {
-	handlers["createIndex"] = func(s *store, a [][]byte) ([]byte, error) {
-		return nil, s.db.Update(func(tx *core.Tx) error { return tx.CreateIndex(arg(a, 0), arg(a, 1)) })
+// indexHandler returns the secondary index operation op (the README's "Secondary
+// indexes"), nil for none: table and property as arguments; listIndexes answers a JSON
+// array of the indexed properties.
+func indexHandler(op string) handler {
+	switch op {
+	case "createIndex":
+		return func(s *store, a [][]byte) ([]byte, error) {
+			return nil, s.db.Update(func(tx *core.Tx) error { return tx.CreateIndex(arg(a, 0), arg(a, 1)) })
+		}
+	case "dropIndex":
+		return func(s *store, a [][]byte) ([]byte, error) {
+			return nil, s.db.Update(func(tx *core.Tx) error { return tx.DropIndex(arg(a, 0), arg(a, 1)) })
+		}
+	case "listIndexes":
+		return func(s *store, a [][]byte) ([]byte, error) { return s.listIndexes(arg(a, 0)) }
 	}
-	handlers["dropIndex"] = func(s *store, a [][]byte) ([]byte, error) {
-		return nil, s.db.Update(func(tx *core.Tx) error { return tx.DropIndex(arg(a, 0), arg(a, 1)) })
-	}
-	handlers["listIndexes"] = func(s *store, a [][]byte) ([]byte, error) { return s.listIndexes(arg(a, 0)) }
+	return nil
 }
 
 // listIndexes answers the properties table has indexes on, as a JSON array of strings.

@@ -36,36 +36,69 @@ func (s *store) take() []outbox.Record {
 	return s.box.Take()
 }
 
-// handlers are the operations on an open store, by the name JavaScript calls them.
-var handlers = map[string]handler{
-	"compact":       func(s *store, _ [][]byte) ([]byte, error) { return nil, s.db.Compact() },
-	"createTable":   func(s *store, a [][]byte) ([]byte, error) { return nil, s.createTable(arg(a, 0)) },
-	"deleteTable":   func(s *store, a [][]byte) ([]byte, error) { return nil, s.db.DeleteTable(arg(a, 0)) },
-	"listTables":    func(s *store, a [][]byte) ([]byte, error) { return s.listTables(arg(a, 0), num(a, 1), arg(a, 2)) },
-	"queryEntities": (*store).queryEntities,
-	"getEntity": func(s *store, a [][]byte) ([]byte, error) {
-		return s.getEntity(arg(a, 0), arg(a, 1), arg(a, 2), arg(a, 3))
-	},
-	"write":           (*store).write,
-	"transaction":     (*store).transaction,
-	"getAccessPolicy": (*store).getAccessPolicy,
-	"setAccessPolicy": func(s *store, a [][]byte) ([]byte, error) { return nil, s.setAccessPolicy(a) },
-	"export":          (*store).export,
-	"import":          (*store).importDump,
-	"apply":           (*store).apply,
-	"compacted":       (*store).compacted,
-	"loadRange":       (*store).loadRange,
-	"saveRange":       (*store).saveRange,
+// handlerFor returns the operation on an open store JavaScript calls op, nil for none.
+// A switch, not a package-level map: a map is built by code at every start of the
+// program, before the first call (see startup_test.go).
+func handlerFor(op string) handler {
+	switch op {
+	case "compact":
+		return func(s *store, _ [][]byte) ([]byte, error) { return nil, s.db.Compact() }
+	case "createTable":
+		return func(s *store, a [][]byte) ([]byte, error) { return nil, s.createTable(arg(a, 0)) }
+	case "deleteTable":
+		return func(s *store, a [][]byte) ([]byte, error) { return nil, s.db.DeleteTable(arg(a, 0)) }
+	case "listTables":
+		return func(s *store, a [][]byte) ([]byte, error) { return s.listTables(arg(a, 0), num(a, 1), arg(a, 2)) }
+	case "queryEntities":
+		return (*store).queryEntities
+	case "getEntity":
+		return func(s *store, a [][]byte) ([]byte, error) {
+			return s.getEntity(arg(a, 0), arg(a, 1), arg(a, 2), arg(a, 3))
+		}
+	case "write":
+		return (*store).write
+	case "transaction":
+		return (*store).transaction
+	case "getAccessPolicy":
+		return (*store).getAccessPolicy
+	case "setAccessPolicy":
+		return func(s *store, a [][]byte) ([]byte, error) { return nil, s.setAccessPolicy(a) }
+	case "export":
+		return (*store).export
+	case "import":
+		return (*store).importDump
+	case "apply":
+		return (*store).apply
+	case "compacted":
+		return (*store).compacted
+	case "loadRange":
+		return (*store).loadRange
+	case "saveRange":
+		return (*store).saveRange
+	}
+	if h := indexHandler(op); h != nil {
+		return h
+	}
+	return syncHandler(op)
 }
 
-// actionKinds maps the action names the web module sends to entity writes.
-var actionKinds = map[string]core.OpKind{
-	"create":        core.OpInsert,
-	"upsertMerge":   core.OpInsertOrMerge,
-	"upsertReplace": core.OpInsertOrReplace,
-	"updateMerge":   core.OpMerge,
-	"updateReplace": core.OpReplace,
-	"delete":        core.OpDelete,
+// actionKind returns the entity write the web module's action name stands for.
+func actionKind(action string) (core.OpKind, bool) {
+	switch action {
+	case "create":
+		return core.OpInsert, true
+	case "upsertMerge":
+		return core.OpInsertOrMerge, true
+	case "upsertReplace":
+		return core.OpInsertOrReplace, true
+	case "updateMerge":
+		return core.OpMerge, true
+	case "updateReplace":
+		return core.OpReplace, true
+	case "delete":
+		return core.OpDelete, true
+	}
+	return 0, false
 }
 
 // arg returns argument i as a string, "" if missing.
@@ -140,7 +173,7 @@ func (s *store) getEntity(table, pk, rk, sel string) ([]byte, error) {
 	return appendEntityAnswer(s.scratch[:0], &rec, selection), nil
 }
 
-// write performs one entity write; its arguments are table, action (see actionKinds), the
+// write performs one entity write; its arguments are table, action (see actionKind), the
 // JSON entity in wire form (a delete needs only its keys) and the ETag condition ("*" or
 // "" for any). It answers the new ETag as a JSON string, "" for a delete.
 func (s *store) write(a [][]byte) ([]byte, error) {
@@ -161,7 +194,7 @@ func (s *store) write(a [][]byte) ([]byte, error) {
 
 // decodeOp makes a core.Op from an action name, a JSON entity and an ETag condition.
 func decodeOp(a [][]byte) (core.Op, error) {
-	kind, ok := actionKinds[arg(a, 0)]
+	kind, ok := actionKind(arg(a, 0))
 	if !ok || len(a) < 3 {
 		return core.Op{}, ErrActionInvalid
 	}

@@ -7,27 +7,40 @@ import (
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
-// The operations of the sync client (web/src/sync.js) on a replicated table; see
-// core/replica.go for the records they keep. Writes among them leave records for
-// IndexedDB like any write, so a pulled page and its checkpoint, or an acknowledgement,
-// are durable together.
-func init() {
-	handlers["syncTrack"] = func(s *store, a [][]byte) ([]byte, error) {
-		return nil, s.db.Update(func(tx *core.Tx) error { return tx.Track(arg(a, 0)) })
+// syncHandler returns the sync client's operation op (web/src/sync.js) on a replicated
+// table, nil for none; see core/replica.go for the records they keep. Writes among them
+// leave records for IndexedDB like any write, so a pulled page and its checkpoint, or an
+// acknowledgement, are durable together.
+func syncHandler(op string) handler {
+	switch op {
+	case "syncTrack":
+		return func(s *store, a [][]byte) ([]byte, error) {
+			return nil, s.db.Update(func(tx *core.Tx) error { return tx.Track(arg(a, 0)) })
+		}
+	case "syncUntrack":
+		return func(s *store, a [][]byte) ([]byte, error) {
+			return nil, s.db.Update(func(tx *core.Tx) error { return tx.Untrack(arg(a, 0)) })
+		}
+	case "syncState":
+		return (*store).syncState
+	case "syncOutbox":
+		return (*store).syncOutbox
+	case "syncPull":
+		return (*store).syncPull
+	case "syncAck":
+		return (*store).syncAck
+	case "syncRebase":
+		return func(s *store, a [][]byte) ([]byte, error) {
+			return nil, s.db.Update(func(tx *core.Tx) error { return tx.Rebase(arg(a, 0), keyArgs(a, 1), arg(a, 3)) })
+		}
+	case "syncTakeRemote":
+		return (*store).syncTakeRemote
+	case "syncSame":
+		return (*store).syncSame
+	case "syncKeys":
+		return (*store).syncKeys
 	}
-	handlers["syncUntrack"] = func(s *store, a [][]byte) ([]byte, error) {
-		return nil, s.db.Update(func(tx *core.Tx) error { return tx.Untrack(arg(a, 0)) })
-	}
-	handlers["syncState"] = (*store).syncState
-	handlers["syncOutbox"] = (*store).syncOutbox
-	handlers["syncPull"] = (*store).syncPull
-	handlers["syncAck"] = (*store).syncAck
-	handlers["syncRebase"] = func(s *store, a [][]byte) ([]byte, error) {
-		return nil, s.db.Update(func(tx *core.Tx) error { return tx.Rebase(arg(a, 0), keyArgs(a, 1), arg(a, 3)) })
-	}
-	handlers["syncTakeRemote"] = (*store).syncTakeRemote
-	handlers["syncSame"] = (*store).syncSame
-	handlers["syncKeys"] = (*store).syncKeys
+	return nil
 }
 
 // keyArgs returns arguments i and i+1 as a key.

@@ -52,12 +52,25 @@ function layoutServer(layout) {
 }
 
 /**
- * shellFiles lists, relative to web/, every file the page needs: the playground's and the
- * module in one file (dist/tabletop.js, as `make web` builds it) with the engine beside it.
+ * shellFiles lists, relative to web/, every file the worker precaches: the playground's and
+ * the module in one file (dist/tabletop.js, as `make web` builds it) with Go's glue beside
+ * it. The engine's wasm, the page's other file, the module keeps in its own cache.
  */
 async function shellFiles() {
   const playground = (await readdir(join(web, "playground"))).map((f) => `playground/${f}`);
-  return [...playground, "dist/tabletop.js", "dist/tabletop.wasm", "dist/wasm_exec.js"];
+  return [...playground, "dist/tabletop.js", "dist/wasm_exec.js"];
+}
+
+/** engineCached waits until the module has kept the engine's wasm in its own cache and returns the URLs there. */
+async function engineCached(page) {
+  return page.evaluate(async () => {
+    for (let i = 0; i < 300; i++) {
+      const keys = (await (await caches.open("tabletop-engine")).keys()).map((r) => r.url);
+      if (keys.length > 0) return keys;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return [];
+  });
 }
 
 for (const [layout, files] of [["static", ""], ["make run", "web/"]]) {
@@ -83,6 +96,10 @@ for (const [layout, files] of [["static", ""], ["make run", "web/"]]) {
     });
     for (const f of ["", ...(await shellFiles()).map((f) => files + f)]) assert.ok(cached.includes(server.url + f), `${f || "the page"} is precached`);
     assert.deepEqual(cached.filter((u) => /\/src\/|\/tabletop\.js$/.test(u) && !u.endsWith("/dist/tabletop.js")), [], "no module of the source is cached");
+    assert.deepEqual(cached.filter((u) => u.endsWith(".wasm")), [], "the worker keeps no copy of the engine's wasm");
+    const engine = await engineCached(page);
+    assert.equal(engine.length, 1, "the module keeps one copy of the engine's wasm");
+    assert.ok(engine[0].startsWith(`${server.url}${files}dist/tabletop.wasm?`), `the module's copy is the page's wasm: ${engine[0]}`);
 
     await ctx.setOffline(true);
     server.down = true;
@@ -114,7 +131,7 @@ test("offline: a reload rewrites a cached file only when the server's copy chang
   const file = "/dist/tabletop.js";
   // The Date the server sent with the cached file: a rewrite stores a later one.
   const cachedDate = () =>
-    page.evaluate(async (url) => (await (await caches.open("tabletop-shell-v5")).match(url)).headers.get("Date"), server.url + file.slice(1));
+    page.evaluate(async (url) => (await (await caches.open("tabletop-shell-v6")).match(url)).headers.get("Date"), server.url + file.slice(1));
   const reloadAndRefresh = async () => {
     const before = server.served[file];
     await page.reload();

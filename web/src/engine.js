@@ -42,7 +42,8 @@ export function loadEngine(options = {}) {
 async function instantiate({ wasmUrl, wasmExecUrl, wasmCache = true } = {}) {
   const wasm = new URL(wasmUrl ?? "../dist/tabletop.wasm", import.meta.url);
   // The module's bytes are fetched and compiled while wasm_exec.js loads: the two
-  // requests go out together instead of one after the other.
+  // requests go out together instead of one after the other. dist/tabletop.js carries
+  // wasm_exec.js (see bundle.js), so there Go is defined and nothing is loaded.
   const [module] = await Promise.all([compile(wasm, wasmCache && canCache(wasm, wasmBuild)), globalThis.Go || import(new URL(wasmExecUrl ?? "../dist/wasm_exec.js", import.meta.url).href)]);
   const go = new globalThis.Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);

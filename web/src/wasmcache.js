@@ -36,16 +36,22 @@ export function canCache(url, build) {
 export async function cachedWasm(url, build) {
   const key = new URL(url);
   key.searchParams.set(BUILD_PARAM, build);
-  let cache;
   try {
-    cache = await caches.open(WASM_CACHE);
-    const hit = await cache.match(key.href);
+    // One lookup naming the cache: Chromium answers it in one round trip to the browser
+    // process, where caches.open and then cache.match take two.
+    const hit = await caches.match(key.href, { cacheName: WASM_CACHE });
     if (hit) return hit;
   } catch {
-    cache = undefined; // no Cache Storage here (an opaque origin, storage blocked)
+    // no Cache Storage here (an opaque origin, storage blocked): the network's copy
   }
   const res = await fetch(url);
-  if (cache && res.ok) keep(cache, key, res.clone(), build).catch(() => {}); // a full quota: the next load fetches again
+  if (res.ok) {
+    const copy = res.clone(); // now: the caller consumes res's body
+    caches
+      .open(WASM_CACHE)
+      .then((cache) => keep(cache, key, copy, build))
+      .catch(() => {}); // no Cache Storage, or a full quota: the next load fetches again
+  }
   return res;
 }
 

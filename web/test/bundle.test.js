@@ -3,8 +3,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import * as source from "../tabletop.js";
 import * as bundle from "../dist/tabletop.js";
+
+const run = promisify(execFile);
 
 test("bundle", async (t) => {
   await t.test("OK", async () => {
@@ -28,9 +32,14 @@ test("bundle", async (t) => {
   });
   await t.test("OneFile", async () => {
     // A page loads it in one request: no import of another module but Node's own, taken
-    // only under Node, and wasm_exec.js, loaded beside it.
-    const text = await readFile(new URL("../dist/tabletop.js", import.meta.url), "utf8");
+    // only under Node; Go's wasm_exec.js is in it (see src/bundle.js), so importing it in
+    // a fresh process defines Go's glue before any engine loads.
+    const url = new URL("../dist/tabletop.js", import.meta.url);
+    const text = await readFile(url, "utf8");
     assert.doesNotMatch(text, /^\s*import\s[^(]/m);
     assert.doesNotMatch(text, /\bfrom\s*["'][./]/);
+    const probe = `await import(${JSON.stringify(url.href)}); console.log(typeof globalThis.Go);`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", probe]);
+    assert.equal(stdout.trim(), "function", "importing dist/tabletop.js defines globalThis.Go");
   });
 });
