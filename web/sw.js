@@ -14,18 +14,18 @@
 // Bump VERSION when this file's list or logic changes: the new worker then starts from a
 // fresh cache and deletes the old ones.
 
-const VERSION = "tabletop-shell-v6";
+const VERSION = "tabletop-shell-v7";
 const PREFIX = "tabletop-shell-";
 
 /**
  * SHELL lists the files of the page, relative to this file: the module is the one file
- * `make web` builds (dist/tabletop.js) with Go's glue beside it. The engine's wasm is not
+ * `make web` builds (dist/tabletop.js), Go's glue (wasm_exec.js) inside it. The engine's wasm is not
  * among them: the module keeps its own copy of it in Cache Storage (cache
  * "tabletop-engine", the build its JavaScript expects, stored on the first load) and
  * reads it there without a request, so a second copy here would only double the 4.9 MB
  * the origin stores.
  */
-const SHELL = ["./", "playground/app.js", "playground/sync.js", "playground/style.css", "dist/tabletop.js", "dist/wasm_exec.js"];
+const SHELL = ["./", "playground/app.js", "playground/sync.js", "playground/style.css", "dist/tabletop.js"];
 
 /** ENGINE is the engine's wasm, which the worker leaves to the module's own cache (see SHELL). */
 const ENGINE = "dist/tabletop.wasm";

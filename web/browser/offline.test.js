@@ -53,12 +53,12 @@ function layoutServer(layout) {
 
 /**
  * shellFiles lists, relative to web/, every file the worker precaches: the playground's and
- * the module in one file (dist/tabletop.js, as `make web` builds it) with Go's glue beside
- * it. The engine's wasm, the page's other file, the module keeps in its own cache.
+ * the module in one file (dist/tabletop.js, as `make web` builds it, Go's glue inside
+ * it). The engine's wasm, the page's other file, the module keeps in its own cache.
  */
 async function shellFiles() {
   const playground = (await readdir(join(web, "playground"))).map((f) => `playground/${f}`);
-  return [...playground, "dist/tabletop.js", "dist/wasm_exec.js"];
+  return [...playground, "dist/tabletop.js"];
 }
 
 /** engineCached waits until the module has kept the engine's wasm in its own cache and returns the URLs there. */
@@ -131,7 +131,7 @@ test("offline: a reload rewrites a cached file only when the server's copy chang
   const file = "/dist/tabletop.js";
   // The Date the server sent with the cached file: a rewrite stores a later one.
   const cachedDate = () =>
-    page.evaluate(async (url) => (await (await caches.open("tabletop-shell-v6")).match(url)).headers.get("Date"), server.url + file.slice(1));
+    page.evaluate(async (url) => (await (await caches.open("tabletop-shell-v7")).match(url)).headers.get("Date"), server.url + file.slice(1));
   const reloadAndRefresh = async () => {
     const before = server.served[file];
     await page.reload();
