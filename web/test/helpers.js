@@ -1,6 +1,7 @@
 // Shared set-up of the Node tests: fake IndexedDB, and a fresh store name per test.
 import "fake-indexeddb/auto";
 import assert from "node:assert/strict";
+import { openStore, deleteStore, TableClient } from "../tabletop.js";
 
 let n = 0;
 
@@ -24,4 +25,20 @@ export async function collect(iter) {
   const out = [];
   for await (const x of iter) out.push(x);
   return out;
+}
+
+/**
+ * alone opens a fresh store (its name starting with prefix), creates the table "things"
+ * and waits until the store writes as the only tab; the store is closed and deleted after
+ * the test.
+ */
+export async function alone(t, prefix) {
+  const name = fresh(prefix);
+  const store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  const c = new TableClient(store, "things");
+  await c.createTable();
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(store._alone, true);
+  return { name, store, c };
 }

@@ -2,7 +2,7 @@
 // replica in the engine, fake IndexedDB shared, BroadcastChannel between them).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fresh, rejects, collect } from "./helpers.js";
+import { alone, fresh, rejects, collect } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 
 /** tabs opens n stores of one new name, each with a client of table "things". */
@@ -123,20 +123,8 @@ test("an exclusive opener keeps the store from the sharing tabs", async (t) => {
   await owner.close();
 });
 
-/** alone opens a store and waits until it writes as the only tab. */
-async function alone(t) {
-  const name = fresh("alone");
-  const store = await openStore(name);
-  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
-  const c = new TableClient(store, "things");
-  await c.createTable();
-  await new Promise((r) => setTimeout(r, 150));
-  assert.equal(store._alone, true);
-  return { name, store, c };
-}
-
 test("a tab writing alone that missed another tab's write runs its writes again on it", async (t) => {
-  const { name, store, c } = await alone(t);
+  const { name, store, c } = await alone(t, "alone");
   await c.createEntity({ partitionKey: "p", rowKey: "mine" });
   store._channel.onmessage = null; // it does not hear the other tab open nor write
   const other = await openStore(name);
@@ -158,7 +146,7 @@ test("a tab writing alone that missed another tab's write runs its writes again 
 });
 
 test("a tab writing alone keeps another tab's compaction it missed", async (t) => {
-  const { name, store, c } = await alone(t);
+  const { name, store, c } = await alone(t, "alone");
   for (let i = 0; i < 5; i++) await c.createEntity({ partitionKey: "p", rowKey: String(i) });
   store._channel.onmessage = null;
   const other = await openStore(name);
@@ -174,7 +162,7 @@ test("a tab writing alone keeps another tab's compaction it missed", async (t) =
 });
 
 test("a tab writing alone posts no commit, and a tab it answers reads those from the log", async (t) => {
-  const { name, store, c } = await alone(t);
+  const { name, store, c } = await alone(t, "alone");
   const posted = [];
   const post = store._channel.postMessage.bind(store._channel);
   store._channel.postMessage = (msg) => (posted.push(msg.type), post(msg));

@@ -4,23 +4,11 @@
 // exclusive opener that steals the store stops the lone writer all the same.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fresh, rejects, collect } from "./helpers.js";
+import { alone, fresh, rejects, collect } from "./helpers.js";
 import { install } from "./locks.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 
 const locks = install();
-
-/** alone opens a store and waits until it writes as the only tab, holding the writer lock. */
-async function alone(t) {
-  const name = fresh("writer");
-  const store = await openStore(name);
-  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
-  const c = new TableClient(store, "things");
-  await c.createTable();
-  await new Promise((r) => setTimeout(r, 150));
-  assert.equal(store._alone, true);
-  return { name, store, c };
-}
 
 /** leaseReads counts the lease reads of every store while fn runs. */
 async function leaseReads(fn) {
@@ -41,7 +29,7 @@ async function leaseReads(fn) {
 const writerHeld = (name) => (locks.held.get(`tabletop:${name}:writer`) ?? []).length > 0;
 
 test("a tab writing alone reads the lease once under the writer lock, then no more", async (t) => {
-  const { name, store, c } = await alone(t);
+  const { name, store, c } = await alone(t, "writer");
   const first = await leaseReads(() => c.createEntity({ partitionKey: "p", rowKey: "0" }));
   assert.equal(writerHeld(name), true);
   const later = await leaseReads(async () => {
@@ -59,7 +47,7 @@ test("a tab writing alone reads the lease once under the writer lock, then no mo
 });
 
 test("a tab that hears another tab releases the writer lock and reads the lease again", async (t) => {
-  const { name, c } = await alone(t);
+  const { name, c } = await alone(t, "writer");
   await c.createEntity({ partitionKey: "p", rowKey: "0" });
   assert.equal(writerHeld(name), true);
   const other = await openStore(name);
@@ -70,7 +58,7 @@ test("a tab that hears another tab releases the writer lock and reads the lease 
 });
 
 test("a store stolen from a tab writing alone without the lease refuses its writes", async (t) => {
-  const { name, store, c } = await alone(t);
+  const { name, store, c } = await alone(t, "writer");
   for (let i = 0; i < 3; i++) await c.createEntity({ partitionKey: "p", rowKey: `before${i}` });
   store._channel.onmessage = null; // it does not hear the new owner: only the locks tell it
   const owner = await openStore(name, { lock: "steal" });
@@ -84,7 +72,7 @@ test("a store stolen from a tab writing alone without the lease refuses its writ
 });
 
 test("another tab compacts only once the lone writer released the writer lock", async (t) => {
-  const { name, store, c } = await alone(t);
+  const { name, store, c } = await alone(t, "writer");
   for (let i = 0; i < 3; i++) await c.createEntity({ partitionKey: "p", rowKey: String(i) });
   store._channel.onmessage = null; // deaf: it keeps writing alone, holding the lock
   const other = await openStore(name);
@@ -101,7 +89,7 @@ test("another tab compacts only once the lone writer released the writer lock", 
 });
 
 test("a tab writing alone without the lease loads the pages a write needs", async (t) => {
-  const { name, store, c } = await alone(t);
+  const { name, store, c } = await alone(t, "writer");
   const blob = "x".repeat(2000);
   for (let p = 0; p < 4; p++) await c.submitTransaction(Array.from({ length: 50 }, (_, r) => ["create", { partitionKey: `p${p}`, rowKey: String(r), blob }]));
   await store.compact(); // 400 KB: several pages
