@@ -4,7 +4,7 @@
 // exclusive opener that steals the store stops the lone writer all the same.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { alone, fresh, rejects, collect } from "./helpers.js";
+import { alone, rejects, collect } from "./helpers.js";
 import { install } from "./locks.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 
