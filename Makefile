@@ -39,9 +39,9 @@ web:
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" web/dist/
 	$(GOJS) $(GO) build -trimpath -ldflags="-s -w" -o web/dist/go.wasm ./wasm
 	command -v wasm-opt >/dev/null || (apt-get update && apt-get install -y binaryen)
-	cmp -s web/dist/go.wasm web/dist/go.wasm.optimised 2>/dev/null && [ -f web/dist/tabletop.wasm ] || \
+	cmp -s web/dist/go.wasm web/dist/go.wasm.lifted 2>/dev/null && [ -f web/dist/tabletop.wasm ] || \
 		{ $(WASMOPT) web/dist/go.wasm -o web/dist/tabletop.wasm && $(GO) run ./scripts/packdata -column web/dist/tabletop.wasm && \
-		  cp web/dist/go.wasm web/dist/go.wasm.optimised; }
+		  cp web/dist/go.wasm web/dist/go.wasm.lifted; }
 	command -v esbuild >/dev/null || (apt-get update && apt-get install -y esbuild)
 	esbuild web/src/bundle.js --bundle --format=esm --minify --keep-names --sourcemap --external:node:* --log-level=warning \
 		--define:TABLETOP_WASM_SHA256=\"$$(sha256sum web/dist/tabletop.wasm | cut -c1-16)\" --outfile=web/dist/tabletop.js
