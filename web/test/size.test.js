@@ -1,5 +1,5 @@
 // The browser build's size budget: dist/tabletop.wasm, as `make web` builds it (Go's output
-// through wasm-opt -O2, then its data segments packed by scripts/packdata -column), at most
+// through wasm-opt -O3, then its data segments packed by scripts/packdata -column), at most
 // 1.2 MB gzip by zlib at level 9 (gzip -9 gives a few KB less).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,10 +16,12 @@ test("wasm size", async (t) => {
     assert.ok(gz <= BUDGET, `dist/tabletop.wasm is ${gz} bytes gzip, over the ${BUDGET} budget`);
   });
   await t.test("Optimised", async () => {
-    // wasm-opt ran: the code shipped is smaller than the code Go wrote.
+    // wasm-opt -O3 ran: the code shipped is at least 5% smaller than the code Go wrote
+    // (6.3% when measured; -O2 took 0.6%). Every byte of the module is read again on each
+    // warm start, from Cache Storage through V8's streaming decoder.
     const built = await readFile(new URL("go.wasm", dist));
     const shipped = section(wasm, CODE).length, original = section(built, CODE).length;
-    assert.ok(shipped < original, `dist/tabletop.wasm's code (${shipped} bytes) is not smaller than Go's (${original})`);
+    assert.ok(shipped <= original * 0.95, `dist/tabletop.wasm's code (${shipped} bytes) is not 5% smaller than Go's (${original})`);
   });
   await t.test("Packed", () => {
     // packdata ran: a few data segments instead of one per run of non-zero bytes.
