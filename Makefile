@@ -30,9 +30,10 @@ dev: worker
 # the source's 22 modules cost a request round trip per level of imports. It carries the
 # start of the wasm's SHA-256, the build it keeps in Cache Storage (web/src/wasmcache.js). The wasm goes
 # through binaryen's wasm-opt -O3 (from Debian: 6% less code than Go wrote, 0.18 MB, where
-# -O2 took 0.6%) and scripts/packdata -column (Go's findfunctab written by a start function:
-# 0.87 MB less raw; then its ~5,000 data segments as a few, the same memory), run again only
-# when Go's output (dist/go.wasm) or the recipe changed (dist/tabletop.wasm.recipe).
+# -O2 took 0.6%; the engine's calls cost the same CPU time, `node bench/cpu.js`) and
+# scripts/packdata -column (Go's findfunctab written by a start function: 0.87 MB less raw;
+# then its ~5,000 data segments as a few, the same memory), run again only when Go's output
+# (dist/go.wasm) or the recipe changed (dist/tabletop.wasm.recipe).
 WASMOPT := wasm-opt -O3 --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals
 PACKDATA := packdata -column
 
