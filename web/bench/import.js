@@ -18,7 +18,7 @@
 // reload's trace (open it in chrome://tracing or Perfetto); --cache times each entry once
 // more, on a third origin, with the engine keeping its wasm in Cache Storage and compiling
 // the copy it reads there (loadEngine's wasmCache, the default, which the other runs turn
-// off; dist/tabletop.js only); --js-flags=FLAGS passes V8
+// off; one-file builds only, such as dist/tabletop.js); --js-flags=FLAGS passes V8
 // flags to Chromium (an experiment's only: a page cannot set them), e.g.
 // --js-flags=--wasm-caching-threshold=1000 to see whether a path gets Chromium's code cache
 // at all; --warm-up=N makes the first, untimed load insert and read N entities and stay
@@ -132,7 +132,7 @@ export async function traceImports({ reloads = 5, entries = ["dist/tabletop.js"]
         await store.close();
       }, [new URL(entry, origin).href, !!sw, !!cache, i < 0 ? warmUp : 0]);
       const faults = (await rendererFaults(profile)) - faultsBefore;
-      if (i < 0 && cache) await stored(page);
+      if (i < 0 && cache) await stored(page, new URL("tabletop.wasm", new URL(entry, origin)).href);
       if (i < 0) continue; // the first load compiles; the reloads are the warm ones
       const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
       await cdp.send("Tracing.end");
@@ -178,15 +178,18 @@ async function rendererFaults(profile) {
   }
 }
 
-/** stored waits until the page's origin has the engine's wasm in Cache Storage (it is stored in the background). */
-async function stored(page) {
-  await page.evaluate(async () => {
+/**
+ * stored waits until the page's origin has the engine's wasm at url in Cache Storage (it
+ * is stored in the background), so that each entry's first timed load finds its own copy.
+ */
+async function stored(page, url) {
+  await page.evaluate(async (url) => {
     for (let i = 0; i < 300; i++) {
-      if ((await (await caches.open("tabletop-engine")).keys()).length > 0) return;
+      if ((await (await caches.open("tabletop-engine")).keys()).some((k) => k.url.startsWith(`${url}?`))) return;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error("the engine's wasm did not reach Cache Storage");
-  });
+    throw new Error(`the engine's wasm ${url} did not reach Cache Storage`);
+  }, url);
 }
 
 /**
