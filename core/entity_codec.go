@@ -32,6 +32,14 @@ func encodeEntity(ts DateTime, props []Property) string {
 // become the strings without a copy (as strings.Builder does): nothing writes to them
 // once encoded.
 func encodeKeyed(ts DateTime, props []Property, keyParts ...string) (string, string) {
+	b, keyLen := appendKeyed(ts, props, keyParts...)
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	return s[:keyLen], s[keyLen:]
+}
+
+// appendKeyed returns the bytes encodeKeyed makes strings of, in a new allocation of
+// their size, and the key's length.
+func appendKeyed(ts DateTime, props []Property, keyParts ...string) ([]byte, int) {
 	keyLen := 0
 	for _, p := range keyParts {
 		keyLen += len(p)
@@ -53,8 +61,7 @@ func encodeKeyed(ts DateTime, props []Property, keyParts ...string) (string, str
 		b = append(b, p.Name...)
 		b = appendValue(b, p.Value)
 	}
-	s := unsafe.String(unsafe.SliceData(b), len(b))
-	return s[:keyLen], s[keyLen:]
+	return b, keyLen
 }
 
 func appendValue(b []byte, v Value) []byte {

@@ -140,23 +140,28 @@ func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 	return out, tx.set(encodeKeyed(out.Timestamp, out.Properties, key))
 }
 
-// insert adds entity e to table id. It looks its key up only once, in the write itself,
-// which tells whether an entity was there: then that entity is put back and the insert
-// fails with ErrEntityExists, leaving only the transaction's Timestamp issued.
+// insert adds entity e to table id; see insertPrepared.
 func (tx *Tx) insert(id string, e *Entity) (*Entity, error) {
+	p := prepareInsert(id, e)
+	return tx.insertPrepared(&p)
+}
+
+// insertPrepared performs a prepared insert. It looks the key up only once, in the write
+// itself, which tells whether an entity was there: then that entity is put back and the
+// insert fails with ErrEntityExists, leaving only the transaction's Timestamp issued.
+func (tx *Tx) insertPrepared(p *preparedInsert) (*Entity, error) {
 	ts, err := tx.timestamp()
 	if err != nil {
 		return nil, err
 	}
-	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: e.Properties}
-	// The key is written straight into the record's allocation (see entityKey).
-	if err := tx.setNew(encodeKeyed(ts, e.Properties, entityPrefix, id, sep, e.PartitionKey, sep, e.RowKey)); err != nil {
+	if err := tx.setNew(p.stamp(ts)); err != nil {
 		return nil, err
 	}
-	if err := tx.noteLocalChange(id, e.PartitionKey, e.RowKey); err != nil {
+	pk, rk := p.out.PartitionKey, p.out.RowKey
+	if err := tx.noteLocalChange(p.id, pk, rk); err != nil {
 		return nil, err
 	}
-	return out, tx.supersedeDeletion(id, e.PartitionKey, e.RowKey)
+	return p.out, tx.supersedeDeletion(p.id, pk, rk)
 }
 
 // validateOp checks the op's kind and entity before anything is read.

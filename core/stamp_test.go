@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -26,9 +27,35 @@ func TestStampOf(t *testing.T) {
 			}
 		}
 	})
+	t.Run("OK_NineBytes", func(t *testing.T) {
+		// every Timestamp a store issues takes nine bytes: each bit of them, alone and all
+		// but one, and random ones
+		r := rand.New(rand.NewPCG(1, 2))
+		var stamps []DateTime
+		for bit := 56; bit < 63; bit++ {
+			stamps = append(stamps, 1<<bit, 1<<63-1-(1<<(bit-56)))
+		}
+		for bit := range 56 {
+			stamps = append(stamps, 1<<56|1<<bit, 1<<63-1-(1<<bit))
+		}
+		for range 1000 {
+			stamps = append(stamps, DateTime(1<<56+r.Int64N(1<<63-1<<56)))
+		}
+		for _, ts := range stamps {
+			v := encodeStamp(ts)
+			if len(v) != 10 {
+				t.Fatalf("encodeStamp(%d) takes %d bytes, want 10", ts, len(v))
+			}
+			if got := stampOf(v + "x"); got != ts || got != want(v) {
+				t.Errorf("stampOf(encodeStamp(%d)) = %d, binary.Uvarint %d", ts, got, want(v))
+			}
+		}
+	})
 	t.Run("Malformed", func(t *testing.T) {
 		for _, v := range []string{"", "\x01", "\x01\x80", "\x01\xff\xff", "\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
-			"\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", "\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00"} {
+			"\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", "\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x00",
+			"\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", "\x01\x80\x80\x80\x80\x80\x80\x80\x7f\x80\x01",
+			"\x01\xff\xff\xff\xff\xff\xff\xff\xff\x7f"} {
 			if got := stampOf(v); got != want(v) {
 				t.Errorf("stampOf(%q) = %d, binary.Uvarint %d", v, got, want(v))
 			}
@@ -51,4 +78,17 @@ func FuzzStampOf(f *testing.F) {
 			t.Fatalf("stampOf(%q) = %d, binary.Uvarint %d", v, got, want)
 		}
 	})
+}
+
+// BenchmarkStampOf reads the Timestamp of a stored record as the change feed's indexes
+// compare them: a nine-byte uvarint.
+func BenchmarkStampOf(b *testing.B) {
+	v := encodeStamp(DateTimeOf(time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC))) + "rest of the record"
+	var sum DateTime
+	for b.Loop() {
+		sum += stampOf(v)
+	}
+	if sum == 0 {
+		b.Fatal("no Timestamp read")
+	}
 }

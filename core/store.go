@@ -212,13 +212,14 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 // lock. It returns the change set's sequence number when a group sync is still to wait
 // for, and whether the log has outgrown the snapshot.
 func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err error) {
+	tx := &Tx{store: s, writable: true, logging: s.backend != nil} // allocated before the lock is taken
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	if s.syncErr != nil {
 		return 0, false, fmt.Errorf("write after a failed sync: %w", s.syncErr)
 	}
 	err = s.db.Update(func(btx *buntdb.Tx) error {
-		tx := &Tx{store: s, btx: btx, writable: true, logging: s.backend != nil}
+		tx.btx = btx
 		if err := fn(tx); err != nil {
 			return err
 		}

@@ -33,11 +33,16 @@ func (s *Store) GetRecord(table, pk, rk string) (rec Record, err error) {
 }
 
 // Apply performs one entity write in its own transaction; see Tx.Apply. The op is
-// validated before the write lock is taken, so that writers hold it for less time; its
-// errors keep Tx.Apply's order (a missing table first). The table's record is looked up
-// but not decoded: a write needs only to know that the table exists.
+// validated before the write lock is taken, and an insert's record encoded then too (see
+// preparedInsert), so that writers hold the lock for less time; its errors keep
+// Tx.Apply's order (a missing table first). The table's record is looked up but not
+// decoded: a write needs only to know that the table exists.
 func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
 	invalid := validateOp(op)
+	var ins preparedInsert
+	if invalid == nil && op.Kind == OpInsert {
+		ins = prepareInsert(tableID(table), op.Entity)
+	}
 	err = s.Update(func(tx *Tx) error {
 		id, err := tx.useTable(table)
 		if err != nil {
@@ -46,7 +51,11 @@ func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
 		if invalid != nil {
 			return invalid
 		}
-		e, err = tx.applyValid(id, op)
+		if ins.out != nil {
+			e, err = tx.insertPrepared(&ins)
+		} else {
+			e, err = tx.applyValid(id, op)
+		}
 		return err
 	})
 	return e, err

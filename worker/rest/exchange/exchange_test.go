@@ -52,6 +52,19 @@ func TestCanonicalKey(t *testing.T) {
 	}
 }
 
+// TestIsTokenByte checks every byte against RFC 9110's tchar: "!" / "#" / "$" / "%" /
+// "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA.
+func TestIsTokenByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		want := 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
+			b != 0 && strings.IndexByte("!#$%&'*+-.^_`|~", b) >= 0
+		if got := IsTokenByte(b); got != want {
+			t.Errorf("IsTokenByte(%#x) = %v, want %v", c, got, want)
+		}
+	}
+}
+
 // TestCanonicalKey_Allocs spells the service's own names otherwise than canonically, as
 // Azure's documentation does, without allocating.
 func TestCanonicalKey_Allocs(t *testing.T) {
@@ -217,4 +230,15 @@ func FuzzAppendTime(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkCanonicalKey canonicalizes the names a signed request's headers are read by,
+// spelled as the handlers spell them.
+func BenchmarkCanonicalKey(b *testing.B) {
+	names := []string{"x-ms-version", "x-ms-date", "Authorization", "Content-Type", "Prefer", "Accept", "x-ms-client-request-id", "DataServiceVersion"}
+	for b.Loop() {
+		for _, n := range names {
+			CanonicalKey(n)
+		}
+	}
 }

@@ -1,0 +1,31 @@
+package core
+
+import (
+	"testing"
+)
+
+// TestPreparedInsert_Stamp: a prepared record, once stamped, is byte for byte the record
+// encodeKeyed makes with that Timestamp, whether the Timestamp's encoding has the
+// placeholder's length (every Timestamp a store issues) or not.
+func TestPreparedInsert_Stamp(t *testing.T) {
+	e := &Entity{PartitionKey: "p", RowKey: "r", Properties: []Property{
+		{Name: "Name", Value: StringValue("a name")}, {Name: "Count", Value: Int32Value(7)},
+		{Name: "When", Value: DateTimeValue(MinDateTime + 5)}}}
+	for name, ts := range map[string]DateTime{
+		"OK":                           MinDateTime + 123_456_789,
+		"OK_MaxDateTime":               MaxDateTime,
+		"shorter than the placeholder": 5,
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := prepareInsert("items", e)
+			key, value := p.stamp(ts)
+			wantKey, wantValue := encodeKeyed(ts, e.Properties, entityPrefix, "items", sep, "p", sep, "r")
+			if key != wantKey || value != wantValue {
+				t.Fatalf("stamped record %q %q, want %q %q", key, value, wantKey, wantValue)
+			}
+			if p.out.Timestamp != ts || p.out.PartitionKey != "p" || p.out.RowKey != "r" || len(p.out.Properties) != 3 {
+				t.Fatalf("entity as stored: %+v", p.out)
+			}
+		})
+	}
+}
