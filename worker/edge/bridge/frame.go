@@ -22,20 +22,20 @@ const HeadLenSize = 4
 // does not fit is answered 400, as a head that does not decode is; onPanic is Serve's.
 func ServeFrame(h exchange.Handler, dst, frame []byte, headLen int, onPanic func(v any)) []byte {
 	if headLen < 0 || headLen > len(frame) {
-		head, body := plain(exchange.StatusBadRequest, fmt.Errorf("decode frame of %d bytes, head %d: %w", len(frame), headLen, ErrMalformedFrame).Error())
-		return AppendAnswer(dst, head, body)
+		w := plain(exchange.StatusBadRequest, fmt.Errorf("decode frame of %d bytes, head %d: %w", len(frame), headLen, ErrMalformedFrame).Error())
+		return w.appendAnswer(dst)
 	}
 	var body []byte
 	if len(frame) > headLen {
 		body = bytes.Clone(frame[headLen:])
 	}
-	head, out := Serve(h, string(frame[:headLen]), body, onPanic)
-	return AppendAnswer(dst, head, out)
+	return serve(h, string(frame[:headLen]), body, onPanic).appendAnswer(dst)
 }
 
-// AppendAnswer appends the answer frame of head and body to dst.
-func AppendAnswer(dst []byte, head string, body []byte) []byte {
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(head)))
-	dst = append(dst, head...)
-	return append(dst, body...)
+// appendAnswer appends w's answer frame to dst: its head's length, its head, its body.
+func (w *Recorder) appendAnswer(dst []byte) []byte {
+	at := len(dst)
+	dst = w.AppendHead(append(dst, make([]byte, HeadLenSize)...))
+	binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-HeadLenSize))
+	return append(dst, w.Body()...)
 }
