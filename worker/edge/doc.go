@@ -8,10 +8,15 @@
 //
 // The glue puts on binding the object's account name and its storage adapter
 // (worker/edge/src/storage.mjs); main opens the object's store from that storage, then
-// puts on binding the two functions the glue calls, and signals readiness:
+// puts on binding the function for internal operations, and signals readiness:
 //
-//	binding.serve(head, body, resolve)  one HTTP exchange: resolve(head, body), see worker/edge/bridge
-//	binding.call(op, arg, resolve)      an internal operation: resolve(result, error)
+//	binding.call(op, arg, resolve)  an internal operation: resolve(result, error)
+//
+// Requests do not go through binding: each is one synchronous call of the functions
+// exports_js.go exports with //go:wasmexport (tabletop_buffer, tabletop_serve,
+// tabletop_answer; src/frame.mjs is the glue's side), the request and its answer written
+// as frames into Go's memory (see worker/edge/bridge). No js.FuncOf callback, Promise or
+// goroutine is involved.
 //
 // If the object cannot be opened, binding.startError says why and the program ends.
 //

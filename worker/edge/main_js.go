@@ -39,7 +39,7 @@ func main() {
 		ready()
 		return
 	}
-	binding.Set("serve", js.FuncOf(obj.JSServe))
+	served = obj
 	binding.Set("call", js.FuncOf(obj.JSCall))
 	ready()
 	select {}

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -151,10 +152,7 @@ func BenchmarkServe(b *testing.B) {
 // encodeHead is the head of a request in the form DecodeRequest reads: the form the
 // JavaScript glue writes.
 func encodeHead(method, rawURL string, h exchange.Header) string {
-	var b strings.Builder
-	b.WriteString(method + " " + rawURL + "\n")
-	writeHeader(&b, h)
-	return b.String()
+	return string(appendHeader([]byte(method+" "+rawURL+"\n"), h))
 }
 
 // handlerFunc is a function as an exchange.Handler.
@@ -170,4 +168,70 @@ func urlString(u *uri.URL) string {
 		s += "?" + u.RawQuery
 	}
 	return s
+}
+
+func TestServeFrame(t *testing.T) {
+	echo := handlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("X-Method", r.Method)
+		w.WriteHeader(exchange.StatusCreated)
+		fmt.Fprintf(w, "%s|%s", r.Header.Get("X-Ms-Date"), b)
+	})
+	t.Run("OK", func(t *testing.T) {
+		head := "POST http://h/a\nx-ms-date: Sat, 22 Nov 2026\n"
+		frame := []byte(head + "payload")
+		out := ServeFrame(echo, []byte("kept"), frame, len(head), nil)
+		if string(out[:4]) != "kept" {
+			t.Fatalf("dst's bytes not kept: %q", out[:4])
+		}
+		h, b := splitAnswer(t, out[4:])
+		if h != "201\nX-Method: POST\n" || b != "Sat, 22 Nov 2026|payload" {
+			t.Errorf("ServeFrame = %q, %q", h, b)
+		}
+	})
+	t.Run("OKFrameReused", func(t *testing.T) {
+		head := "PUT http://h/a\n"
+		frame := []byte(head + "abc")
+		var kept []byte
+		keep := handlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) { kept, _ = io.ReadAll(r.Body) })
+		ServeFrame(keep, nil, frame, len(head), nil)
+		copy(frame[len(head):], "xyz")
+		if string(kept) != "abc" {
+			t.Errorf("the body the handler read changed with the frame: %q", kept)
+		}
+	})
+	t.Run("OKNoBody", func(t *testing.T) {
+		head := "GET http://h/a\n"
+		h, b := splitAnswer(t, ServeFrame(echo, nil, []byte(head), len(head), nil))
+		if h != "201\nX-Method: GET\n" || b != "|" {
+			t.Errorf("ServeFrame = %q, %q", h, b)
+		}
+	})
+	for _, n := range []int{-1, 100} {
+		t.Run("ErrMalformedFrame", func(t *testing.T) {
+			h, b := splitAnswer(t, ServeFrame(echo, nil, []byte("GET http://h/a\n"), n, nil))
+			if !strings.HasPrefix(h, "400\n") || !strings.Contains(b, ErrMalformedFrame.Error()) {
+				t.Errorf("head length %d: %q %q", n, h, b)
+			}
+		})
+	}
+	t.Run("ErrMalformedHead", func(t *testing.T) {
+		h, _ := splitAnswer(t, ServeFrame(echo, nil, []byte("nonsense"), 8, nil))
+		if !strings.HasPrefix(h, "400\n") {
+			t.Errorf("head = %q, want 400", h)
+		}
+	})
+}
+
+// splitAnswer is the head and the body of an answer frame.
+func splitAnswer(tb testing.TB, frame []byte) (head, body string) {
+	tb.Helper()
+	if len(frame) < HeadLenSize {
+		tb.Fatalf("answer frame of %d bytes", len(frame))
+	}
+	n := int(binary.LittleEndian.Uint32(frame))
+	if HeadLenSize+n > len(frame) {
+		tb.Fatalf("head length %d beyond the frame's %d bytes", n, len(frame))
+	}
+	return string(frame[HeadLenSize : HeadLenSize+n]), string(frame[HeadLenSize+n:])
 }

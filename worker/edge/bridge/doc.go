@@ -16,6 +16,11 @@
 // net/http is involved. It recovers a panic in the handler as a 500, so that one bad
 // request cannot take down the instance that holds an object's state.
 //
+// ServeFrame does the same on one byte frame, the form the request crosses in: the head,
+// then the body, in a buffer in Go's memory that the glue writes (its head's length is
+// passed beside it); the answer frame is the head's length (4 bytes, little-endian), the
+// head, then the body, which the glue reads back.
+//
 // The package is plain Go, with no syscall/js: it builds and is tested natively and under
-// js/wasm. The js/wasm entry point of ./worker moves the strings and bytes across.
+// js/wasm. The js/wasm entry point (worker/edge/exports_js.go) moves the frames across.
 package bridge

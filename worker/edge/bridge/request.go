@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
@@ -38,9 +37,13 @@ func DecodeRequest(head string, body []byte) (*exchange.Request, error) {
 	}, nil
 }
 
-// parseHeader reads "Name: value" lines; an empty last line is allowed.
+// parseHeader reads "Name: value" lines; an empty last line is allowed. The values share
+// one array (a header named twice gets its own when its second value is added), and the
+// names are canonicalized through names.
 func parseHeader(lines string) (exchange.Header, error) {
-	h := exchange.Header{}
+	n := strings.Count(lines, "\n") + 1
+	h := make(exchange.Header, n)
+	values := make([]string, 0, n)
 	for lines != "" {
 		var line string
 		line, lines, _ = strings.Cut(lines, "\n")
@@ -51,20 +54,27 @@ func parseHeader(lines string) (exchange.Header, error) {
 		if !ok || name == "" || strings.ContainsAny(name, " \t\r") {
 			return nil, fmt.Errorf("decode header line %q: %w", line, ErrMalformedHead)
 		}
-		h.Add(name, strings.TrimSpace(value))
+		k, v := names.canonical(name), strings.TrimSpace(value)
+		if old, ok := h[k]; ok {
+			h[k] = append(old, v)
+			continue
+		}
+		values = append(values, v)
+		h[k] = values[len(values)-1 : len(values) : len(values)]
 	}
 	return h, nil
 }
 
-// writeHeader writes h as "Name: value" lines. Values are written as they are: HTTP forbids
-// line breaks in them, and the JavaScript side's Headers never holds one.
-func writeHeader(b *strings.Builder, h exchange.Header) {
+// appendHeader appends h as "Name: value" lines to dst. Values are written as they are:
+// HTTP forbids line breaks in them, and the JavaScript side's Headers never holds one.
+func appendHeader(dst []byte, h exchange.Header) []byte {
 	for name, values := range h {
 		for _, v := range values {
-			b.WriteString(name + ": " + v + "\n")
+			dst = append(dst, name...)
+			dst = append(dst, ": "...)
+			dst = append(dst, v...)
+			dst = append(dst, '\n')
 		}
 	}
+	return dst
 }
-
-// statusLine is the first line of a response head.
-func statusLine(status int) string { return strconv.Itoa(status) + "\n" }

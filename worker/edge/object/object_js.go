@@ -54,19 +54,20 @@ func Open(account auth.Account, storage js.Value, retention time.Duration) (*Obj
 	return &Object{store: store, account: acct, handler: h}, nil
 }
 
-// JSServe is binding.serve(head, body, resolve), for js.FuncOf: it answers one request
-// (see worker/edge/bridge) and calls resolve(head, body) with the answer.
-func (o *Object) JSServe(_ js.Value, args []js.Value) any {
-	head, body, resolve := args[0].String(), goBytes(args[1]), args[2]
-	go func() {
-		rhead, rbody := bridge.Serve(o.handler, head, body, func(v any) {
-			o.panics.Add(1)
-			js.Global().Get("console").Call("error", fmt.Sprintf("tabletop: panic serving a request: %v", v))
-		})
-		o.served.Add(1)
-		resolve.Invoke(rhead, jsBytes(rbody))
-	}()
-	return nil
+// ServeFrame answers the request in frame, whose first headLen bytes are its head, and
+// appends its answer frame to dst (see bridge.ServeFrame). It runs synchronously on the
+// caller's stack: the handler never waits for JavaScript (the storage's calls are
+// synchronous), so it can be called from a //go:wasmexport function.
+func (o *Object) ServeFrame(dst, frame []byte, headLen int) []byte {
+	out := bridge.ServeFrame(o.handler, dst, frame, headLen, o.panicked)
+	o.served.Add(1)
+	return out
+}
+
+// panicked counts and logs a panic the handler recovered from.
+func (o *Object) panicked(v any) {
+	o.panics.Add(1)
+	js.Global().Get("console").Call("error", fmt.Sprintf("tabletop: panic serving a request: %v", v))
 }
 
 // JSCall is binding.call(op, arg, resolve), for js.FuncOf: it runs one internal operation
@@ -170,19 +171,4 @@ func (o *Object) Stats() string {
 	runtime.ReadMemStats(&m)
 	return fmt.Sprintf(`{"served":%d,"panics":%d,"goroutines":%d,"heapAlloc":%d,"heapSys":%d}`,
 		o.served.Load(), o.panics.Load(), runtime.NumGoroutine(), m.HeapAlloc, m.HeapSys)
-}
-
-func goBytes(v js.Value) []byte {
-	if v.IsUndefined() || v.IsNull() {
-		return nil
-	}
-	b := make([]byte, v.Get("length").Int())
-	js.CopyBytesToGo(b, v)
-	return b
-}
-
-func jsBytes(b []byte) js.Value {
-	v := js.Global().Get("Uint8Array").New(len(b))
-	js.CopyBytesToJS(v, b)
-	return v
 }

@@ -3,6 +3,7 @@
 package object
 
 import (
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -83,13 +84,12 @@ func TestObject_Serve(t *testing.T) {
 			t.Errorf("unsigned Query Tables = %q %q", head, body)
 		}
 	})
-	t.Run("OKThroughJS", func(t *testing.T) {
-		got := make(chan string, 1)
-		resolve := js.FuncOf(func(_ js.Value, a []js.Value) any { got <- a[0].String(); return nil })
-		defer resolve.Release()
-		o.JSServe(js.Undefined(), []js.Value{js.ValueOf("GET http://127.0.0.1/nobody/Tables\n"), js.Null(), resolve.Value})
-		if head := <-got; !strings.HasPrefix(head, "4") {
-			t.Errorf("request for an unknown account = %q", head)
+	t.Run("OKFrame", func(t *testing.T) {
+		head := "GET http://127.0.0.1/nobody/Tables\n"
+		out := o.ServeFrame([]byte("x"), []byte(head), len(head))
+		n := int(binary.LittleEndian.Uint32(out[1:]))
+		if got := string(out[1+bridge.HeadLenSize : 1+bridge.HeadLenSize+n]); out[0] != 'x' || !strings.HasPrefix(got, "4") {
+			t.Errorf("request for an unknown account = %q", got)
 		}
 		if !strings.Contains(o.Stats(), `"served":1`) {
 			t.Errorf("stats = %s", o.Stats())

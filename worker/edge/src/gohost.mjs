@@ -7,6 +7,7 @@
 import "../build/wasm_exec.js";
 import wasm from "../build/app.wasm";
 import { kvStorage } from "./storage.mjs";
+import { serveFrame } from "./frame.mjs";
 
 /**
  * GoInstance is a started Go instance: serve answers requests, call runs internal
@@ -14,8 +15,9 @@ import { kvStorage } from "./storage.mjs";
  * reports itself exited, so that the object starts a new one from its storage.
  */
 export class GoInstance {
-  constructor(go, binding, exit) {
+  constructor(go, exports, binding, exit) {
     this.go = go;
+    this.exports = exports;
     this.binding = binding;
     this.broken = false;
     this.exit = exit.then(() => {
@@ -34,9 +36,19 @@ export class GoInstance {
     return this.go.mem.buffer.byteLength;
   }
 
-  /** serve answers one request, given as head and body; it resolves to [head, body]. */
+  /**
+   * serve answers one request, given as head (a string) and body (a Uint8Array), with
+   * [head, body], in one synchronous call into Go (frame.mjs). It throws if the instance
+   * has exited, or if the call fails or traps (the instance is then broken).
+   */
   serve(head, body) {
-    return this.guard((done) => this.binding.serve(head, body, (h, b) => done([h, b])));
+    if (this.exited) throw new Error("the Go program exited");
+    try {
+      return serveFrame(this.exports, this.exports.mem, head, body);
+    } catch (err) {
+      this.broken = true;
+      throw err;
+    }
   }
 
   /** call runs an internal operation (see worker/edge/object, Internal) and resolves to its result. */
@@ -84,5 +96,5 @@ export async function startGo({ env, ctx, account }) {
   await Promise.race([isReady, exit]);
   if (binding.startError) throw new Error(`start tabletop: ${binding.startError}`);
   if (go.exited) throw new Error("start tabletop: the Go program exited");
-  return new GoInstance(go, binding, exit);
+  return new GoInstance(go, instance.exports, binding, exit);
 }

@@ -154,23 +154,26 @@ export class TableObject extends GoObject {
   async handle({ object, method, head, body, range, key, origin }) {
     const account = object.split("/")[0];
     const table = object.split("/").slice(1).join("/");
-    const go = await this.instance(account);
+    const go = this.running() ?? (await this.instance(account));
     if (origin) await this.refreshCors(go, account);
     const span = this.span(object);
     if (!this.serves(span, range, key)) return { moved: true };
-    const [h, b] = await this.track(this.serve(go, account, table, head, body));
+    let [h, b] = go.serve(head, body); // synchronous: nothing else runs in this object meanwhile
+    if (tableNotFound(h)) [h, b] = await this.track(this.settled(go, account, table, head, body, [h, b]));
     if (WRITES.has(method) && statusOf(h) < 300) this.maybeSplit(go, account, table, span, body.length);
     return { head: h, body: b };
   }
 
-  // serve answers one request; on TableNotFound it asks the account object to settle
-  // its intents first and, if one named this table, tries once more.
-  async serve(go, account, table, head, body) {
-    let [h, b] = await go.serve(head, body);
-    if (tableNotFound(h) && (await accountStub(this.env, account).settle(account, table))) {
-      [h, b] = await go.serve(head, body);
-    }
-    return [h, b];
+  /** running is the Go instance when one is started and has not exited, else null (then instance starts one). */
+  running() {
+    return this.started && this.current && !this.current.exited ? this.current : null;
+  }
+
+  // settled answers a request Go answered TableNotFound (answer): it asks the account
+  // object to settle its intents first and, if one named this table, tries once more.
+  async settled(go, account, table, head, body, answer) {
+    if (!(await accountStub(this.env, account).settle(account, table))) return answer;
+    return go.serve(head, body);
   }
 
   /** track keeps answer among the requests in flight until it settles (fence waits for them). */
