@@ -65,6 +65,9 @@ func (tx *Tx) lookup(table, pk, rk string) (Record, error) {
 	if ValidateTableName(table) != nil {
 		return Record{}, ErrTableNotFound
 	}
+	if rec, ok, err := tx.lookupPoint(table, pk, rk); ok {
+		return rec, err
+	}
 	key := tableEntityKey(table, pk, rk)
 	v, ok, err := tx.get(key)
 	if err != nil {
