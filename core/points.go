@@ -6,7 +6,7 @@ import (
 )
 
 // A point map is a hash map of one table's entities, from key (after the table's prefix)
-// to stored form, both sharing the tree's strings: a read-only point read (Tx.Get,
+// to that key and stored form, all sharing the tree's strings: a read-only point read (Tx.Get,
 // Tx.GetRecord) looks its entity up there instead of in buntdb's tree, where a lookup
 // makes a score of string comparisons, each through two function values and a type
 // switch (a third of a point read's time in the browser). A table gets one on the
@@ -22,8 +22,13 @@ import (
 const (
 	pointAfter      = 64
 	maxPointAfter   = 64 * pointAfter
-	pointEntryBytes = 48 // two string headers and a map slot's share of the table
+	pointEntryBytes = 64 // three string headers and a map slot's share of the table
 )
+
+// pointRecord is an entity in a point map: its key after the table's prefix, from which
+// a read takes its PartitionKey and RowKey (the strings it was asked for would otherwise
+// flow into the record it answers, and so to the heap), and its stored form.
+type pointRecord struct{ keys, data string }
 
 // points holds a store's point maps and, for each table read, the count of its reads.
 type points struct {
@@ -32,17 +37,18 @@ type points struct {
 	live  atomic.Int32  // len(tables): a write to a store with none takes no lock
 
 	mu     sync.Mutex
-	bytes  int // the maps' sizes, summed
+	bytes  int  // the maps' sizes, summed
+	closed bool // the store is closed: no map answers
 	tables map[string]*pointEntry
 }
 
 // pointEntry is one table's point map and the count of its reads.
 type pointEntry struct {
-	m        map[string]string // nil until built
-	loads    uint64            // points.loads when m was built
-	reads    int               // the reads served from m; with none, those since the table's last write
-	after    int               // the reads with no write between that build the next map
-	building bool              // a read is building the map
+	m        map[string]pointRecord // nil until built
+	loads    uint64                 // points.loads when m was built
+	reads    int                    // the reads served from m; with none, those since the table's last write
+	after    int                    // the reads with no write between that build the next map
+	building bool                   // a read is building the map
 }
 
 // newPoints returns the point maps of a store whose options allow limit bytes of them:
@@ -60,7 +66,7 @@ func newPoints(limit int) *points {
 // lookup counts a read-only point read of table id and returns the map to read it from,
 // if one is current; otherwise whether this read is to build it, and the loads stamp to
 // give it.
-func (c *points) lookup(id []byte) (m map[string]string, build bool, loads uint64) {
+func (c *points) lookup(id []byte) (m map[string]pointRecord, build bool, loads uint64) {
 	loads = c.loads.Load()
 	if loads%2 == 1 {
 		return nil, false, 0
@@ -85,10 +91,49 @@ func (c *points) lookup(id []byte) (m map[string]string, build bool, loads uint6
 	return m, build, loads
 }
 
+// read returns entity (pk, rk) of table when the table's point map is current and holds
+// it, counting the read, without a transaction: a map is never changed, a write drops it
+// before its transaction commits, and a load of commands outside a transaction retires
+// it before it starts (loads), so a read that finds one reads a state no older than the
+// last write or load that returned before it began. Otherwise ok is false, and the read
+// is made in a transaction (Tx.lookup), which counts it and builds the map when it is due.
+func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
+	if c == nil || ValidateTableName(table) != nil {
+		return Record{}, false
+	}
+	loads := c.loads.Load()
+	if loads%2 == 1 {
+		return Record{}, false
+	}
+	var room [64]byte
+	id := appendLower(room[:0], table)
+	c.mu.Lock()
+	e := c.tables[string(id)]
+	if c.closed || e == nil || e.m == nil || e.loads != loads {
+		c.mu.Unlock()
+		return Record{}, false
+	}
+	e.reads++
+	m := e.m
+	c.mu.Unlock()
+	return pointAt(m, pk, rk)
+}
+
+// close drops every map: a closed store answers no read.
+func (c *points) close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.closed, c.tables, c.bytes = true, map[string]*pointEntry{}, 0
+	c.live.Store(0)
+	c.mu.Unlock()
+}
+
 // install ends the build lookup asked for: m, nil when the table outgrew the limit,
 // becomes the table's map if the maps' sum stays within it; otherwise the table is read
 // from the tree for maxPointAfter reads before it is tried again.
-func (c *points) install(id string, m map[string]string, loads uint64) {
+func (c *points) install(id string, m map[string]pointRecord, loads uint64) {
 	c.mu.Lock()
 	switch e := c.tables[id]; {
 	case e == nil:
@@ -152,7 +197,7 @@ func (tx *Tx) dropPoints(key string) {
 
 // pointMap returns the point map of table id for a read-only transaction's point read,
 // building it if this read is the one to, or nil to read the tree.
-func (tx *Tx) pointMap(id []byte) map[string]string {
+func (tx *Tx) pointMap(id []byte) map[string]pointRecord {
 	c := tx.store.points
 	m, build, loads := c.lookup(id)
 	if !build {
@@ -166,8 +211,8 @@ func (tx *Tx) pointMap(id []byte) map[string]string {
 // buildPoints maps the entities of the table whose entity keys start with prefix,
 // walking buntdb's tree inside tx's read lock, so that the map is the snapshot tx sees.
 // It returns nil when the map would take more than limit bytes.
-func buildPoints(tx *Tx, prefix string, limit int) map[string]string {
-	m := map[string]string{}
+func buildPoints(tx *Tx, prefix string, limit int) map[string]pointRecord {
+	m := map[string]pointRecord{}
 	fits := true
 	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, v string) bool {
 		if len(k) < len(prefix) || k[:len(prefix)] != prefix {
@@ -177,7 +222,7 @@ func buildPoints(tx *Tx, prefix string, limit int) map[string]string {
 			fits = false
 			return false
 		}
-		m[k[len(prefix):]] = v
+		m[k[len(prefix):]] = pointRecord{keys: k[len(prefix):], data: v}
 		return true
 	})
 	if err != nil || !fits {
@@ -193,18 +238,29 @@ func (tx *Tx) lookupPoint(table, pk, rk string) (rec Record, ok bool, err error)
 	if tx.store.points == nil || tx.writable {
 		return Record{}, false, nil
 	}
-	var idRoom, keyRoom [64]byte
-	id := appendLower(idRoom[:0], table)
+	var room [64]byte
+	id := appendLower(room[:0], table)
 	m := tx.pointMap(id)
 	if m == nil {
 		return Record{}, false, nil
 	}
-	key := append(append(append(keyRoom[:0], pk...), sep...), rk...)
-	v, found := m[string(key)]
-	if !found {
-		return Record{}, true, orErr(tx.hasTable(table), ErrEntityNotFound)
+	if rec, found := pointAt(m, pk, rk); found {
+		return rec, true, nil
 	}
-	return Record{PartitionKey: pk, RowKey: rk, data: v}, true, nil
+	return Record{}, true, orErr(tx.hasTable(table), ErrEntityNotFound)
+}
+
+// pointAt returns entity (pk, rk) of the point map m, if it holds it.
+func pointAt(m map[string]pointRecord, pk, rk string) (Record, bool) {
+	var room [64]byte
+	key := append(append(append(room[:0], pk...), sep...), rk...)
+	p, ok := m[string(key)]
+	if !ok {
+		return Record{}, false
+	}
+	rec := Record{data: p.data}
+	rec.PartitionKey, rec.RowKey = splitEntityKey(p.keys, 0)
+	return rec, true
 }
 
 // appendLower appends s with its ASCII capitals made small, as tableID makes a valid

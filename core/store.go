@@ -156,6 +156,7 @@ func (s *Store) Close() error {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	s.syncing.Wait()
+	s.points.close()
 	err := s.db.Close()
 	if errors.Is(err, buntdb.ErrDatabaseClosed) {
 		return ErrStoreClosed
