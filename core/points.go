@@ -15,13 +15,20 @@ import (
 // A map is built inside a read transaction, under its read lock, from the snapshot that
 // transaction sees, and stamped with points.loads like a scan image; commands loaded
 // outside a transaction (loadCommands) retire every map built before them. A map dropped
-// before it served as many reads as it waited for doubles the wait for the next, up to
-// maxPointAfter, so that a table written every few reads does not pay for maps it hardly
-// reads. Maps take at most Options.ScanImageBytes together (pointEntryBytes an entity),
-// apart from the scan images'; a partial store keeps none.
+// before it served as many reads as it waited for doubles the wait for the next, so that
+// a table written every few reads does not pay for maps it hardly reads. A build walks
+// at most pointWalk entities for each read it waited for, so that its cost, and the
+// stall of the read that makes it, stays in proportion to the reads before it: a larger
+// table, or one past the limit, doubles the wait and is tried again after it. A table of
+// more than maxPointEntries entities gets none: its build would stall the read making it,
+// and every writer, for tenths of a second. Maps take
+// at most Options.ScanImageBytes together (pointEntryBytes an entity), apart from the
+// scan images'; a partial store keeps none.
 const (
 	pointAfter      = 64
-	maxPointAfter   = 64 * pointAfter
+	maxPointAfter   = 1 << 24
+	pointWalk       = 16
+	maxPointEntries = 1 << 16
 	pointEntryBytes = 64 // three string headers and a map slot's share of the table
 )
 
@@ -130,15 +137,15 @@ func (c *points) close() {
 	c.mu.Unlock()
 }
 
-// install ends the build lookup asked for: m, nil when the table outgrew the limit,
-// becomes the table's map if the maps' sum stays within it; otherwise the table is read
-// from the tree for maxPointAfter reads before it is tried again.
+// install ends the build lookup asked for: m, nil when the table had more entities than
+// the build could walk, becomes the table's map if the maps' sum stays within the limit;
+// otherwise the table waits twice as many reads before it is tried again.
 func (c *points) install(id string, m map[string]pointRecord, loads uint64) {
 	c.mu.Lock()
 	switch e := c.tables[id]; {
 	case e == nil:
 	case m == nil || c.bytes+pointEntryBytes*len(m) > c.limit:
-		e.building, e.reads, e.after = false, 0, maxPointAfter
+		e.building, e.reads, e.after = false, 0, min(2*e.after, maxPointAfter)
 	default:
 		e.building, e.reads, e.m, e.loads = false, 0, m, loads
 		c.bytes += pointEntryBytes * len(m)
@@ -203,22 +210,28 @@ func (tx *Tx) pointMap(id []byte) map[string]pointRecord {
 	if !build {
 		return m
 	}
-	m = buildPoints(tx, tableEntities(string(id)), c.limit)
+	most := min(c.limit/pointEntryBytes, maxPointEntries)
+	c.mu.Lock()
+	if e := c.tables[string(id)]; e != nil { // nil if the store closed meanwhile
+		most = min(most, pointWalk*e.after)
+	}
+	c.mu.Unlock()
+	m = buildPoints(tx, tableEntities(string(id)), most)
 	c.install(string(id), m, loads)
 	return m
 }
 
 // buildPoints maps the entities of the table whose entity keys start with prefix,
 // walking buntdb's tree inside tx's read lock, so that the map is the snapshot tx sees.
-// It returns nil when the map would take more than limit bytes.
-func buildPoints(tx *Tx, prefix string, limit int) map[string]pointRecord {
+// It returns nil when the table has more than most entities.
+func buildPoints(tx *Tx, prefix string, most int) map[string]pointRecord {
 	m := map[string]pointRecord{}
 	fits := true
 	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, v string) bool {
 		if len(k) < len(prefix) || k[:len(prefix)] != prefix {
 			return false
 		}
-		if pointEntryBytes*(len(m)+1) > limit {
+		if len(m) == most {
 			fits = false
 			return false
 		}

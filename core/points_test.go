@@ -114,6 +114,19 @@ func TestTx_Get_Points(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Walk", func(t *testing.T) {
+		// A table of more than pointWalk × pointAfter entities is not walked in full on the
+		// pointAfter-th read: the build waits twice as long, then walks it.
+		s := imageStore(t, Options{}, pointWalk*pointAfter+60)
+		readPoints(t, s, pointAfter+2*pointAfter-1)
+		if hasPoints(s, "img") {
+			t.Fatal("a map of more than pointWalk entities per read waited for")
+		}
+		readPoints(t, s, 1)
+		if !hasPoints(s, "img") {
+			t.Fatal("no map after the longer wait")
+		}
+	})
 	t.Run("Backoff", func(t *testing.T) {
 		s := imageStore(t, Options{}, 50)
 		readPoints(t, s, pointAfter)
