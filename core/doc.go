@@ -57,6 +57,16 @@
 // before they serve as many scans as they waited for waits longer for the next.
 // Partial stores keep none.
 //
+// # Point maps
+//
+// A table read by a few score point reads (pointAfter) with no write between gets a
+// point map: a hash map from entity key to stored record, sharing the tree's strings,
+// which later read-only point reads (Tx.Get, Tx.GetRecord) look up instead of walking
+// buntdb's tree. Any write to the table drops it, under buntdb's write lock; it is built
+// inside a read transaction, and change sets loaded outside a transaction retire it, as
+// for scan images. Maps count against Options.ScanImageBytes apart from the images, and
+// partial stores keep none.
+//
 // # Change feed
 //
 // Tx.Changes lists a table's entities and deletion records in (Timestamp, PartitionKey,

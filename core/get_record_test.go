@@ -32,6 +32,11 @@ func TestTx_GetRecord(t *testing.T) {
 		if viaGet, err := s.Get("People", "p", "r"); err != nil || !reflect.DeepEqual(viaGet, stored) {
 			t.Fatalf("Get = %+v, %v; want %+v", viaGet, err, stored)
 		}
+		// The browser's point read: the transaction and its Tx cost two allocations
+		// (buntdb's Tx and the item it looks up) and the key one; the Tx stays on the stack.
+		if n := testing.AllocsPerRun(100, func() { s.GetRecord("People", "p", "r") }); n > 3 {
+			t.Fatalf("GetRecord: %v allocations, want at most 3", n)
+		}
 	})
 	t.Run("ErrEntityNotFound", func(t *testing.T) {
 		if _, err := s.GetRecord("People", "p", "missing"); !errors.Is(err, ErrEntityNotFound) {
@@ -66,6 +71,16 @@ func TestTx_GetRecord(t *testing.T) {
 		}
 		if _, err := s.Get("People", "p", "bad"); !errors.Is(err, errCorrupt) {
 			t.Fatalf("Get: err = %v", err)
+		}
+	})
+	t.Run("ErrStoreClosed", func(t *testing.T) {
+		closed, err := Open(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed.Close()
+		if _, err := closed.GetRecord("People", "p", "r"); !errors.Is(err, ErrStoreClosed) {
+			t.Fatalf("err = %v", err)
 		}
 	})
 }

@@ -49,6 +49,27 @@ func tableEntities(id string) string { return entityPrefix + id + sep }
 // entityKey is the buntdb key of entity (pk, rk) in table id.
 func entityKey(id, pk, rk string) string { return entityPrefix + id + sep + pk + sep + rk }
 
+// tableEntityKey is entityKey(tableID(table), pk, rk) made in one allocation, where the
+// two make two for a table name with a capital letter: the key of a point read. table
+// must be a valid name (ValidateTableName), so ASCII.
+func tableEntityKey(table, pk, rk string) string {
+	var b strings.Builder
+	b.Grow(len(entityPrefix) + len(table) + len(pk) + len(rk) + 2*len(sep))
+	b.WriteString(entityPrefix)
+	for i := 0; i < len(table); i++ {
+		c := table[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	b.WriteString(sep)
+	b.WriteString(pk)
+	b.WriteString(sep)
+	b.WriteString(rk)
+	return b.String()
+}
+
 // splitEntityKey returns the PartitionKey and RowKey of an entity key, given its table prefix length.
 func splitEntityKey(key string, prefixLen int) (pk, rk string) {
 	rest := key[prefixLen:]

@@ -16,3 +16,15 @@ func TestSplitEntityKey(t *testing.T) {
 		}
 	}
 }
+
+func TestTableEntityKey(t *testing.T) {
+	for _, table := range []string{"abc", "People", "PEOPLE2024", "zZ9", "AaZz09"} {
+		for _, pk := range []string{"", "p", "é\x01\x7f\x80\xff"} {
+			for _, rk := range []string{"", "r", "ABC"} {
+				if got, want := tableEntityKey(table, pk, rk), entityKey(tableID(table), pk, rk); got != want {
+					t.Fatalf("tableEntityKey(%q, %q, %q) = %q, want %q", table, pk, rk, got, want)
+				}
+			}
+		}
+	}
+}

@@ -65,8 +65,10 @@ func (tx *Tx) lookup(table, pk, rk string) (Record, error) {
 	if ValidateTableName(table) != nil {
 		return Record{}, ErrTableNotFound
 	}
-	id := tableID(table)
-	key := entityKey(id, pk, rk)
+	if rec, ok, err := tx.lookupPoint(table, pk, rk); ok {
+		return rec, err
+	}
+	key := tableEntityKey(table, pk, rk)
 	v, ok, err := tx.get(key)
 	if err != nil {
 		return Record{}, err
@@ -75,7 +77,7 @@ func (tx *Tx) lookup(table, pk, rk string) (Record, error) {
 		return Record{}, orErr(tx.hasTable(table), ErrEntityNotFound)
 	}
 	rec := Record{data: v}
-	rec.PartitionKey, rec.RowKey = splitEntityKey(key, len(entityPrefix)+len(id)+len(sep))
+	rec.PartitionKey, rec.RowKey = splitEntityKey(key, len(entityPrefix)+len(table)+len(sep))
 	return rec, nil
 }
 

@@ -96,7 +96,9 @@ func (s *Store) loadCommands(cmds []byte) error {
 		return err // Load reports a closed store as invalid
 	}
 	s.forgetFacts() // the commands may write any record
-	return mapClosed(s.images.load(func() error { return s.db.Load(bytesReader(cmds)) }))
+	return mapClosed(s.points.load(func() error {
+		return s.images.load(func() error { return s.db.Load(bytesReader(cmds)) })
+	}))
 }
 
 // residentCommands keeps the commands of cs whose keys are resident, and defers the

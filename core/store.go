@@ -39,7 +39,9 @@ type Options struct {
 	// read-optimised copy of a table's entities, built once the table has been scanned a
 	// few times with no write between, read by the scans that follow and patched by the
 	// writes to the table (dropped past a few score of them). Zero means
-	// DefaultScanImageBytes; a negative value, or a Partial store, keeps none.
+	// DefaultScanImageBytes; a negative value, or a Partial store, keeps none. The
+	// store's point maps (hash maps of a table's entities for point reads, see Tx.Get)
+	// may take as much again, on the same terms.
 	ScanImageBytes int
 }
 
@@ -53,6 +55,7 @@ type Store struct {
 	backend  Backend
 	group    GroupCommitter // backend, if it commits in groups
 	images   *images        // the scan images; nil: none
+	points   *points        // the point maps; nil: none
 
 	commitMu   sync.Mutex            // serializes commits with compaction and Close
 	clock      DateTime              // the last Timestamp issued; guarded by buntdb's write lock
@@ -89,6 +92,7 @@ func Open(opts Options) (*Store, error) {
 		s.resident = &resident{deferred: map[string][]byte{}}
 	} else {
 		s.images = newImages(opts.ScanImageBytes)
+		s.points = newPoints(opts.ScanImageBytes)
 	}
 	s.group, _ = opts.Backend.(GroupCommitter)
 	if s.backend != nil {
@@ -152,6 +156,7 @@ func (s *Store) Close() error {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	s.syncing.Wait()
+	s.points.close()
 	err := s.db.Close()
 	if errors.Is(err, buntdb.ErrDatabaseClosed) {
 		return ErrStoreClosed

@@ -106,10 +106,11 @@ func (tx *Tx) setNew(key, value string) error {
 }
 
 // wrote notes a write of key made in buntdb (set to value, or deleted) to what the store
-// keeps beside the index: its table's scan image is patched and the table facts the write
-// could make wrong are dropped. set, setNew and del call it once the write is made.
+// keeps beside the index: its table's scan image is patched, its point map dropped and the
+// table facts the write could make wrong are dropped. set, setNew and del call it once the write is made.
 func (tx *Tx) wrote(key, value string, deleted bool) {
 	tx.patchImage(key, value, deleted)
+	tx.dropPoints(key)
 	tx.dropFacts(key)
 }
 

@@ -16,6 +16,7 @@ type store struct {
 	db      *core.Store
 	box     *outbox.Backend // the records a write leaves for JavaScript; nil in memory
 	scratch []byte          // the last answer's buffer, reused so that answers do not regrow one
+	records []core.Record   // the last query page's records, their room reused by the next page
 }
 
 // maxScratch is the largest answer buffer a store keeps for the next answer.
@@ -150,12 +151,13 @@ func (s *store) queryEntities(a [][]byte) ([]byte, error) {
 	}
 	var page *query.RecordPage
 	err = s.db.View(func(tx *core.Tx) (err error) {
-		page, err = query.Records(tx, table, query.Request{Filter: arg(a, 1), Top: num(a, 3), NextPartitionKey: arg(a, 4), NextRowKey: arg(a, 5)})
+		page, err = query.Records(tx, table, query.Request{Filter: arg(a, 1), Top: num(a, 3), NextPartitionKey: arg(a, 4), NextRowKey: arg(a, 5), Room: s.records})
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.records = page.Records[:0] // they share the store's memory, never changed: nothing to clear
 	return appendPageAnswer(s.scratch[:0], page, selection), nil
 }
 

@@ -22,8 +22,12 @@ func needJSON(n *core.NeedRangeError) []byte {
 	return append(b, `"]}`...)
 }
 
-// asNeed returns the NeedRangeError in err's chain, if there is one.
+// asNeed returns the NeedRangeError in err's chain, if there is one. A nil err returns
+// first: errors.As would move n to the heap on every call, failed or not.
 func asNeed(err error) (*core.NeedRangeError, bool) {
+	if err == nil {
+		return nil, false
+	}
 	var n *core.NeedRangeError
 	return n, errors.As(err, &n)
 }

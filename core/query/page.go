@@ -21,6 +21,10 @@ type Request struct {
 	// Within limits the query to a key range, such as a table SAS's; the zero KeyRange
 	// means the whole table.
 	Within core.KeyRange
+	// Room, for Records, is where the page's records go (from its start) when it has room
+	// for them: a caller done with the last page's records hands its slice back, so that
+	// a page of a thousand records grows and scans no new slice of them each time.
+	Room []core.Record
 }
 
 // Page is one page of results, in key order.
@@ -169,7 +173,7 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 		}
 		return n
 	}
-	p := newPager(f.recordMatcher(), measure, limit, req.Budget)
+	p := newPager(f.recordMatcher(), measure, limit, req.Budget, req.Room)
 	var ranges []core.KeyRange
 	for _, r := range f.Ranges() {
 		r = r.Intersect(within)

@@ -26,11 +26,16 @@ type pager[T any] struct {
 	more     bool // the page ended before the scan did
 }
 
-func newPager[T any](match func(*T) bool, size func(*T) int, limit int, b Budget) *pager[T] {
+// newPager returns a pager whose page goes into room (from its start) if room has any
+// capacity, else into a new slice.
+func newPager[T any](match func(*T) bool, size func(*T) int, limit int, b Budget, room []T) *pager[T] {
 	b = b.withDefaults()
+	if cap(room) == 0 {
+		room = make([]T, 0, min(limit, 64))
+	}
 	return &pager[T]{
 		match: match, size: size, limit: limit, budget: b, deadline: time.Now().Add(b.Duration),
-		out: make([]T, 0, min(limit, 64)), filled: limit <= 0,
+		out: room[:0], filled: limit <= 0,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,4 +178,61 @@ func TestRecords_ErrCorrupt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRecords_Room hands a page's slice back for the next page, as the browser's engine
+// does: the pages are the same as without it, in the room given while it has space (a
+// page of a thousand records then allocates no slice of them), in a new slice when not.
+func TestRecords_Room(t *testing.T) {
+	var es []*core.Entity
+	for i := range 300 {
+		es = append(es, entity(fmt.Sprintf("p%d", i/100), fmt.Sprintf("r%03d", i%100), i))
+	}
+	s := newStore(t, es...)
+	page := func(req Request) (p *RecordPage) {
+		t.Helper()
+		if err := s.View(func(tx *core.Tx) (err error) { p, err = Records(tx, testTable, req); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	keys := func(p *RecordPage) (k []string) {
+		for _, r := range p.Records {
+			k = append(k, r.PartitionKey+"/"+r.RowKey)
+		}
+		return k
+	}
+	t.Run("OK", func(t *testing.T) {
+		room := make([]core.Record, 0, 150)
+		for _, req := range []Request{{Filter: "PartitionKey eq 'p1'"}, {Filter: "N ge 150", Top: 120}, {Top: 7}, {Filter: "N lt 0"}} {
+			want := keys(page(req))
+			req.Room = room
+			p := page(req)
+			if got := keys(p); !slices.Equal(got, want) {
+				t.Fatalf("%+v: %v, want %v", req, got, want)
+			}
+			if len(p.Records) > 0 && &p.Records[0] != &room[:1][0] {
+				t.Fatalf("%+v: the page is not in the room given", req)
+			}
+			room = p.Records[:0]
+		}
+		allocs := func(room []core.Record) float64 {
+			return testing.AllocsPerRun(5, func() {
+				if p := page(Request{Filter: "PartitionKey eq 'p2'", Room: room}); len(p.Records) != 100 {
+					t.Fatalf("%d records", len(p.Records))
+				}
+			})
+		}
+		// Without room, the page's slice is made for 64 records and grown once.
+		if with, without := allocs(room), allocs(nil); with > without-2 {
+			t.Fatalf("%v allocations for a page of 100 in a room of 150, %v without: want 2 fewer", with, without)
+		}
+	})
+	t.Run("OutgrowsRoom", func(t *testing.T) {
+		room := make([]core.Record, 0, 10)
+		p := page(Request{Filter: "N lt 250", Room: room})
+		if len(p.Records) != 250 || p.Records[249].RowKey != "r049" || p.Records[0].RowKey != "r000" {
+			t.Fatalf("%d records, last %+v", len(p.Records), p.Records[len(p.Records)-1])
+		}
+	})
 }

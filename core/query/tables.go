@@ -34,7 +34,7 @@ func Tables(tx *core.Tx, req TablesRequest) (*TablesPage, error) {
 	if err != nil || limit == 0 {
 		return &TablesPage{}, err
 	}
-	p := newPager(f.MatchesTable, func(*core.Table) int { return 0 }, limit, req.Budget)
+	p := newPager(f.MatchesTable, func(*core.Table) int { return 0 }, limit, req.Budget, nil)
 	if err := tx.Tables(after, p.visit); err != nil {
 		return nil, err
 	}

@@ -243,11 +243,14 @@ export function entity(i) {
   return { partitionKey: pk(i), rowKey: rk(i), name: `user ${i}`, n: i, x: i / 7, flag: i % 2 === 0 };
 }
 
-const pk = (i) => `p${String(Math.floor(i / PARTITION)).padStart(4, "0")}`;
-const rk = (i) => String(i).padStart(8, "0");
+/** pk is entity i's PartitionKey. */
+export const pk = (i) => `p${String(Math.floor(i / PARTITION)).padStart(4, "0")}`;
+
+/** rk is entity i's RowKey. */
+export const rk = (i) => String(i).padStart(8, "0");
 
 /** random is a small seeded generator (mulberry32), so every engine gets the same keys. */
-function random(seed) {
+export function random(seed) {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
@@ -325,7 +328,7 @@ function dexieEngine({ Dexie }) {
 }
 
 /** sqlJsEngine is SQLite (sql.js) with typed columns, a (pk, rk) primary key and prepared statements. */
-function sqlJsEngine({ initSqlJs, sqlJsConfig }) {
+export function sqlJsEngine({ initSqlJs, sqlJsConfig }) {
   let db, ins, get, part;
   const row = (o) => ({ partitionKey: o.pk, rowKey: o.rk, name: o.name, n: o.n, x: o.x, flag: o.flag === 1 });
   return {

@@ -181,7 +181,7 @@ export class TableClient {
     if (store instanceof Promise) store = await store;
     const sel = selectText(options.queryOptions?.select);
     if (reading()) noteRead(store, this.tableName, [[partitionKey, rowKey]]);
-    const entity = store._readAs(entityAnswer(options.disableTypeConversion), "getEntity", this.tableName, partitionKey, rowKey, sel);
+    const entity = store._readAs(entityAnswer(options.disableTypeConversion, partitionKey, rowKey), "getEntity", this.tableName, partitionKey, rowKey, sel);
     return entity instanceof Promise ? await entity : entity;
   }
 

@@ -1,0 +1,290 @@
+package core
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// A point map is a hash map of one table's entities, from key (after the table's prefix)
+// to that key and stored form, all sharing the tree's strings: a read-only point read (Tx.Get,
+// Tx.GetRecord) looks its entity up there instead of in buntdb's tree, where a lookup
+// makes a score of string comparisons, each through two function values and a type
+// switch (a third of a point read's time in the browser). A table gets one on the
+// pointAfter-th point read with no write to the table between; any write to the table
+// drops it (Tx.wrote, under buntdb's write lock, so no reader holds the map meanwhile).
+// A map is built inside a read transaction, under its read lock, from the snapshot that
+// transaction sees, and stamped with points.loads like a scan image; commands loaded
+// outside a transaction (loadCommands) retire every map built before them. A map dropped
+// before it served as many reads as it waited for doubles the wait for the next, so that
+// a table written every few reads does not pay for maps it hardly reads. A build walks
+// at most pointWalk entities for each read it waited for, so that its cost, and the
+// stall of the read that makes it, stays in proportion to the reads before it: a larger
+// table, or one past the limit, doubles the wait and is tried again after it. A table of
+// more than maxPointEntries entities gets none: its build would stall the read making it,
+// and every writer, for tenths of a second. Maps take
+// at most Options.ScanImageBytes together (pointEntryBytes an entity), apart from the
+// scan images'; a partial store keeps none.
+const (
+	pointAfter      = 64
+	maxPointAfter   = 1 << 24
+	pointWalk       = 16
+	maxPointEntries = 1 << 16
+	pointEntryBytes = 64 // three string headers and a map slot's share of the table
+)
+
+// pointRecord is an entity in a point map: its key after the table's prefix, from which
+// a read takes its PartitionKey and RowKey (the strings it was asked for would otherwise
+// flow into the record it answers, and so to the heap), and its stored form.
+type pointRecord struct{ keys, data string }
+
+// points holds a store's point maps and, for each table read, the count of its reads.
+type points struct {
+	limit int           // the most bytes the maps may take together
+	loads atomic.Uint64 // odd while commands are loaded outside a transaction
+	live  atomic.Int32  // len(tables): a write to a store with none takes no lock
+
+	mu     sync.Mutex
+	bytes  int  // the maps' sizes, summed
+	closed bool // the store is closed: no map answers
+	tables map[string]*pointEntry
+}
+
+// pointEntry is one table's point map and the count of its reads.
+type pointEntry struct {
+	m        map[string]pointRecord // nil until built
+	loads    uint64                 // points.loads when m was built
+	reads    int                    // the reads served from m; with none, those since the table's last write
+	after    int                    // the reads with no write between that build the next map
+	building bool                   // a read is building the map
+}
+
+// newPoints returns the point maps of a store whose options allow limit bytes of them:
+// none when limit is negative.
+func newPoints(limit int) *points {
+	if limit < 0 {
+		return nil
+	}
+	if limit == 0 {
+		limit = DefaultScanImageBytes
+	}
+	return &points{limit: limit, tables: map[string]*pointEntry{}}
+}
+
+// lookup counts a read-only point read of table id and returns the map to read it from,
+// if one is current; otherwise whether this read is to build it, and the loads stamp to
+// give it.
+func (c *points) lookup(id []byte) (m map[string]pointRecord, build bool, loads uint64) {
+	loads = c.loads.Load()
+	if loads%2 == 1 {
+		return nil, false, 0
+	}
+	c.mu.Lock()
+	e := c.tables[string(id)]
+	if e == nil {
+		e = &pointEntry{after: pointAfter}
+		c.tables[string(id)] = e
+		c.live.Store(int32(len(c.tables)))
+	}
+	if e.m != nil && e.loads != loads {
+		c.drop(e)
+	}
+	if e.m == nil {
+		build = e.reads+1 >= e.after && !e.building
+		e.building = e.building || build
+	}
+	e.reads++
+	m = e.m
+	c.mu.Unlock()
+	return m, build, loads
+}
+
+// read returns entity (pk, rk) of table when the table's point map is current and holds
+// it, counting the read, without a transaction: a map is never changed, a write drops it
+// before its transaction commits, and a load of commands outside a transaction retires
+// it before it starts (loads), so a read that finds one reads a state no older than the
+// last write or load that returned before it began. Otherwise ok is false, and the read
+// is made in a transaction (Tx.lookup), which counts it and builds the map when it is due.
+func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
+	if c == nil || ValidateTableName(table) != nil {
+		return Record{}, false
+	}
+	loads := c.loads.Load()
+	if loads%2 == 1 {
+		return Record{}, false
+	}
+	var room [64]byte
+	id := appendLower(room[:0], table)
+	c.mu.Lock()
+	e := c.tables[string(id)]
+	if c.closed || e == nil || e.m == nil || e.loads != loads {
+		c.mu.Unlock()
+		return Record{}, false
+	}
+	e.reads++
+	m := e.m
+	c.mu.Unlock()
+	return pointAt(m, pk, rk)
+}
+
+// close drops every map: a closed store answers no read.
+func (c *points) close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.closed, c.tables, c.bytes = true, map[string]*pointEntry{}, 0
+	c.live.Store(0)
+	c.mu.Unlock()
+}
+
+// install ends the build lookup asked for: m, nil when the table had more entities than
+// the build could walk, becomes the table's map if the maps' sum stays within the limit;
+// otherwise the table waits twice as many reads before it is tried again.
+func (c *points) install(id string, m map[string]pointRecord, loads uint64) {
+	c.mu.Lock()
+	switch e := c.tables[id]; {
+	case e == nil:
+	case m == nil || c.bytes+pointEntryBytes*len(m) > c.limit:
+		e.building, e.reads, e.after = false, 0, min(2*e.after, maxPointAfter)
+	default:
+		e.building, e.reads, e.m, e.loads = false, 0, m, loads
+		c.bytes += pointEntryBytes * len(m)
+	}
+	c.mu.Unlock()
+}
+
+// drop forgets e's map, if any, and starts counting the reads to the next: it takes
+// twice as many as the map waited for when it served fewer than that, else pointAfter.
+func (c *points) drop(e *pointEntry) {
+	if e.m != nil {
+		c.bytes -= pointEntryBytes * len(e.m)
+		e.m = nil
+		if e.reads < e.after {
+			e.after = min(2*e.after, maxPointAfter)
+		} else {
+			e.after = pointAfter
+		}
+	}
+	e.reads = 0
+}
+
+// load runs fn, which loads commands into the index outside a transaction, so that no
+// map built before it is read after it.
+func (c *points) load(fn func() error) error {
+	if c == nil {
+		return fn()
+	}
+	c.loads.Add(1)
+	defer c.loads.Add(1)
+	return fn()
+}
+
+// dropPoints drops the point map of the table the transaction wrote key in, and counts
+// its reads again; a write of the table's own record (created or deleted) forgets the
+// table. Tx.wrote calls it once the write is made.
+func (tx *Tx) dropPoints(key string) {
+	c := tx.store.points
+	if c == nil || c.live.Load() == 0 {
+		return
+	}
+	id, ok := keyTable(key)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	if e := c.tables[id]; e != nil {
+		c.drop(e)
+		if key[0] == tablePrefix[0] {
+			delete(c.tables, id)
+			c.live.Store(int32(len(c.tables)))
+		}
+	}
+	c.mu.Unlock()
+}
+
+// pointMap returns the point map of table id for a read-only transaction's point read,
+// building it if this read is the one to, or nil to read the tree.
+func (tx *Tx) pointMap(id []byte) map[string]pointRecord {
+	c := tx.store.points
+	m, build, loads := c.lookup(id)
+	if !build {
+		return m
+	}
+	most := min(c.limit/pointEntryBytes, maxPointEntries)
+	c.mu.Lock()
+	if e := c.tables[string(id)]; e != nil { // nil if the store closed meanwhile
+		most = min(most, pointWalk*e.after)
+	}
+	c.mu.Unlock()
+	m = buildPoints(tx, tableEntities(string(id)), most)
+	c.install(string(id), m, loads)
+	return m
+}
+
+// buildPoints maps the entities of the table whose entity keys start with prefix,
+// walking buntdb's tree inside tx's read lock, so that the map is the snapshot tx sees.
+// It returns nil when the table has more than most entities.
+func buildPoints(tx *Tx, prefix string, most int) map[string]pointRecord {
+	m := map[string]pointRecord{}
+	fits := true
+	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, v string) bool {
+		if len(k) < len(prefix) || k[:len(prefix)] != prefix {
+			return false
+		}
+		if len(m) == most {
+			fits = false
+			return false
+		}
+		m[k[len(prefix):]] = pointRecord{keys: k[len(prefix):], data: v}
+		return true
+	})
+	if err != nil || !fits {
+		return nil
+	}
+	return m
+}
+
+// lookupPoint is lookup from the table's point map, where ok; it is not when the table
+// has none for this read. table must be a valid name. It allocates nothing: the keys it
+// looks up are made on the stack.
+func (tx *Tx) lookupPoint(table, pk, rk string) (rec Record, ok bool, err error) {
+	if tx.store.points == nil || tx.writable {
+		return Record{}, false, nil
+	}
+	var room [64]byte
+	id := appendLower(room[:0], table)
+	m := tx.pointMap(id)
+	if m == nil {
+		return Record{}, false, nil
+	}
+	if rec, found := pointAt(m, pk, rk); found {
+		return rec, true, nil
+	}
+	return Record{}, true, orErr(tx.hasTable(table), ErrEntityNotFound)
+}
+
+// pointAt returns entity (pk, rk) of the point map m, if it holds it.
+func pointAt(m map[string]pointRecord, pk, rk string) (Record, bool) {
+	var room [64]byte
+	key := append(append(append(room[:0], pk...), sep...), rk...)
+	p, ok := m[string(key)]
+	if !ok {
+		return Record{}, false
+	}
+	rec := Record{data: p.data}
+	rec.PartitionKey, rec.RowKey = splitEntityKey(p.keys, 0)
+	return rec, true
+}
+
+// appendLower appends s with its ASCII capitals made small, as tableID makes a valid
+// table name's id.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}

@@ -1,0 +1,249 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+)
+
+// hasPoints reports whether table id of s has a point map.
+func hasPoints(s *Store, id string) bool {
+	if s.points == nil {
+		return false
+	}
+	s.points.mu.Lock()
+	defer s.points.mu.Unlock()
+	e := s.points.tables[id]
+	return e != nil && e.m != nil
+}
+
+// readPoints makes n point reads of table Img's entities 0 … n-1 (of 60), each checked
+// against the tree's answer (a write transaction reads no map), and fails on a difference.
+func readPoints(t *testing.T, s *Store, n int) {
+	t.Helper()
+	for i := range n {
+		e := imageEntity(i%60, "")
+		got, err := s.Get("Img", e.PartitionKey, e.RowKey)
+		var want *Entity
+		var werr error
+		if uerr := s.Update(func(tx *Tx) error { want, werr = tx.Get("Img", e.PartitionKey, e.RowKey); return nil }); uerr != nil {
+			t.Fatal(uerr)
+		}
+		if !errors.Is(err, werr) || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("read %d: %v, %v; the tree has %v, %v", i, got, err, want, werr)
+		}
+	}
+}
+
+func TestTx_Get_Points(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := imageStore(t, Options{}, 50) // entities 50 … 59 are missing
+		readPoints(t, s, pointAfter-1)
+		if hasPoints(s, "img") {
+			t.Fatal("a map before pointAfter reads")
+		}
+		readPoints(t, s, 2*pointAfter)
+		if !hasPoints(s, "img") {
+			t.Fatal("no map after pointAfter reads with no write")
+		}
+		rec, err := s.GetRecord("IMG", "p1", "0001")
+		if err != nil || rec.PartitionKey != "p1" || rec.RowKey != "0001" {
+			t.Fatalf("GetRecord = %+v, %v", rec, err)
+		}
+		// From a map, a read takes no transaction: nothing is allocated.
+		if n := testing.AllocsPerRun(100, func() { s.GetRecord("Img", "p1", "0001") }); n != 0 {
+			t.Fatalf("GetRecord from a map: %v allocations, want 0", n)
+		}
+	})
+	t.Run("ErrStoreClosed", func(t *testing.T) {
+		s := imageStore(t, Options{}, 50)
+		readPoints(t, s, 2*pointAfter)
+		s.Close()
+		if _, err := s.GetRecord("Img", "p1", "0001"); !errors.Is(err, ErrStoreClosed) {
+			t.Fatalf("GetRecord after Close: %v", err)
+		}
+	})
+	t.Run("Write", func(t *testing.T) {
+		s := imageStore(t, Options{}, 50)
+		readPoints(t, s, pointAfter)
+		// Each write must be seen by the next read: a map that outlived it would answer the
+		// entity as it was.
+		for i, op := range []Op{
+			{Kind: OpReplace, Entity: imageEntity(1, "x"), IfMatch: "*"},
+			{Kind: OpDelete, Entity: imageEntity(2, ""), IfMatch: "*"},
+			{Kind: OpInsert, Entity: imageEntity(55, "new")},
+		} {
+			if _, err := s.Apply("Img", op); err != nil {
+				t.Fatal(err)
+			}
+			if hasPoints(s, "img") {
+				t.Fatalf("write %d left the map", i)
+			}
+			readPoints(t, s, 600)
+			if !hasPoints(s, "img") {
+				t.Fatalf("no map again after write %d", i)
+			}
+		}
+		if e, err := s.Get("Img", "p1", "0001"); err != nil || fmt.Sprint(e.Properties[1].Value) != fmt.Sprint(StringValue("x")) {
+			t.Fatalf("Get after replace = %v, %v", e, err)
+		}
+	})
+	t.Run("ErrTableNotFound", func(t *testing.T) {
+		s := imageStore(t, Options{}, 50)
+		readPoints(t, s, pointAfter)
+		if err := s.DeleteTable("Img"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Get("Img", "p1", "0001"); !errors.Is(err, ErrTableNotFound) {
+			t.Fatalf("Get after DeleteTable: %v", err)
+		}
+		if _, err := s.CreateTable("Img"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Get("Img", "p1", "0001"); !errors.Is(err, ErrEntityNotFound) {
+			t.Fatalf("Get after the table is made again: %v", err)
+		}
+	})
+	t.Run("Limit", func(t *testing.T) {
+		for _, limit := range []int{-1, pointEntryBytes * 49} {
+			s := imageStore(t, Options{ScanImageBytes: limit}, 50)
+			readPoints(t, s, 3*pointAfter)
+			if hasPoints(s, "img") {
+				t.Fatalf("a map of 50 entities within %d bytes", limit)
+			}
+		}
+	})
+	t.Run("Walk", func(t *testing.T) {
+		// A table of more than pointWalk × pointAfter entities is not walked in full on the
+		// pointAfter-th read: the build waits twice as long, then walks it.
+		s := imageStore(t, Options{}, pointWalk*pointAfter+60)
+		readPoints(t, s, pointAfter+2*pointAfter-1)
+		if hasPoints(s, "img") {
+			t.Fatal("a map of more than pointWalk entities per read waited for")
+		}
+		readPoints(t, s, 1)
+		if !hasPoints(s, "img") {
+			t.Fatal("no map after the longer wait")
+		}
+	})
+	t.Run("Backoff", func(t *testing.T) {
+		s := imageStore(t, Options{}, 50)
+		readPoints(t, s, pointAfter)
+		if _, err := s.Apply("Img", Op{Kind: OpReplace, Entity: imageEntity(1, "x"), IfMatch: "*"}); err != nil {
+			t.Fatal(err)
+		}
+		// The map served 0 reads of the pointAfter it waited for: the next waits twice as long.
+		readPoints(t, s, 2*pointAfter-1)
+		if hasPoints(s, "img") {
+			t.Fatal("a map before 2×pointAfter reads after a map that served none")
+		}
+		readPoints(t, s, 1)
+		if !hasPoints(s, "img") {
+			t.Fatal("no map after 2×pointAfter reads")
+		}
+	})
+}
+
+// TestStore_ApplyChangeSet_Points: a change set loaded outside a transaction retires the
+// maps built before it, so a replica reads what the set wrote.
+func TestStore_ApplyChangeSet_Points(t *testing.T) {
+	box := &captureBackend{}
+	a, err := Open(Options{Backend: box})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	apply := func() {
+		for _, cs := range box.log {
+			if err := b.ApplyChangeSet(cs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		box.log = nil
+	}
+	if _, err := a.CreateTable("Img"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		if _, err := a.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(i, "a")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply()
+	readPoints(t, b, 2*pointAfter)
+	if !hasPoints(b, "img") {
+		t.Fatal("no map on the replica")
+	}
+	if _, err := a.Apply("Img", Op{Kind: OpDelete, Entity: imageEntity(4, ""), IfMatch: "*"}); err != nil {
+		t.Fatal(err)
+	}
+	apply()
+	if _, err := b.Get("Img", "p1", "0004"); !errors.Is(err, ErrEntityNotFound) {
+		t.Fatalf("the replica reads an entity a change set deleted: %v", err)
+	}
+	readPoints(t, b, 2*pointAfter)
+}
+
+// TestTx_Get_PointsRace reads an entity while a writer replaces it: each write counts up
+// its N, so a reader must never see N go down, and the writer's read after each write
+// must see it, from a map or the tree. Run it with -race.
+func TestTx_Get_PointsRace(t *testing.T) {
+	s := imageStore(t, Options{}, 50)
+	n := func(e *Entity) int32 { return e.Properties[0].Value.Int32() }
+	set := func(i int) *Entity {
+		e := imageEntity(7, "w")
+		e.Properties[0].Value = Int32Value(int32(i))
+		return e
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			last := int32(-1)
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				// GetRecord reads a map with no transaction, Get in one.
+				get := func() (*Entity, error) { return s.Get("Img", "p1", "0007") }
+				if last%2 == 0 {
+					get = func() (*Entity, error) {
+						rec, err := s.GetRecord("Img", "p1", "0007")
+						if err != nil {
+							return nil, err
+						}
+						return rec.Entity()
+					}
+				}
+				e, err := get()
+				if err != nil || n(e) < last {
+					t.Errorf("a read saw N %d after %d, %v", n(e), last, err)
+					return
+				}
+				last = n(e)
+			}
+		})
+	}
+	for i := 100; i < 300; i++ {
+		if _, err := s.Apply("Img", Op{Kind: OpReplace, Entity: set(i), IfMatch: "*"}); err != nil {
+			t.Fatal(err)
+		}
+		for range pointAfter + 1 {
+			rec, err := s.GetRecord("Img", "p1", "0007")
+			e, _ := rec.Entity()
+			if err != nil || n(e) != int32(i) {
+				t.Fatalf("after write %d, a read saw %v, %v", i, e, err)
+			}
+		}
+	}
+	close(done)
+	wg.Wait()
+}
