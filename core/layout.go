@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // The buntdb key layout. Every record of a store lives in one ordered key space:
 //
@@ -53,21 +56,10 @@ func entityKey(id, pk, rk string) string { return entityPrefix + id + sep + pk +
 // two make two for a table name with a capital letter: the key of a point read. table
 // must be a valid name (ValidateTableName), so ASCII.
 func tableEntityKey(table, pk, rk string) string {
-	var b strings.Builder
-	b.Grow(len(entityPrefix) + len(table) + len(pk) + len(rk) + 2*len(sep))
-	b.WriteString(entityPrefix)
-	for i := 0; i < len(table); i++ {
-		c := table[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
-	}
-	b.WriteString(sep)
-	b.WriteString(pk)
-	b.WriteString(sep)
-	b.WriteString(rk)
-	return b.String()
+	b := make([]byte, 0, len(entityPrefix)+len(table)+len(pk)+len(rk)+2*len(sep))
+	b = append(appendLower(append(b, entityPrefix...), table), sep...)
+	b = append(append(append(b, pk...), sep...), rk...)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is written by nothing after
 }
 
 // splitEntityKey returns the PartitionKey and RowKey of an entity key, given its table prefix length.

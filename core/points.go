@@ -275,16 +275,3 @@ func pointAt(m map[string]pointRecord, pk, rk string) (Record, bool) {
 	rec.PartitionKey, rec.RowKey = splitEntityKey(p.keys, 0)
 	return rec, true
 }
-
-// appendLower appends s with its ASCII capitals made small, as tableID makes a valid
-// table name's id.
-func appendLower(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return b
-}
