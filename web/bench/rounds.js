@@ -82,23 +82,13 @@ function figures(xs) {
 if (typeof window === "undefined" && import.meta.url === `file://${process.argv[1]}`) {
   const rounds = Number(process.argv.find((a) => a.startsWith("--rounds="))?.slice(9) ?? 60);
   if (!(rounds > SKIP)) throw new Error(`bench/rounds.js: --rounds must be more than ${SKIP}`);
-  const { chromium } = await import("playwright-core");
-  const { serve } = await import("../browser/serve.js");
-  const server = await serve(new URL("../", import.meta.url).pathname);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
-  try {
-    const page = await browser.newPage();
-    page.on("console", (m) => console.log(m.text()));
-    page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
-    await page.goto(`${server.url}bench/index.html`);
-    await page.evaluate(async (rounds) => {
+  const { onBenchPage } = await import("./page.js");
+  await onBenchPage((page) =>
+    page.evaluate(async (rounds) => {
       const url = (m) => new URL(m, location.href).href;
       const [T, r] = await Promise.all(["../dist/tabletop.js", "./rounds.js"].map((m) => import(url(m))));
       const sqlJsConfig = { locateFile: (f) => url(`../node_modules/sql.js/dist/${f}`) };
       await r.runRounds(T, { initSqlJs: window.initSqlJs, sqlJsConfig }, rounds, console.log);
-    }, rounds);
-  } finally {
-    await browser.close();
-    server.close();
-  }
+    }, rounds),
+  );
 }

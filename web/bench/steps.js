@@ -117,25 +117,15 @@ async function steps(T, values, store, client, sql, time) {
 
 /** stepsChromium runs runSteps in a fresh headless Chromium and resolves with its results. */
 async function stepsChromium(dist) {
-  const { chromium } = await import("playwright-core");
-  const { serve } = await import("../browser/serve.js");
-  const server = await serve(new URL("../", import.meta.url).pathname);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
-  try {
-    const page = await browser.newPage();
-    page.on("console", (m) => console.log(m.text()));
-    page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
-    await page.goto(`${server.url}bench/index.html`);
-    return await page.evaluate(async (module) => {
+  const { onBenchPage } = await import("./page.js");
+  return onBenchPage((page) =>
+    page.evaluate(async (module) => {
       const url = (m) => new URL(m, location.href).href;
       const [T, values, steps] = await Promise.all([module, "../src/values.js", "./steps.js"].map((m) => import(url(m))));
       const sqlJsConfig = { locateFile: (f) => url(`../node_modules/sql.js/dist/${f}`) };
       return steps.runSteps(T, values, { initSqlJs: window.initSqlJs, sqlJsConfig });
-    }, dist ? "../dist/tabletop.js" : "../tabletop.js");
-  } finally {
-    await browser.close();
-    server.close();
-  }
+    }, dist ? "../dist/tabletop.js" : "../tabletop.js"),
+  );
 }
 
 if (typeof window === "undefined" && import.meta.url === `file://${process.argv[1]}`) {
