@@ -43,7 +43,9 @@ type points struct {
 	loads atomic.Uint64 // odd while commands are loaded outside a transaction
 	live  atomic.Int32  // len(tables): a write to a store with none takes no lock
 
-	mu     sync.Mutex
+	// mu guards tables and their entries' fields but reads: a read served from a map
+	// holds it shared (reads counts atomically), so that concurrent readers do not queue.
+	mu     sync.RWMutex
 	bytes  int  // the maps' sizes, summed
 	closed bool // the store is closed: no map answers
 	tables map[string]*pointEntry
@@ -53,7 +55,7 @@ type points struct {
 type pointEntry struct {
 	m        map[string]pointRecord // nil until built
 	loads    uint64                 // points.loads when m was built
-	reads    int                    // the reads served from m; with none, those since the table's last write
+	reads    atomic.Int64           // the reads served from m, counted up to after; with none, those since the table's last write
 	after    int                    // the reads with no write between that build the next map
 	building bool                   // a read is building the map
 }
@@ -78,6 +80,9 @@ func (c *points) lookup(id []byte) (m map[string]pointRecord, build bool, loads 
 	if loads%2 == 1 {
 		return nil, false, 0
 	}
+	if m := c.current(id, loads); m != nil {
+		return m, false, loads
+	}
 	c.mu.Lock()
 	e := c.tables[string(id)]
 	if e == nil {
@@ -89,10 +94,10 @@ func (c *points) lookup(id []byte) (m map[string]pointRecord, build bool, loads 
 		c.drop(e)
 	}
 	if e.m == nil {
-		build = e.reads+1 >= e.after && !e.building
+		build = int(e.reads.Load())+1 >= e.after && !e.building
 		e.building = e.building || build
 	}
-	e.reads++
+	e.reads.Add(1)
 	m = e.m
 	c.mu.Unlock()
 	return m, build, loads
@@ -114,16 +119,26 @@ func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
 	}
 	var room [64]byte
 	id := appendLower(room[:0], table)
-	c.mu.Lock()
-	e := c.tables[string(id)]
-	if c.closed || e == nil || e.m == nil || e.loads != loads {
-		c.mu.Unlock()
+	m := c.current(id, loads)
+	if m == nil {
 		return Record{}, false
 	}
-	e.reads++
-	m := e.m
-	c.mu.Unlock()
 	return pointAt(m, pk, rk)
+}
+
+// current returns table id's map, counting a read of it, if the table has one built
+// since the loads stamp loads; otherwise nil. It holds mu shared only.
+func (c *points) current(id []byte, loads uint64) map[string]pointRecord {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.tables[string(id)]
+	if c.closed || e == nil || e.m == nil || e.loads != loads {
+		return nil
+	}
+	if e.reads.Load() < int64(e.after) { // all drop asks; past it, readers write nothing shared here
+		e.reads.Add(1)
+	}
+	return e.m
 }
 
 // close drops every map: a closed store answers no read.
@@ -145,9 +160,11 @@ func (c *points) install(id string, m map[string]pointRecord, loads uint64) {
 	switch e := c.tables[id]; {
 	case e == nil:
 	case m == nil || c.bytes+pointEntryBytes*len(m) > c.limit:
-		e.building, e.reads, e.after = false, 0, min(2*e.after, maxPointAfter)
+		e.building, e.after = false, min(2*e.after, maxPointAfter)
+		e.reads.Store(0)
 	default:
-		e.building, e.reads, e.m, e.loads = false, 0, m, loads
+		e.building, e.m, e.loads = false, m, loads
+		e.reads.Store(0)
 		c.bytes += pointEntryBytes * len(m)
 	}
 	c.mu.Unlock()
@@ -159,13 +176,13 @@ func (c *points) drop(e *pointEntry) {
 	if e.m != nil {
 		c.bytes -= pointEntryBytes * len(e.m)
 		e.m = nil
-		if e.reads < e.after {
+		if int(e.reads.Load()) < e.after {
 			e.after = min(2*e.after, maxPointAfter)
 		} else {
 			e.after = pointAfter
 		}
 	}
-	e.reads = 0
+	e.reads.Store(0)
 }
 
 // load runs fn, which loads commands into the index outside a transaction, so that no

@@ -247,3 +247,39 @@ func TestTx_Get_PointsRace(t *testing.T) {
 	close(done)
 	wg.Wait()
 }
+
+// BenchmarkStore_GetRecordParallel reads 1,000 entities from parallel goroutines, from
+// point maps and from the tree (no maps): with -cpu 1,2,8 it shows whether readers queue
+// on the maps' lock.
+func BenchmarkStore_GetRecordParallel(b *testing.B) {
+	pks, rks := make([]string, 1000), make([]string, 1000)
+	for i := range pks {
+		pks[i], rks[i] = fmt.Sprint("p", i%10), fmt.Sprint("r", i)
+	}
+	for name, limit := range map[string]int{"maps": 0, "tree": -1} {
+		b.Run(name, func(b *testing.B) {
+			s, err := Open(Options{ScanImageBytes: limit})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if _, err := s.CreateTable("Bench"); err != nil {
+				b.Fatal(err)
+			}
+			for i := range pks {
+				e := &Entity{PartitionKey: pks[i], RowKey: rks[i], Properties: []Property{{Name: "N", Value: Int32Value(int32(i))}}}
+				if _, err := s.Apply("Bench", Op{Kind: OpInsert, Entity: e}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for i := 0; pb.Next(); i += 7 {
+					if _, err := s.GetRecord("Bench", pks[i%1000], rks[i%1000]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
