@@ -1,10 +1,5 @@
 package core
 
-import (
-	"sync"
-	"sync/atomic"
-)
-
 // A point map is a hash map of one table's entities, from key (after the table's prefix)
 // to that key and stored form, all sharing the tree's strings: a read-only point read (Tx.Get,
 // Tx.GetRecord) looks its entity up there instead of in buntdb's tree, where a lookup
@@ -37,45 +32,34 @@ const (
 // flow into the record it answers, and so to the heap), and its stored form.
 type pointRecord struct{ keys, data string }
 
-// points holds a store's point maps and, for each table read, the count of its reads.
+// pointMap is one table's point map, from key (after the table's prefix) to entity.
+type pointMap map[string]pointRecord
+
+// size is the memory the map holds, counted against Options.ScanImageBytes.
+func (m *pointMap) size() int { return pointEntryBytes * len(*m) }
+
+// points holds a store's point maps and, for each table read, the count of its reads
+// (see derived). A read served from a map holds mu shared and counts atomically, so that
+// concurrent readers do not queue; any write to the table drops its map.
 type points struct {
-	limit int           // the most bytes the maps may take together
-	loads atomic.Uint64 // odd while commands are loaded outside a transaction
-	live  atomic.Int32  // len(tables): a write to a store with none takes no lock
-
-	// mu guards tables and their entries' fields but reads: a read served from a map
-	// holds it shared (reads counts atomically), so that concurrent readers do not queue.
-	mu     sync.RWMutex
-	bytes  int  // the maps' sizes, summed
-	closed bool // the store is closed: no map answers
-	tables map[string]*pointEntry
-}
-
-// pointEntry is one table's point map and the count of its reads.
-type pointEntry struct {
-	m        map[string]pointRecord // nil until built
-	loads    uint64                 // points.loads when m was built
-	reads    atomic.Int64           // the reads served from m, counted up to after; with none, those since the table's last write
-	after    int                    // the reads with no write between that build the next map
-	building bool                   // a read is building the map
+	derived[*pointMap]
+	closed bool // the store is closed: no map answers; guarded by mu
 }
 
 // newPoints returns the point maps of a store whose options allow limit bytes of them:
 // none when limit is negative.
 func newPoints(limit int) *points {
-	if limit < 0 {
+	c := &points{}
+	if !c.init(limit, pointAfter, maxPointAfter, false) {
 		return nil
 	}
-	if limit == 0 {
-		limit = DefaultScanImageBytes
-	}
-	return &points{limit: limit, tables: map[string]*pointEntry{}}
+	return c
 }
 
 // lookup counts a read-only point read of table id and returns the map to read it from,
 // if one is current; otherwise whether this read is to build it, and the loads stamp to
 // give it.
-func (c *points) lookup(id []byte) (m map[string]pointRecord, build bool, loads uint64) {
+func (c *points) lookup(id []byte) (m pointMap, build bool, loads uint64) {
 	loads = c.loads.Load()
 	if loads%2 == 1 {
 		return nil, false, 0
@@ -83,23 +67,10 @@ func (c *points) lookup(id []byte) (m map[string]pointRecord, build bool, loads 
 	if m := c.current(id, loads); m != nil {
 		return m, false, loads
 	}
-	c.mu.Lock()
-	e := c.tables[string(id)]
-	if e == nil {
-		e = &pointEntry{after: pointAfter}
-		c.tables[string(id)] = e
-		c.live.Store(int32(len(c.tables)))
+	p, build := c.derived.lookup(id, loads)
+	if p != nil {
+		m = *p
 	}
-	if e.m != nil && e.loads != loads {
-		c.drop(e)
-	}
-	if e.m == nil {
-		build = int(e.reads.Load())+1 >= e.after && !e.building
-		e.building = e.building || build
-	}
-	e.reads.Add(1)
-	m = e.m
-	c.mu.Unlock()
 	return m, build, loads
 }
 
@@ -128,17 +99,17 @@ func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
 
 // current returns table id's map, counting a read of it, if the table has one built
 // since the loads stamp loads; otherwise nil. It holds mu shared only.
-func (c *points) current(id []byte, loads uint64) map[string]pointRecord {
+func (c *points) current(id []byte, loads uint64) pointMap {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	e := c.tables[string(id)]
-	if c.closed || e == nil || e.m == nil || e.loads != loads {
+	if c.closed || e == nil || e.v == nil || e.loads != loads {
 		return nil
 	}
-	if e.reads.Load() < int64(e.after) { // all drop asks; past it, readers write nothing shared here
-		e.reads.Add(1)
+	if e.uses.Load() < int64(e.after) { // all drop asks; past it, readers write nothing shared here
+		e.uses.Add(1)
 	}
-	return e.m
+	return *e.v
 }
 
 // close drops every map: a closed store answers no read.
@@ -147,102 +118,60 @@ func (c *points) close() {
 		return
 	}
 	c.mu.Lock()
-	c.closed, c.tables, c.bytes = true, map[string]*pointEntry{}, 0
+	c.closed, c.tables, c.bytes = true, map[string]*derivedEntry[*pointMap]{}, 0
 	c.live.Store(0)
 	c.mu.Unlock()
 }
 
-// install ends the build lookup asked for: m, nil when the table had more entities than
-// the build could walk, becomes the table's map if the maps' sum stays within the limit;
-// otherwise the table waits twice as many reads before it is tried again.
-func (c *points) install(id string, m map[string]pointRecord, loads uint64) {
-	c.mu.Lock()
-	switch e := c.tables[id]; {
-	case e == nil:
-	case m == nil || c.bytes+pointEntryBytes*len(m) > c.limit:
-		e.building, e.after = false, min(2*e.after, maxPointAfter)
-		e.reads.Store(0)
-	default:
-		e.building, e.m, e.loads = false, m, loads
-		e.reads.Store(0)
-		c.bytes += pointEntryBytes * len(m)
-	}
-	c.mu.Unlock()
-}
-
-// drop forgets e's map, if any, and starts counting the reads to the next: it takes
-// twice as many as the map waited for when it served fewer than that, else pointAfter.
-func (c *points) drop(e *pointEntry) {
-	if e.m != nil {
-		c.bytes -= pointEntryBytes * len(e.m)
-		e.m = nil
-		if int(e.reads.Load()) < e.after {
-			e.after = min(2*e.after, maxPointAfter)
-		} else {
-			e.after = pointAfter
-		}
-	}
-	e.reads.Store(0)
-}
-
 // load runs fn, which loads commands into the index outside a transaction, so that no
-// map built before it is read after it.
+// map built before it is read after it (derived.load); c may be nil.
 func (c *points) load(fn func() error) error {
 	if c == nil {
 		return fn()
 	}
-	c.loads.Add(1)
-	defer c.loads.Add(1)
-	return fn()
+	return c.derived.load(fn)
 }
 
 // dropPoints drops the point map of the table the transaction wrote key in, and counts
 // its reads again; a write of the table's own record (created or deleted) forgets the
 // table. Tx.wrote calls it once the write is made.
 func (tx *Tx) dropPoints(key string) {
-	c := tx.store.points
-	if c == nil || c.live.Load() == 0 {
-		return
+	if c := tx.store.points; c != nil {
+		c.wrote(key, nil)
 	}
-	id, ok := keyTable(key)
-	if !ok {
-		return
-	}
-	c.mu.Lock()
-	if e := c.tables[id]; e != nil {
-		c.drop(e)
-		if key[0] == tablePrefix[0] {
-			delete(c.tables, id)
-			c.live.Store(int32(len(c.tables)))
-		}
-	}
-	c.mu.Unlock()
 }
 
-// pointMap returns the point map of table id for a read-only transaction's point read,
+// tablePoints returns the point map of table id for a read-only transaction's point read,
 // building it if this read is the one to, or nil to read the tree.
-func (tx *Tx) pointMap(id []byte) map[string]pointRecord {
+func (tx *Tx) tablePoints(id []byte) pointMap {
 	c := tx.store.points
 	m, build, loads := c.lookup(id)
-	if !build {
-		return m
+	if build {
+		m = c.build(tx, string(id), loads)
 	}
+	return m
+}
+
+// build builds the point map of table id inside tx, as lookup asked under the loads stamp
+// loads, and installs it: it walks at most pointWalk entities for each read the table
+// waited for, and returns nil, the build given up, past them.
+func (c *points) build(tx *Tx, id string, loads uint64) pointMap {
 	most := min(c.limit/pointEntryBytes, maxPointEntries)
 	c.mu.Lock()
-	if e := c.tables[string(id)]; e != nil { // nil if the store closed meanwhile
+	if e := c.tables[id]; e != nil { // nil if the store closed meanwhile
 		most = min(most, pointWalk*e.after)
 	}
 	c.mu.Unlock()
-	m = buildPoints(tx, tableEntities(string(id)), most)
-	c.install(string(id), m, loads)
+	m := buildPoints(tx, tableEntities(id), most)
+	c.install(id, &m, m != nil, loads)
 	return m
 }
 
 // buildPoints maps the entities of the table whose entity keys start with prefix,
 // walking buntdb's tree inside tx's read lock, so that the map is the snapshot tx sees.
 // It returns nil when the table has more than most entities.
-func buildPoints(tx *Tx, prefix string, most int) map[string]pointRecord {
-	m := map[string]pointRecord{}
+func buildPoints(tx *Tx, prefix string, most int) pointMap {
+	m := pointMap{}
 	fits := true
 	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, v string) bool {
 		if len(k) < len(prefix) || k[:len(prefix)] != prefix {
@@ -270,7 +199,7 @@ func (tx *Tx) lookupPoint(table, pk, rk string) (rec Record, ok bool, err error)
 	}
 	var room [64]byte
 	id := appendLower(room[:0], table)
-	m := tx.pointMap(id)
+	m := tx.tablePoints(id)
 	if m == nil {
 		return Record{}, false, nil
 	}
@@ -281,7 +210,7 @@ func (tx *Tx) lookupPoint(table, pk, rk string) (rec Record, ok bool, err error)
 }
 
 // pointAt returns entity (pk, rk) of the point map m, if it holds it.
-func pointAt(m map[string]pointRecord, pk, rk string) (Record, bool) {
+func pointAt(m pointMap, pk, rk string) (Record, bool) {
 	var room [64]byte
 	key := append(append(append(room[:0], pk...), sep...), rk...)
 	p, ok := m[string(key)]

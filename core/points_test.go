@@ -15,7 +15,7 @@ func hasPoints(s *Store, id string) bool {
 	s.points.mu.Lock()
 	defer s.points.mu.Unlock()
 	e := s.points.tables[id]
-	return e != nil && e.m != nil
+	return e != nil && e.built
 }
 
 // readPoints makes n point reads of table Img's entities 0 … n-1 (of 60), each checked

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -124,16 +123,4 @@ func (c *images) load(fn func() error) error {
 	c.loads.Add(1)
 	defer c.loads.Add(1)
 	return fn()
-}
-
-// keyTable returns the table id of an entity key or a table record's key.
-func keyTable(key string) (string, bool) {
-	switch {
-	case strings.HasPrefix(key, entityPrefix):
-		id, _, ok := strings.Cut(key[len(entityPrefix):], sep)
-		return id, ok
-	case strings.HasPrefix(key, tablePrefix):
-		return key[len(tablePrefix):], true
-	}
-	return "", false
 }

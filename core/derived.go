@@ -1,0 +1,191 @@
+package core
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// derived is the bookkeeping a store keeps for one kind of structure derived from a
+// table's entities, one structure a table: its point maps (points.go) and its scan
+// images (scanimage_cache.go). A table gets one on the first-th read-only use with no
+// write to the table between (lookup asks that use to build it); one dropped before it
+// served as many uses as it waited for doubles the wait for the next, up to most, so that
+// a table written every few uses does not pay for structures it hardly reads, and one
+// that served them resets it to first. The structures take at most limit bytes together
+// (their sizes); a build that does not fit makes the table wait longer (retry).
+//
+// Its consistency rests on buntdb's lock, and on a structure never changing once
+// installed. Every write to a table drops the table's structure (wrote), or replaces it
+// with a patched copy (scanimage_patch.go), while the write transaction holds buntdb's
+// write lock; a structure is built inside a read transaction, under its read lock, from
+// the snapshot that transaction sees, and installed before that lock is released. So a
+// read transaction never finds a structure that lacks a write it sees, nor one that
+// holds a write it does not see, and a read that finds one with no transaction
+// (points.read) reads a state no older than the last write that returned before it
+// began. Commands loaded into the index outside a transaction (loadCommands) take no
+// such lock: they run inside load, which keeps loads odd meanwhile, so that no structure
+// is looked up or built, and then moves it past the stamp of every structure built
+// before them, which lookup then drops.
+//
+// V is a pointer, so that Go compiles one copy of this code for both kinds (its shape
+// is a pointer's, whatever it points to).
+type derived[V sized] struct {
+	limit     int           // the most bytes the structures may take together
+	first     int           // the uses that build a table's first structure
+	most      int           // the most uses a table waits for one
+	retryMost bool          // a build that does not fit waits most uses, not twice as many
+	loads     atomic.Uint64 // odd while commands are loaded outside a transaction
+	live      atomic.Int32  // len(tables): a write to a store with none takes no lock
+
+	// mu guards bytes, tables and their entries' fields but uses (counted atomically),
+	// so that a kind may serve reads holding it shared (points.current).
+	mu     sync.RWMutex
+	bytes  int // the structures' sizes, summed
+	tables map[string]*derivedEntry[V]
+}
+
+// sized is a derived structure: a pointer whose size is the bytes it counts against its
+// kind's limit.
+type sized interface{ size() int }
+
+// derivedEntry is one table's structure and the count of its uses.
+type derivedEntry[V sized] struct {
+	v        V            // the structure, if built; else the zero V
+	built    bool         // v is built
+	loads    uint64       // derived.loads when v was built
+	uses     atomic.Int64 // the uses served from v (points.current stops at after); with none, those since the table's last write
+	after    int          // the uses with no write between that build the next structure
+	building bool         // a use is building the structure
+}
+
+// init readies c for structures of at most opt bytes together, as Options.ScanImageBytes
+// gives them (zero for DefaultScanImageBytes), built on the first-th use, and waiting at
+// most most uses; it reports false when opt, negative, keeps none.
+func (c *derived[V]) init(opt, first, most int, retryMost bool) bool {
+	if opt < 0 {
+		return false
+	}
+	if opt == 0 {
+		opt = DefaultScanImageBytes
+	}
+	c.limit, c.first, c.most, c.retryMost = opt, first, most, retryMost
+	c.tables = map[string]*derivedEntry[V]{}
+	return true
+}
+
+// lookup counts a read-only use of table id, made under the loads stamp loads (even),
+// and returns the table's structure, if one is current (else the zero V), and whether
+// this use is to build it.
+func (c *derived[V]) lookup(id []byte, loads uint64) (v V, build bool) {
+	c.mu.Lock()
+	e := c.tables[string(id)]
+	if e == nil {
+		e = &derivedEntry[V]{after: c.first}
+		c.tables[string(id)] = e
+		c.live.Store(int32(len(c.tables)))
+	}
+	if e.built && e.loads != loads {
+		c.drop(e)
+	}
+	if !e.built {
+		build = int(e.uses.Load())+1 >= e.after && !e.building
+		e.building = e.building || build
+	}
+	e.uses.Add(1)
+	v = e.v
+	c.mu.Unlock()
+	return v, build
+}
+
+// install ends the build lookup asked for: v, built under the loads stamp loads, becomes
+// table id's structure if ok and the structures' sum stays within the limit; otherwise
+// (not ok: the build gave up) the table waits longer before it is tried again (retry).
+func (c *derived[V]) install(id string, v V, ok bool, loads uint64) {
+	c.mu.Lock()
+	switch e := c.tables[id]; {
+	case e == nil:
+	case !ok || c.bytes+v.size() > c.limit:
+		e.building, e.after = false, c.retry(e.after)
+		e.uses.Store(0)
+	default:
+		e.building, e.v, e.built, e.loads = false, v, true, loads
+		e.uses.Store(0)
+		c.bytes += v.size()
+	}
+	c.mu.Unlock()
+}
+
+// retry returns the wait for the next build of a table whose build after uses did not
+// fit: most uses when retryMost is set, else twice as many, up to most.
+func (c *derived[V]) retry(after int) int {
+	if c.retryMost {
+		return c.most
+	}
+	return min(2*after, c.most)
+}
+
+// drop forgets e's structure, if any, and starts counting the uses to the next: it takes
+// twice as many as the structure waited for when it served fewer than that, else first.
+func (c *derived[V]) drop(e *derivedEntry[V]) {
+	if !e.built {
+		return
+	}
+	c.bytes -= e.v.size()
+	var none V
+	e.v, e.built = none, false
+	if int(e.uses.Load()) < e.after {
+		e.after = min(2*e.after, c.most)
+	} else {
+		e.after = c.first
+	}
+	e.uses.Store(0)
+}
+
+// wrote notes a write of key, made under buntdb's write lock: a write of a table's own
+// record (created or deleted) drops its structure and forgets the table; a write of an
+// entity to a table with a structure keeps it when keep, nil for none, takes the write
+// (keep patches it); otherwise the table's structure is dropped and the count of its uses
+// starts again.
+func (c *derived[V]) wrote(key string, keep func(id string) bool) {
+	if c.live.Load() == 0 {
+		return
+	}
+	id, ok := keyTable(key)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	switch e := c.tables[id]; {
+	case e == nil:
+	case key[0] == tablePrefix[0]:
+		c.drop(e)
+		delete(c.tables, id)
+		c.live.Store(int32(len(c.tables)))
+	case e.built && keep != nil && keep(id):
+	default:
+		c.drop(e)
+		e.uses.Store(0)
+	}
+	c.mu.Unlock()
+}
+
+// load runs fn, which loads commands into the index outside a transaction, so that no
+// structure built before it is read after it, and none is read or built while it runs.
+func (c *derived[V]) load(fn func() error) error {
+	c.loads.Add(1)
+	defer c.loads.Add(1)
+	return fn()
+}
+
+// keyTable returns the table id of an entity key or a table record's key.
+func keyTable(key string) (string, bool) {
+	switch {
+	case strings.HasPrefix(key, entityPrefix):
+		id, _, ok := strings.Cut(key[len(entityPrefix):], sep)
+		return id, ok
+	case strings.HasPrefix(key, tablePrefix):
+		return key[len(tablePrefix):], true
+	}
+	return "", false
+}
