@@ -16,7 +16,6 @@ import (
 type scanImage struct {
 	data      string       // each entity's key, after the table's prefix, then its stored form
 	offs      []uint32     // entity i's key is data[offs[2i]:offs[2i+1]], its form data[offs[2i+1]:offs[2i+2]]
-	loads     uint64       // images.loads when the image was built
 	over      []imagePatch // the entities written since, in key order (scanimage_patch.go)
 	overBytes int          // the memory of over
 }
@@ -33,7 +32,7 @@ func (m *scanImage) search(from string) int {
 // buildImage copies the entities of the table whose entity keys start with prefix into
 // an image, walking buntdb's tree inside tx's read lock, so that the image is the
 // snapshot tx sees. It returns nil when the image would take more than limit bytes.
-func buildImage(tx *Tx, prefix string, limit int, loads uint64) *scanImage {
+func buildImage(tx *Tx, prefix string, limit int) *scanImage {
 	limit = min(limit, math.MaxUint32)
 	var b strings.Builder
 	offs := []uint32{0}
@@ -55,7 +54,7 @@ func buildImage(tx *Tx, prefix string, limit int, loads uint64) *scanImage {
 	if err != nil || !fits {
 		return nil
 	}
-	return &scanImage{data: b.String(), offs: offs[:len(offs):len(offs)], loads: loads}
+	return &scanImage{data: b.String(), offs: offs[:len(offs):len(offs)]}
 }
 
 // scanImage reads the scan's range from the image m, as add and flush read it from the
@@ -120,11 +119,16 @@ func (tx *Tx) image(table, prefix string) *scanImage {
 	if c == nil || tx.writable {
 		return nil
 	}
-	id := tableID(table)
-	m, build, loads := c.lookup(id)
+	loads := c.loads.Load()
+	if loads%2 == 1 {
+		return nil
+	}
+	var room [64]byte
+	id := appendLower(room[:0], table)
+	m, build := c.lookup(id, loads)
 	if build {
-		m = buildImage(tx, prefix, c.limit, loads)
-		c.install(id, m)
+		m = buildImage(tx, prefix, c.limit)
+		c.install(string(id), m, m != nil, loads)
 	}
 	return m
 }

@@ -25,28 +25,16 @@ type imagePatch struct {
 // deleted) forgets the table. Tx.wrote calls it once the write is made.
 func (tx *Tx) patchImage(key, value string, deleted bool) {
 	c := tx.store.images
-	if c == nil || c.live.Load() == 0 {
+	if c == nil {
 		return
 	}
-	id, ok := keyTable(key)
-	if !ok {
-		return
-	}
-	c.mu.Lock()
-	e := c.tables[id]
-	switch {
-	case e == nil:
-	case key[0] == tablePrefix[0]:
-		c.drop(e)
-		delete(c.tables, id)
-		c.live.Store(int32(len(c.tables)))
-	case e.img != nil && len(tx.patches) < maxPatches:
+	c.wrote(key, func(id string) bool {
+		if len(tx.patches) >= maxPatches {
+			return false
+		}
 		tx.patches = append(tx.patches, imagePatch{id: id, key: key[len(entityPrefix)+len(id)+len(sep):], value: value, deleted: deleted})
-	default:
-		c.drop(e)
-		e.scans = 0
-	}
-	c.mu.Unlock()
+		return true
+	})
 }
 
 // patch applies a committed transaction's patches to the images of their tables, each
@@ -59,12 +47,12 @@ func (c *images) patch(ps []imagePatch) {
 	c.mu.Lock()
 	for _, p := range ps {
 		e := c.tables[p.id]
-		if e == nil || e.img == nil {
+		if e == nil || e.v == nil {
 			continue
 		}
-		m := e.img.with(p)
-		c.bytes += m.size() - e.img.size()
-		e.img = m
+		m := e.v.with(p)
+		c.bytes += m.size() - e.v.size()
+		e.v = m
 		if len(m.over) > maxPatches || c.bytes > c.limit {
 			c.drop(e)
 		}

@@ -89,7 +89,7 @@ func hasImage(s *Store, table string) bool {
 	s.images.mu.Lock()
 	defer s.images.mu.Unlock()
 	e := s.images.tables[tableID(table)]
-	return e != nil && e.img != nil
+	return e != nil && e.built
 }
 
 // checkScans scans every range of table imageAfter+1 times, so that the last scans read
@@ -160,7 +160,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if !hasImage(s, "Img") || len(s.images.tables["img"].img.over) != maxPatches {
+		if !hasImage(s, "Img") || len(s.images.tables["img"].v.over) != maxPatches {
 			t.Fatalf("no image of %d patches", maxPatches)
 		}
 		checkScans(t, s, "Img")
@@ -346,7 +346,7 @@ func TestTx_ScanRecords_ImagePatches(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if hasImage(s, "Img") && len(s.images.tables["img"].img.over) > 0 {
+		if hasImage(s, "Img") && len(s.images.tables["img"].v.over) > 0 {
 			patched++
 		}
 		lo, hi := imageEntity(rng.IntN(70), ""), imageEntity(rng.IntN(70), "")
