@@ -7,17 +7,6 @@ import (
 	"testing"
 )
 
-// hasPoints reports whether table id of s has a point map.
-func hasPoints(s *Store, id string) bool {
-	if s.points == nil {
-		return false
-	}
-	s.points.mu.Lock()
-	defer s.points.mu.Unlock()
-	e := s.points.tables[id]
-	return e != nil && e.built
-}
-
 // readPoints makes n point reads of table Img's entities 0 … n-1 (of 60), each checked
 // against the tree's answer (a write transaction reads no map), and fails on a difference.
 func readPoints(t *testing.T, s *Store, n int) {
@@ -148,42 +137,12 @@ func TestTx_Get_Points(t *testing.T) {
 // TestStore_ApplyChangeSet_Points: a change set loaded outside a transaction retires the
 // maps built before it, so a replica reads what the set wrote.
 func TestStore_ApplyChangeSet_Points(t *testing.T) {
-	box := &captureBackend{}
-	a, err := Open(Options{Backend: box})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := Open(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	apply := func() {
-		for _, cs := range box.log {
-			if err := b.ApplyChangeSet(cs); err != nil {
-				t.Fatal(err)
-			}
-		}
-		box.log = nil
-	}
-	if _, err := a.CreateTable("Img"); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 40 {
-		if _, err := a.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(i, "a")}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	apply()
+	b, write := imageReplica(t)
 	readPoints(t, b, 2*pointAfter)
 	if !hasPoints(b, "img") {
 		t.Fatal("no map on the replica")
 	}
-	if _, err := a.Apply("Img", Op{Kind: OpDelete, Entity: imageEntity(4, ""), IfMatch: "*"}); err != nil {
-		t.Fatal(err)
-	}
-	apply()
+	write(Op{Kind: OpDelete, Entity: imageEntity(4, ""), IfMatch: "*"})
 	if _, err := b.Get("Img", "p1", "0004"); !errors.Is(err, ErrEntityNotFound) {
 		t.Fatalf("the replica reads an entity a change set deleted: %v", err)
 	}

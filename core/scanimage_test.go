@@ -9,32 +9,6 @@ import (
 	"testing"
 )
 
-// imageStore opens an in-memory store with opts and a table "Img" of n entities in three
-// partitions, closed when t ends.
-func imageStore(t *testing.T, opts Options, n int) *Store {
-	t.Helper()
-	s, err := Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.CreateTable("Img"); err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		if _, err := s.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(i, "v")}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return s
-}
-
-// imageEntity is entity i of the image tests, its property V set to v.
-func imageEntity(i int, v string) *Entity {
-	return &Entity{PartitionKey: fmt.Sprintf("p%d", i%3), RowKey: fmt.Sprintf("%04d", i),
-		Properties: []Property{{Name: "N", Value: Int32Value(int32(i))}, {Name: "V", Value: StringValue(v)}}}
-}
-
 // imageRanges are the key ranges every image test reads.
 var imageRanges = []KeyRange{WholeTable, PartitionRange("p1"), {From: KeyAt("p0", "0010"), To: KeyAt("p2", "0005")},
 	{From: KeyAt("p1", "0100"), To: TableEnd}, {From: KeyAt("p9", ""), To: TableEnd}}
@@ -79,17 +53,6 @@ func treeScan(t *testing.T, s *Store, table string, r KeyRange) []string {
 		t.Fatal(err)
 	}
 	return got
-}
-
-// hasImage reports whether the store holds an image of table.
-func hasImage(s *Store, table string) bool {
-	if s.images == nil {
-		return false
-	}
-	s.images.mu.Lock()
-	defer s.images.mu.Unlock()
-	e := s.images.tables[tableID(table)]
-	return e != nil && e.built
 }
 
 // checkScans scans every range of table imageAfter+1 times, so that the last scans read
@@ -372,39 +335,9 @@ func applyOp(op Op) func(s *Store) error {
 }
 
 func TestStore_ApplyChangeSet_Image(t *testing.T) {
-	box := &captureBackend{}
-	a, err := Open(Options{Backend: box})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := Open(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	apply := func() {
-		for _, cs := range box.log {
-			if err := b.ApplyChangeSet(cs); err != nil {
-				t.Fatal(err)
-			}
-		}
-		box.log = nil
-	}
-	if _, err := a.CreateTable("Img"); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 40 {
-		if _, err := a.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(i, "a")}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	apply()
+	b, write := imageReplica(t)
 	checkScans(t, b, "Img")
-	if _, err := a.Apply("Img", Op{Kind: OpDelete, Entity: imageEntity(4, ""), IfMatch: "*"}); err != nil {
-		t.Fatal(err)
-	}
-	apply()
+	write(Op{Kind: OpDelete, Entity: imageEntity(4, ""), IfMatch: "*"})
 	if got := readScan(t, b, "Img", WholeTable, false); len(got) != 39 {
 		t.Fatalf("the replica scans %d entities after a change set deleting one of 40", len(got))
 	}
