@@ -65,7 +65,8 @@
 // buntdb's tree. Any write to the table drops it, under buntdb's write lock; it is built
 // inside a read transaction, and change sets loaded outside a transaction retire it, as
 // for scan images. Maps count against Options.ScanImageBytes apart from the images, and
-// partial stores keep none.
+// partial stores keep none. Both kinds keep their per-table bookkeeping (when a table
+// gets one, the byte limit, the loads stamp) in one type, derived (derived.go).
 //
 // # Change feed
 //
