@@ -27,7 +27,7 @@ dev: worker
 
 # The browser build: the engine as wasm plus Go's JS glue, for web/ (git-ignored), and
 # dist/tabletop.js, the module in one file (esbuild, from Debian), as a page should load it:
-# the source's 22 modules cost a request round trip per level of imports. It carries the
+# the source's 23 modules cost a request round trip per level of imports. It carries the
 # start of the wasm's SHA-256, the build it keeps in Cache Storage (web/src/wasmcache.js). The wasm goes
 # through binaryen's wasm-opt -O3 (from Debian: 6% less code than Go wrote, 0.18 MB, where
 # -O2 took 0.6%; the engine's calls cost the same CPU time, `node bench/cpu.js`) and

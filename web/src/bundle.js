@@ -2,9 +2,12 @@
 // module's exports. The one file carries Go's glue, so that a page makes no request for
 // it: fetched beside the module, its request, response and compile fell in the middle of
 // the wasm's compile on the main thread and delayed it (bench/import.js, web/README "Size
-// and speed"). Importing the bundle therefore defines globalThis.Go, and the fs, process
-// and path stand-ins wasm_exec.js defines where a global of that name is missing, which
-// the source's modules define when the engine loads.
+// and speed"). The modules around it keep the class it defines for the engine and leave
+// globalThis.Go as it was (goglue.js); the fs, process and path stand-ins wasm_exec.js
+// defines where a global of that name is missing stay, as Go's runtime reads them there.
+// Modules run in the order of these imports.
+import "./go-before.js";
 import "../dist/wasm_exec.js";
+import "./go-after.js";
 
 export * from "../tabletop.js";

@@ -10,6 +10,7 @@
 // callback, Promise or goroutine per call.
 
 import { canCache, cachedWasm } from "./wasmcache.js";
+import { loadGo } from "./goglue.js";
 
 /* global TABLETOP_WASM_SHA256 */
 /**
@@ -43,9 +44,10 @@ async function instantiate({ wasmUrl, wasmExecUrl, wasmCache = true } = {}) {
   const wasm = new URL(wasmUrl ?? "../dist/tabletop.wasm", import.meta.url);
   // The module's bytes are fetched and compiled while wasm_exec.js loads: the two
   // requests go out together instead of one after the other. dist/tabletop.js carries
-  // wasm_exec.js (see bundle.js), so there Go is defined and nothing is loaded.
-  const [module] = await Promise.all([compile(wasm, wasmCache && canCache(wasm, wasmBuild)), globalThis.Go || import(new URL(wasmExecUrl ?? "../dist/wasm_exec.js", import.meta.url).href)]);
-  const go = new globalThis.Go();
+  // wasm_exec.js (see bundle.js), so there Go's class is known and nothing is loaded.
+  const execUrl = new URL(wasmExecUrl ?? "../dist/wasm_exec.js", import.meta.url).href;
+  const [module, Go] = await Promise.all([compile(wasm, wasmCache && canCache(wasm, wasmBuild)), loadGo(execUrl)]);
+  const go = new Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance); // runs main until it waits for calls; resolves only on exit
   if (typeof instance.exports.tabletop_call !== "function") throw new Error("tabletop: the engine did not start");

@@ -32,14 +32,39 @@ test("bundle", async (t) => {
   });
   await t.test("OneFile", async () => {
     // A page loads it in one request: no import of another module but Node's own, taken
-    // only under Node; Go's wasm_exec.js is in it (see src/bundle.js), so importing it in
-    // a fresh process defines Go's glue before any engine loads.
+    // only under Node; Go's wasm_exec.js is in it (see src/bundle.js).
     const url = new URL("../dist/tabletop.js", import.meta.url);
     const text = await readFile(url, "utf8");
     assert.doesNotMatch(text, /^\s*import\s[^(]/m);
     assert.doesNotMatch(text, /\bfrom\s*["'][./]/);
-    const probe = `await import(${JSON.stringify(url.href)}); console.log(typeof globalThis.Go);`;
-    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", probe]);
-    assert.equal(stdout.trim(), "function", "importing dist/tabletop.js defines globalThis.Go");
   });
+  // Importing the module, and running its engine, leaves globalThis.Go as it was: absent,
+  // or the page's own Go glue (another Go program's, of another release).
+  for (const [name, file] of [["NoGlobalGo", "../dist/tabletop.js"], ["NoGlobalGo_Source", "../tabletop.js"]]) {
+    await t.test(name, async () => {
+      const url = new URL(file, import.meta.url).href;
+      const { stdout } = await run(process.execPath, ["--input-type=module", "-e", globalGoProbe(url, false)]);
+      assert.equal(stdout.trim(), "undefined ok", "no global Go after the import and a get");
+      const theirs = await run(process.execPath, ["--input-type=module", "-e", globalGoProbe(url, true)]);
+      assert.equal(theirs.stdout.trim(), "theirs ok", "the page's own global Go stays, and the engine runs under its own glue");
+    });
+  }
 });
+
+// globalGoProbe is a program that imports the module at url (after defining a global Go
+// of its own when theirs), runs an insert and a get in memory, and prints what
+// globalThis.Go is then ("undefined", "theirs" or "other") and "ok" if the get answered.
+function globalGoProbe(url, theirs) {
+  return `
+    ${theirs ? "globalThis.Go = class Theirs { constructor() { throw new Error('not this Go'); } };" : ""}
+    const m = await import(${JSON.stringify(url)});
+    const store = await m.openStore("probe", { inMemory: true });
+    const client = new m.TableClient(store, "Probe");
+    await client.createTable();
+    await client.createEntity({ partitionKey: "p", rowKey: "r", n: 1 });
+    const ok = (await client.getEntity("p", "r")).n === 1;
+    await store.close();
+    const go = globalThis.Go === undefined ? "undefined" : globalThis.Go.name === "Theirs" ? "theirs" : "other";
+    console.log(go, ok ? "ok" : "failed");
+  `;
+}
