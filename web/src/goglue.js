@@ -30,19 +30,22 @@ export function takeGlobalGo() {
 
 /**
  * loadGo returns Go's class: the one the bundle carries, or else the one wasm_exec.js at
- * url defines, which it imports.
+ * url defines, which it imports. Where that import fails, or runs nothing (a module
+ * evaluated before, by whoever imported it first), a global Go the page defined itself
+ * (wasm_exec.js in a script tag) is used, as it was before the engine kept its own.
  */
 export async function loadGo(url) {
   if (goClass) return goClass;
+  let failed;
   saveGlobalGo();
   try {
     await import(url);
+  } catch (e) {
+    failed = e;
   } finally {
     takeGlobalGo();
   }
-  // An import of a module evaluated before runs nothing again: whoever imported this
-  // wasm_exec.js first left its class in globalThis.Go.
   goClass ??= typeof globalThis.Go === "function" ? globalThis.Go : undefined;
-  if (!goClass) throw new Error(`tabletop: ${url} did not define Go's class`);
+  if (!goClass) throw failed ?? new Error(`tabletop: ${url} did not define Go's class`);
   return goClass;
 }

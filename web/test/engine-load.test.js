@@ -1,11 +1,14 @@
 // Loading the engine (src/engine.js): the wasm's request goes out while wasm_exec.js is
-// still loading, not after it. Its own file: loadEngine loads once per process.
+// still loading, not after it; where wasm_exec.js cannot be loaded, a page's own global
+// Go serves. Its own file: loadEngine loads once per process.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFile, mkdtemp, writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { loadEngine } from "../src/engine.js";
 
 const dist = new URL("../dist/", import.meta.url);
@@ -35,5 +38,21 @@ test("loadEngine", async (t) => {
       delete globalThis.tabletopWasmRequested;
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+test("loadEngine with a page's own global Go", async (t) => {
+  // A page that put wasm_exec.js in a script tag and serves no copy where the engine
+  // looks: the engine runs under that global class, and leaves it in place.
+  await t.test("OK", async () => {
+    const probe = `
+      await import(${JSON.stringify(new URL("wasm_exec.js", dist).href)});
+      const Theirs = globalThis.Go;
+      const { loadEngine } = await import(${JSON.stringify(new URL("../src/engine.js", import.meta.url).href)});
+      const engine = await loadEngine({ wasmExecUrl: "file:///nonexistent/wasm_exec.js" });
+      console.log(typeof engine.call, globalThis.Go === Theirs);
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", probe]);
+    assert.equal(stdout.trim(), "function true");
   });
 });
