@@ -24,19 +24,19 @@ import (
 // holds a write it does not see, and a read that finds one with no transaction
 // (points.read) reads a state no older than the last write that returned before it
 // began. Commands loaded into the index outside a transaction (loadCommands) take no
-// such lock: they run inside load, which keeps loads odd meanwhile, so that no structure
-// is looked up or built, and then moves it past the stamp of every structure built
-// before them, which lookup then drops.
+// such lock: they keep the store's loads stamp odd meanwhile (Store.loads), so that
+// no structure is looked up or built (stamp), and then move it past the stamp of every
+// structure built before them, which lookup then drops.
 //
 // V is a pointer, so that Go compiles one copy of this code for both kinds (its shape
 // is a pointer's, whatever it points to).
 type derived[V sized] struct {
-	limit     int           // the most bytes the structures may take together
-	first     int           // the uses that build a table's first structure
-	most      int           // the most uses a table waits for one
-	retryMost bool          // a build that does not fit waits most uses, not twice as many
-	loads     atomic.Uint64 // odd while commands are loaded outside a transaction
-	live      atomic.Int32  // len(tables): a write to a store with none takes no lock
+	limit     int            // the most bytes the structures may take together
+	first     int            // the uses that build a table's first structure
+	most      int            // the most uses a table waits for one
+	retryMost bool           // a build that does not fit waits most uses, not twice as many
+	loads     *atomic.Uint64 // the store's: odd while commands are loaded outside a transaction
+	live      atomic.Int32   // len(tables): a write to a store with none takes no lock
 
 	// mu guards bytes, tables and their entries' fields but uses (counted atomically),
 	// so that a kind may serve reads holding it shared (points.current).
@@ -45,14 +45,16 @@ type derived[V sized] struct {
 	tables map[string]*derivedEntry[V]
 }
 
-// sized is a derived structure: a pointer whose size is the bytes it counts against its
-// kind's limit.
-type sized interface{ size() int }
+// sized is a derived structure: a pointer (nil for none) whose size is the bytes it
+// counts against its kind's limit.
+type sized interface {
+	comparable
+	size() int
+}
 
 // derivedEntry is one table's structure and the count of its uses.
 type derivedEntry[V sized] struct {
-	v        V            // the structure, if built; else the zero V
-	built    bool         // v is built
+	v        V            // the structure, if built; else nil
 	loads    uint64       // derived.loads when v was built
 	uses     atomic.Int64 // the uses served from v (points.current stops at after); with none, those since the table's last write
 	after    int          // the uses with no write between that build the next structure
@@ -61,15 +63,15 @@ type derivedEntry[V sized] struct {
 
 // init readies c for structures of at most opt bytes together, as Options.ScanImageBytes
 // gives them (zero for DefaultScanImageBytes), built on the first-th use, and waiting at
-// most most uses; it reports false when opt, negative, keeps none.
-func (c *derived[V]) init(opt, first, most int, retryMost bool) bool {
+// most most uses, stamped with loads; it reports false when opt, negative, keeps none.
+func (c *derived[V]) init(opt, first, most int, retryMost bool, loads *atomic.Uint64) bool {
 	if opt < 0 {
 		return false
 	}
 	if opt == 0 {
 		opt = DefaultScanImageBytes
 	}
-	c.limit, c.first, c.most, c.retryMost = opt, first, most, retryMost
+	c.limit, c.first, c.most, c.retryMost, c.loads = opt, first, most, retryMost, loads
 	c.tables = map[string]*derivedEntry[V]{}
 	return true
 }
@@ -85,10 +87,11 @@ func (c *derived[V]) lookup(id []byte, loads uint64) (v V, build bool) {
 		c.tables[string(id)] = e
 		c.live.Store(int32(len(c.tables)))
 	}
-	if e.built && e.loads != loads {
+	var none V
+	if e.v != none && e.loads != loads {
 		c.drop(e)
 	}
-	if !e.built {
+	if e.v == none {
 		build = int(e.uses.Load())+1 >= e.after && !e.building
 		e.building = e.building || build
 	}
@@ -99,17 +102,18 @@ func (c *derived[V]) lookup(id []byte, loads uint64) (v V, build bool) {
 }
 
 // install ends the build lookup asked for: v, built under the loads stamp loads, becomes
-// table id's structure if ok and the structures' sum stays within the limit; otherwise
-// (not ok: the build gave up) the table waits longer before it is tried again (retry).
-func (c *derived[V]) install(id string, v V, ok bool, loads uint64) {
+// table id's structure if the structures' sum stays within the limit; otherwise, or when
+// v is nil (the build gave up), the table waits longer before it is tried again (retry).
+func (c *derived[V]) install(id string, v V, loads uint64) {
+	var none V
 	c.mu.Lock()
 	switch e := c.tables[id]; {
 	case e == nil:
-	case !ok || c.bytes+v.size() > c.limit:
+	case v == none || c.bytes+v.size() > c.limit:
 		e.building, e.after = false, c.retry(e.after)
 		e.uses.Store(0)
 	default:
-		e.building, e.v, e.built, e.loads = false, v, true, loads
+		e.building, e.v, e.loads = false, v, loads
 		e.uses.Store(0)
 		c.bytes += v.size()
 	}
@@ -128,12 +132,12 @@ func (c *derived[V]) retry(after int) int {
 // drop forgets e's structure, if any, and starts counting the uses to the next: it takes
 // twice as many as the structure waited for when it served fewer than that, else first.
 func (c *derived[V]) drop(e *derivedEntry[V]) {
-	if !e.built {
+	var none V
+	if e.v == none {
 		return
 	}
 	c.bytes -= e.v.size()
-	var none V
-	e.v, e.built = none, false
+	e.v = none
 	if int(e.uses.Load()) < e.after {
 		e.after = min(2*e.after, c.most)
 	} else {
@@ -155,6 +159,7 @@ func (c *derived[V]) wrote(key string, keep func(id string) bool) {
 	if !ok {
 		return
 	}
+	var none V
 	c.mu.Lock()
 	switch e := c.tables[id]; {
 	case e == nil:
@@ -162,7 +167,7 @@ func (c *derived[V]) wrote(key string, keep func(id string) bool) {
 		c.drop(e)
 		delete(c.tables, id)
 		c.live.Store(int32(len(c.tables)))
-	case e.built && keep != nil && keep(id):
+	case e.v != none && keep != nil && keep(id):
 	default:
 		c.drop(e)
 		e.uses.Store(0)
@@ -170,12 +175,11 @@ func (c *derived[V]) wrote(key string, keep func(id string) bool) {
 	c.mu.Unlock()
 }
 
-// load runs fn, which loads commands into the index outside a transaction, so that no
-// structure built before it is read after it, and none is read or built while it runs.
-func (c *derived[V]) load(fn func() error) error {
-	c.loads.Add(1)
-	defer c.loads.Add(1)
-	return fn()
+// stamp returns the loads stamp a use is made under, and false while commands are being
+// loaded outside a transaction, when no structure may be read or built.
+func (c *derived[V]) stamp() (uint64, bool) {
+	loads := c.loads.Load()
+	return loads, loads%2 == 0
 }
 
 // keyTable returns the table id of an entity key or a table record's key.

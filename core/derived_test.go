@@ -71,8 +71,9 @@ func openStore(t *testing.T, opts Options) *Store {
 func hasDerived[V sized](c *derived[V], id string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var none V
 	e := c.tables[id]
-	return e != nil && e.built
+	return e != nil && e.v != none
 }
 
 // hasPoints reports whether table id of s has a point map.

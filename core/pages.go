@@ -96,9 +96,9 @@ func (s *Store) loadCommands(cmds []byte) error {
 		return err // Load reports a closed store as invalid
 	}
 	s.forgetFacts() // the commands may write any record
-	return mapClosed(s.points.load(func() error {
-		return s.images.load(func() error { return s.db.Load(bytesReader(cmds)) })
-	}))
+	s.loads.Add(1)  // odd: no point map or scan image is read or built meanwhile (derived)
+	defer s.loads.Add(1)
+	return mapClosed(s.db.Load(bytesReader(cmds)))
 }
 
 // residentCommands keeps the commands of cs whose keys are resident, and defers the

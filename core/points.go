@@ -1,5 +1,7 @@
 package core
 
+import "sync/atomic"
+
 // A point map is a hash map of one table's entities, from key (after the table's prefix)
 // to that key and stored form, all sharing the tree's strings: a read-only point read (Tx.Get,
 // Tx.GetRecord) looks its entity up there instead of in buntdb's tree, where a lookup
@@ -8,8 +10,8 @@ package core
 // pointAfter-th point read with no write to the table between; any write to the table
 // drops it (Tx.wrote, under buntdb's write lock, so no reader holds the map meanwhile).
 // A map is built inside a read transaction, under its read lock, from the snapshot that
-// transaction sees, and stamped with points.loads like a scan image; commands loaded
-// outside a transaction (loadCommands) retire every map built before them. A map dropped
+// transaction sees, and stamped with the store's loads stamp like a scan image; commands
+// loaded outside a transaction (loadCommands) retire every map built before them. A map dropped
 // before it served as many reads as it waited for doubles the wait for the next, so that
 // a table written every few reads does not pay for maps it hardly reads. A build walks
 // at most pointWalk entities for each read it waited for, so that its cost, and the
@@ -48,9 +50,9 @@ type points struct {
 
 // newPoints returns the point maps of a store whose options allow limit bytes of them:
 // none when limit is negative.
-func newPoints(limit int) *points {
+func newPoints(limit int, loads *atomic.Uint64) *points {
 	c := &points{}
-	if !c.init(limit, pointAfter, maxPointAfter, false) {
+	if !c.init(limit, pointAfter, maxPointAfter, false, loads) {
 		return nil
 	}
 	return c
@@ -60,8 +62,8 @@ func newPoints(limit int) *points {
 // if one is current; otherwise whether this read is to build it, and the loads stamp to
 // give it.
 func (c *points) lookup(id []byte) (m pointMap, build bool, loads uint64) {
-	loads = c.loads.Load()
-	if loads%2 == 1 {
+	loads, ok := c.stamp()
+	if !ok {
 		return nil, false, 0
 	}
 	if m := c.current(id, loads); m != nil {
@@ -84,8 +86,8 @@ func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
 	if c == nil || ValidateTableName(table) != nil {
 		return Record{}, false
 	}
-	loads := c.loads.Load()
-	if loads%2 == 1 {
+	loads, ok := c.stamp()
+	if !ok {
 		return Record{}, false
 	}
 	var room [64]byte
@@ -123,15 +125,6 @@ func (c *points) close() {
 	c.mu.Unlock()
 }
 
-// load runs fn, which loads commands into the index outside a transaction, so that no
-// map built before it is read after it (derived.load); c may be nil.
-func (c *points) load(fn func() error) error {
-	if c == nil {
-		return fn()
-	}
-	return c.derived.load(fn)
-}
-
 // dropPoints drops the point map of the table the transaction wrote key in, and counts
 // its reads again; a write of the table's own record (created or deleted) forgets the
 // table. Tx.wrote calls it once the write is made.
@@ -163,7 +156,11 @@ func (c *points) build(tx *Tx, id string, loads uint64) pointMap {
 	}
 	c.mu.Unlock()
 	m := buildPoints(tx, tableEntities(id), most)
-	c.install(id, &m, m != nil, loads)
+	var built *pointMap // nil: the build gave up
+	if m != nil {
+		built = &m
+	}
+	c.install(id, built, loads)
 	return m
 }
 

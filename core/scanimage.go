@@ -119,8 +119,8 @@ func (tx *Tx) image(table, prefix string) *scanImage {
 	if c == nil || tx.writable {
 		return nil
 	}
-	loads := c.loads.Load()
-	if loads%2 == 1 {
+	loads, ok := c.stamp()
+	if !ok {
 		return nil
 	}
 	var room [64]byte
@@ -128,7 +128,7 @@ func (tx *Tx) image(table, prefix string) *scanImage {
 	m, build := c.lookup(id, loads)
 	if build {
 		m = buildImage(tx, prefix, c.limit)
-		c.install(string(id), m, m != nil, loads)
+		c.install(string(id), m, loads)
 	}
 	return m
 }

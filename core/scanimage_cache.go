@@ -1,5 +1,7 @@
 package core
 
+import "sync/atomic"
+
 // imageAfter is how many read-only scans of a table, with no write to the table between
 // them, build its image, on the last of them. Building one costs about one or two scans
 // of the tree; so that a table written every few scans does not pay for images it hardly
@@ -20,19 +22,10 @@ type images struct {
 
 // newImages returns the image cache of a store whose options allow limit bytes of
 // images: none when limit is negative.
-func newImages(limit int) *images {
+func newImages(limit int, loads *atomic.Uint64) *images {
 	c := &images{}
-	if !c.init(limit, imageAfter, maxAfter, true) {
+	if !c.init(limit, imageAfter, maxAfter, true, loads) {
 		return nil
 	}
 	return c
-}
-
-// load runs fn, which loads commands into the index outside a transaction, so that no
-// image built before it is read after it (derived.load); c may be nil.
-func (c *images) load(fn func() error) error {
-	if c == nil {
-		return fn()
-	}
-	return c.derived.load(fn)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tidwall/buntdb"
@@ -56,6 +57,7 @@ type Store struct {
 	group    GroupCommitter // backend, if it commits in groups
 	images   *images        // the scan images; nil: none
 	points   *points        // the point maps; nil: none
+	loads    atomic.Uint64  // odd while loadCommands loads outside a transaction; stamps maps and images
 
 	commitMu   sync.Mutex            // serializes commits with compaction and Close
 	clock      DateTime              // the last Timestamp issued; guarded by buntdb's write lock
@@ -91,8 +93,8 @@ func Open(opts Options) (*Store, error) {
 	if opts.Partial {
 		s.resident = &resident{deferred: map[string][]byte{}}
 	} else {
-		s.images = newImages(opts.ScanImageBytes)
-		s.points = newPoints(opts.ScanImageBytes)
+		s.images = newImages(opts.ScanImageBytes, &s.loads)
+		s.points = newPoints(opts.ScanImageBytes, &s.loads)
 	}
 	s.group, _ = opts.Backend.(GroupCommitter)
 	if s.backend != nil {
