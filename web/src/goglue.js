@@ -3,7 +3,7 @@
 // page that also runs another Go program, built by another release, would otherwise
 // share one class, the one loaded last. The engine takes the class wasm_exec.js defines
 // and puts back what globalThis.Go was before (nothing, or the page's own), so importing
-// this module leaves no global Go behind. The stand-ins for fs, process and path that
+// Tabletop leaves no global Go behind. The stand-ins for fs, process and path that
 // wasm_exec.js defines where those globals are missing stay: Go's runtime looks them up
 // there.
 
