@@ -5,23 +5,24 @@ package main
 import (
 	"encoding/base64"
 	"log"
-	"net/http"
 	"time"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // withLog logs one line per request: method, path, status and duration.
-func withLog(l *log.Logger, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func withLog(l *log.Logger, next exchange.Handler) exchange.Handler {
+	return exchange.HandlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(sw, r)
+		sw := &statusWriter{ResponseWriter: w, status: exchange.StatusOK}
+		next.Serve(sw, r)
 		l.Printf("%s %s %d %s", r.Method, r.URL.Path, sw.status, time.Since(start).Round(time.Microsecond))
 	})
 }
 
 // statusWriter records the status a handler answers.
 type statusWriter struct {
-	http.ResponseWriter
+	exchange.ResponseWriter
 	status int
 	wrote  bool
 }
@@ -38,7 +39,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// Unwrap gives http.ResponseController the server's writer.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+// Unwrap gives exchange.SetReadDeadline the server's writer.
+func (w *statusWriter) Unwrap() exchange.ResponseWriter { return w.ResponseWriter }
 
 func encodeKey(k []byte) string { return base64.StdEncoding.EncodeToString(k) }

@@ -14,11 +14,12 @@
 // TABLETOP_MEMPROFILE, when set, name files for a CPU and an allocation profile of the
 // run (profile.go; the side-by-side benchmark sets them with BENCH_PROFILE).
 //
-// Requests that net/http refuses before the REST handler sees them (malformed framing or
-// headers, an unknown Transfer-Encoding, headers over 1 MiB) are answered 400 with an
-// Azure error body (InvalidInput, UnsupportedHeader) rather than net/http's plain text
-// (proto.go). Request bodies are bounded by the REST handler (worker/rest): buffered as
-// they arrive, 64 MiB of bodies in memory at most, 60 s to arrive.
+// Connections are served by the server's own HTTP/1.1 layer (package http1), which reads
+// each request straight into the REST handler's types. Requests it cannot read
+// (malformed framing or headers, an unknown Transfer-Encoding, headers over 1 MiB) are
+// answered 400 with an Azure error body (InvalidInput, UnsupportedHeader), as an SDK can
+// read it (proto.go). Request bodies are bounded by the REST handler (worker/rest):
+// buffered as they arrive, 64 MiB of bodies in memory at most, 60 s to arrive.
 //
 // With a subcommand it moves data instead (see package transfer):
 //

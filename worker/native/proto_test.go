@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// TestRun_ProtocolErrors sends requests net/http refuses before any handler runs: the
-// answers carry an Azure error body and code, not plain text.
+// TestRun_ProtocolErrors sends requests the HTTP layer refuses before any handler runs:
+// the answers carry an Azure error body and code, not plain text.
 func TestRun_ProtocolErrors(t *testing.T) {
 	s := start(t, config{data: memoryData, quiet: true, web: "none"})
 	addr := strings.TrimPrefix(s.url, "http://")

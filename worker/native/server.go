@@ -9,11 +9,11 @@ import (
 	"io"
 	"log"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/tabletopdb/tabletop/worker/rest"
-	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/http1"
 )
 
 // shutdownTimeout bounds how long a graceful shutdown waits for requests in flight.
@@ -23,7 +23,7 @@ const shutdownTimeout = 30 * time.Second
 type server struct {
 	addr     string
 	accounts []*rest.Account
-	http     *http.Server
+	http     *http1.Server
 }
 
 func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*server, error) {
@@ -31,11 +31,11 @@ func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*serve
 	if err != nil {
 		return nil, err
 	}
-	var h http.Handler = withWeb(cfg.web, nethttp.Handler(api))
+	var h exchange.Handler = withWeb(cfg.web, api)
 	if logger != nil {
 		h = withLog(logger, h)
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http1.Server{Handler: h, Refuse: refuse, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	return &server{addr: cfg.addr, accounts: accounts, http: hs}, nil
 }
 
@@ -48,7 +48,7 @@ func (s *server) serve(ctx context.Context, out io.Writer) error {
 	}
 	s.announce(out, ln.Addr().String())
 	errc := make(chan error, 1)
-	go func() { errc <- s.http.Serve(protoListener{ln}) }()
+	go func() { errc <- s.http.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -57,7 +57,7 @@ func (s *server) serve(ctx context.Context, out io.Writer) error {
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	err = s.http.Shutdown(sctx)
-	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) {
+	if serr := <-errc; !errors.Is(serr, http1.ErrServerClosed) {
 		err = errors.Join(err, serr)
 	}
 	return err

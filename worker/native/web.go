@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // withWeb serves the playground from dir, when dir holds an index.html: GET / is its
@@ -18,29 +21,35 @@ import (
 // "Cache-Control: no-cache": the browser keeps it and revalidates it on each use (a 304
 // when unchanged, with the code it compiled from the wasm kept), as the browser tests'
 // and benchmark's server (web/browser/serve.js) sends them.
-func withWeb(dir string, api http.Handler) http.Handler {
+// The files are served by net/http's file server (ranges, If-Modified-Since, content
+// types) through nethttp.FromHandler.
+func withWeb(dir string, api exchange.Handler) exchange.Handler {
 	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
 		return api
 	}
-	files := revalidated(http.FileServer(http.Dir(dir)))
-	web := http.StripPrefix("/web", files)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	fileServer := revalidated(http.FileServer(http.Dir(dir)))
+	files := nethttp.FromHandler(fileServer)
+	web := nethttp.FromHandler(http.StripPrefix("/web", fileServer))
+	index := nethttp.FromHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeFile(w, r, filepath.Join(dir, "index.html"))
+	}))
+	return exchange.HandlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
 		switch {
-		case r.Method != http.MethodGet && r.Method != http.MethodHead:
-			api.ServeHTTP(w, r)
+		case r.Method != exchange.MethodGet && r.Method != exchange.MethodHead:
+			api.Serve(w, r)
 		case r.URL.Path == "/" && r.URL.RawQuery == "":
-			w.Header().Set("Cache-Control", "no-cache")
-			http.ServeFile(w, r, filepath.Join(dir, "index.html"))
+			index.Serve(w, r)
 		case r.URL.Path == "/web/sw.js":
 			// The playground's service worker keeps the page at "/" working offline.
 			w.Header().Set("Service-Worker-Allowed", "/")
-			web.ServeHTTP(w, r)
+			web.Serve(w, r)
 		case strings.HasPrefix(r.URL.Path, "/web/"):
-			web.ServeHTTP(w, r)
+			web.Serve(w, r)
 		case r.URL.RawQuery == "" && pageFile(dir, r.URL.Path):
-			files.ServeHTTP(w, r)
+			files.Serve(w, r)
 		default:
-			api.ServeHTTP(w, r)
+			api.Serve(w, r)
 		}
 	})
 }

@@ -5,8 +5,8 @@ package rest_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -17,13 +17,14 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
-	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
+	"github.com/tabletopdb/tabletop/worker/rest/http1"
 )
 
 // env is a Handler for the development account on a loopback server, with SDK clients.
 type env struct {
 	t     *testing.T
-	srv   *httptest.Server
+	addr  string // the server's host:port
 	store *core.Store
 	url   string // service URL, path style: http://127.0.0.1:port/devstoreaccount1
 	cred  *aztables.SharedKeyCredential
@@ -52,9 +53,9 @@ func newEnvWith(t testing.TB, opts core.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(nethttp.Handler(h))
-	t.Cleanup(func() { srv.Close(); st.Close() })
-	e := &env{srv: srv, store: st, url: srv.URL + "/" + auth.DevAccountName}
+	addr := serve(t, h)
+	t.Cleanup(func() { st.Close() })
+	e := &env{addr: addr, store: st, url: "http://" + addr + "/" + auth.DevAccountName}
 	e.cred, err = aztables.NewSharedKeyCredential(auth.DevAccountName, auth.DevAccountKey)
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +65,24 @@ func newEnvWith(t testing.TB, opts core.Options) *env {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// serve serves h as the native server does (worker/rest/http1) on a free loopback port
+// until the test ends, and returns its address.
+func serve(t testing.TB, h exchange.Handler) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &http1.Server{Handler: h}
+	go s.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+	})
+	return ln.Addr().String()
 }
 
 // clientOptions turns retries off, so that failures show at once.

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
-	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
 )
 
 // newEnvOpts is newEnv with the Handler's limits set by opts (its Accounts are filled in).
@@ -31,9 +29,9 @@ func newEnvOpts(t *testing.T, opts rest.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(nethttp.Handler(h))
-	t.Cleanup(func() { srv.Close(); st.Close() })
-	e := &env{srv: srv, store: st, url: srv.URL + "/" + auth.DevAccountName}
+	addr := serve(t, h)
+	t.Cleanup(func() { st.Close() })
+	e := &env{addr: addr, store: st, url: "http://" + addr + "/" + auth.DevAccountName}
 	do(t, signedRequest(t, e, http.MethodPost, "/Tables", `{"TableName":"Hostile"}`))
 	return e
 }
@@ -42,7 +40,7 @@ func newEnvOpts(t *testing.T, opts rest.Options) *env {
 // and then body, on a new connection, and returns the connection and its reader.
 func rawConn(t *testing.T, e *env, req *http.Request, extra, body string) (net.Conn, *bufio.Reader) {
 	t.Helper()
-	conn, err := net.Dial("tcp", e.srv.Listener.Addr().String())
+	conn, err := net.Dial("tcp", e.addr)
 	if err != nil {
 		t.Fatal(err)
 	}

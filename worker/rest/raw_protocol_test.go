@@ -252,7 +252,7 @@ func TestRaw_XMLOperations(t *testing.T) {
 
 func TestRaw_HostStyle(t *testing.T) {
 	e := newEnv(t)
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/Tables", strings.NewReader(`{"TableName":"Hosted"}`))
+	req, _ := http.NewRequest(http.MethodPost, "http://"+e.addr+"/Tables", strings.NewReader(`{"TableName":"Hosted"}`))
 	req.Host = "devstoreaccount1.table.localhost"
 	req.Header.Set("Accept", "application/json;odata=minimalmetadata")
 	req.Header.Set("Content-Type", "application/json")
@@ -263,7 +263,7 @@ func TestRaw_HostStyle(t *testing.T) {
 		t.Fatalf("got %d %s", resp.StatusCode, body(resp))
 	}
 	t.Run("ErrUnknownAccount", func(t *testing.T) {
-		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/someoneelse/Tables", nil)
+		req, _ := http.NewRequest(http.MethodGet, "http://"+e.addr+"/someoneelse/Tables", nil)
 		wantRaw(t, do(t, req), 400, "InvalidUri")
 	})
 }
@@ -310,7 +310,7 @@ func TestRaw_TooLarge(t *testing.T) {
 		// One connection: an oversized insert, then a normal request. The server either
 		// drains the body and keeps the connection, or closes it after its answer; the
 		// client must read a full 413 either way.
-		conn, err := net.Dial("tcp", e.srv.Listener.Addr().String())
+		conn, err := net.Dial("tcp", e.addr)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,6 +49,12 @@ type Handler interface {
 	Serve(w ResponseWriter, r *Request)
 }
 
+// HandlerFunc is a function as a Handler.
+type HandlerFunc func(w ResponseWriter, r *Request)
+
+// Serve calls f(w, r).
+func (f HandlerFunc) Serve(w ResponseWriter, r *Request) { f(w, r) }
+
 // ReadDeadliner is a ResponseWriter whose host can bound the time left to read the
 // request body: a read after the deadline fails with os.ErrDeadlineExceeded. The zero
 // time lifts the deadline. Hosts that hand over the whole body at once (the edge) have

@@ -1,6 +1,7 @@
 package nethttp
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"time"
@@ -81,3 +82,36 @@ func (w writer) SetReadDeadline(d time.Time) error {
 }
 
 var _ exchange.ReadDeadliner = writer{}
+
+// FromHandler returns the net/http handler h as an exchange.Handler, for a host that
+// serves exchange requests (the native server's own HTTP layer serves its playground's
+// files through net/http's file server this way). The http.Request shares r's header map
+// and body; the http.ResponseWriter shares the answer's header map.
+func FromHandler(h http.Handler) exchange.Handler {
+	return exchange.HandlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
+		h.ServeHTTP(httpWriter{w}, httpRequest(r))
+	})
+}
+
+// httpRequest is r as an http.Request.
+func httpRequest(r *exchange.Request) *http.Request {
+	u := &url.URL{}
+	if r.URL != nil {
+		*u = url.URL{
+			Scheme: r.URL.Scheme, Opaque: r.URL.Opaque, Host: r.URL.Host, Path: r.URL.Path,
+			RawPath: r.URL.RawPath, RawQuery: r.URL.RawQuery, ForceQuery: r.URL.ForceQuery,
+		}
+	}
+	return &http.Request{
+		Method: r.Method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header(r.Header), Body: io.NopCloser(r.Body), ContentLength: r.ContentLength,
+		Host: r.Host, RemoteAddr: r.RemoteAddr, RequestURI: r.RequestURI,
+	}
+}
+
+// httpWriter adapts an exchange.ResponseWriter to net/http's.
+type httpWriter struct{ w exchange.ResponseWriter }
+
+func (w httpWriter) Header() http.Header         { return http.Header(w.w.Header()) }
+func (w httpWriter) WriteHeader(status int)      { w.w.WriteHeader(status) }
+func (w httpWriter) Write(p []byte) (int, error) { return w.w.Write(p) }

@@ -1,0 +1,35 @@
+// Package http1 is the native server's HTTP layer: it serves an exchange.Handler (the REST
+// API of worker/rest) over HTTP/1.1 connections, reading each request straight into an
+// exchange.Request and writing the answer from the handler's exchange.ResponseWriter.
+//
+// It does what net/http's server does for HTTP/1.1 in plain TCP, with less work per
+// request: the request's head is read into one string that its method, target, header
+// names and values share; the answer's headers go to the connection in one buffered
+// write, with no copy of the header map; a connection's buffers and answer headers are
+// reused from one request to the next.
+//
+// The protocol (RFC 9112), as net/http implements it:
+//   - persistent connections: HTTP/1.1 keeps a connection unless either side says
+//     "Connection: close"; HTTP/1.0 closes it unless the request says
+//     "Connection: keep-alive"; pipelined requests are answered in order;
+//   - request bodies framed by Content-Length or "Transfer-Encoding: chunked" (any other
+//     transfer coding is refused with 501; both together are read as chunked and the
+//     connection closed after the answer); "Expect: 100-continue" is answered with
+//     "100 Continue" when the handler first reads the body, any other expectation with
+//     417;
+//   - a request's line and headers are bounded (Server.MaxHeaderBytes, 431 beyond) and
+//     must arrive within Server.ReadHeaderTimeout; an HTTP/1.1 request must name its Host
+//     once; malformed lines are refused with 400 and an unknown version with 505, each
+//     through Server.Refuse, after which the connection is closed;
+//   - answers carry Content-Length when the handler finishes within the first 64 KiB of
+//     body (or set it), else a chunked body (HTTP/1.0: the body ends with the connection);
+//     a Date header unless the handler set one, and a sniffed Content-Type when the
+//     handler wrote a body without one; no body for HEAD, 1xx, 204 and 304;
+//   - after an answer, what the handler left of the body is read and dropped, up to
+//     256 KiB, else the connection is closed;
+//   - Server.Shutdown stops accepting, closes idle connections and waits for answers in
+//     flight.
+//
+// TLS, HTTP/2 and protocol upgrades are not offered: the native server listens on
+// loopback or behind a proxy, as Azure's own emulators do.
+package http1
