@@ -2,6 +2,7 @@ package http1
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -9,8 +10,12 @@ import (
 // errChunk means a chunked body is malformed.
 var errChunk = errors.New("http1: malformed chunked request body")
 
-// maxChunkLine bounds a chunk's size line, extensions included.
-const maxChunkLine = 4 << 10
+// maxChunkLine bounds a chunk's size line, extensions included, and maxOverhead the
+// framing a chunked body may carry beyond 16 bytes a chunk and twice its data.
+const (
+	maxChunkLine = 4 << 10
+	maxOverhead  = 16 << 10
+)
 
 // body reads a request's body from its connection: Content-Length bytes, or chunks up to
 // the last one and its trailer (whose fields are dropped).
@@ -19,6 +24,7 @@ type body struct {
 	remaining int64 // bytes left of a Content-Length body, or of the current chunk
 	chunked   bool
 	done      bool  // the last chunk and its trailer are read
+	overhead  int64 // chunk framing read beyond what maxOverhead allows for free
 	err       error // the first error, returned by every later Read
 	// expectContinue is set while "100 Continue" is owed: the client waits for it before
 	// it sends the body.
@@ -77,15 +83,21 @@ func (b *body) nextChunk() error {
 	if err != nil {
 		return err
 	}
+	// chunk-size [ BWS ";" extensions ] (RFC 9112 section 7.1.1): space may precede only
+	// the extensions, which are not read.
 	size := line
-	for i := 0; i < len(line); i++ {
-		if line[i] == ';' {
-			size = line[:i]
-			break
-		}
+	if i := bytes.IndexByte(line, ';'); i >= 0 {
+		size = bytes.TrimRight(line[:i], " \t")
 	}
-	n, ok := parseHex(trimSpace(size))
+	n, ok := parseHex(size)
 	if !ok {
+		return errChunk
+	}
+	// Framing beyond 16 bytes a chunk and twice its data is bounded, as net/http bounds
+	// it: tiny chunks with long extensions would otherwise cost a reader without end.
+	if b.overhead += int64(len(line)) + 4 - 16 - 2*n; b.overhead < 0 {
+		b.overhead = 0
+	} else if b.overhead > maxOverhead {
 		return errChunk
 	}
 	if n == 0 {
@@ -135,7 +147,11 @@ func (b *body) readLine() ([]byte, error) {
 	case len(line) < 2 || line[len(line)-2] != '\r':
 		return nil, errChunk
 	}
-	return line[:len(line)-2], nil
+	line = line[:len(line)-2]
+	if !validValue(string(line)) { // no CR, LF or other control byte inside the line
+		return nil, errChunk
+	}
+	return line, nil
 }
 
 // complete reports whether the body has been read to its end.
@@ -180,14 +196,4 @@ func parseHex(s []byte) (int64, bool) {
 		n = n<<4 | int64(d)
 	}
 	return n, true
-}
-
-func trimSpace(s []byte) []byte {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
-		s = s[1:]
-	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
-		s = s[:len(s)-1]
-	}
-	return s
 }

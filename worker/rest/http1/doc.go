@@ -13,8 +13,10 @@
 //     "Connection: close"; HTTP/1.0 closes it unless the request says
 //     "Connection: keep-alive"; pipelined requests are answered in order;
 //   - request bodies framed by Content-Length or "Transfer-Encoding: chunked" (any other
-//     transfer coding is refused with 501; both together are read as chunked and the
-//     connection closed after the answer); "Expect: 100-continue" is answered with
+//     transfer coding is refused with 501, and any in an HTTP/1.0 request with 400; both
+//     together are read as chunked and the connection closed after the answer; chunk
+//     framing beyond 16 bytes a chunk and twice its data is bounded to 16 KiB, as
+//     net/http bounds it); "Expect: 100-continue" is answered with
 //     "100 Continue" when the handler first reads the body, any other expectation with
 //     417;
 //   - a request's line and headers are bounded (Server.MaxHeaderBytes, 431 beyond) and

@@ -178,6 +178,11 @@ func (req *request) applyFraming() (int, string) {
 		if len(te) != 1 || !strings.EqualFold(te[0], "chunked") {
 			return 501, "unsupported transfer encoding"
 		}
+		if req.proto10 {
+			// RFC 9112 section 6.1: an HTTP/1.0 message with a Transfer-Encoding has
+			// faulty framing.
+			return 400, "Transfer-Encoding in an HTTP/1.0 request"
+		}
 		delete(h, "Transfer-Encoding")
 		if _, ok := h["Content-Length"]; ok {
 			delete(h, "Content-Length")
@@ -199,6 +204,7 @@ func (req *request) applyFraming() (int, string) {
 	if !ok {
 		return 400, "bad Content-Length"
 	}
+	h["Content-Length"] = cl[:1]
 	req.ContentLength, req.body.remaining = n, n
 	return 0, ""
 }

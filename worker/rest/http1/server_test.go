@@ -124,7 +124,7 @@ func TestServer_KeepAliveAndPipelining(t *testing.T) {
 
 func TestServer_ChunkedRequest(t *testing.T) {
 	rc := dial(t, serveTest(t, &Server{Handler: echo}))
-	rc.send("PUT /t HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\nA\r\n0123456789\r\n0\r\nTrailer: x\r\n\r\n")
+	rc.send("PUT /t HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3 ;ext=1\r\nabc\r\nA\r\n0123456789\r\n0\r\nTrailer: x\r\n\r\n")
 	if _, body := rc.read("PUT"); body != "PUT /t h -1 abc0123456789" {
 		t.Fatalf("got %q", body)
 	}
@@ -136,7 +136,15 @@ func TestServer_ChunkedRequest(t *testing.T) {
 }
 
 func TestServer_MalformedChunk(t *testing.T) {
-	for _, chunks := range []string{"zz\r\nab\r\n0\r\n\r\n", "2\r\nabX\r\n0\r\n\r\n", "2\nab\r\n0\r\n\r\n", strings.Repeat("1", 20) + "\r\n"} {
+	for _, chunks := range []string{
+		"zz\r\nab\r\n0\r\n\r\n",          // not hexadecimal
+		"2\r\nabX\r\n0\r\n\r\n",          // data longer than its size
+		"2\nab\r\n0\r\n\r\n",             // a size line without CR
+		strings.Repeat("1", 20) + "\r\n", // a size beyond int64
+		" 2\r\nab\r\n0\r\n\r\n",          // space before the size
+		"2;a\rb\r\nab\r\n0\r\n\r\n",      // a CR inside the extensions
+		strings.Repeat("1;"+strings.Repeat("e", 1000)+"\r\nx\r\n", 20), // framing without end
+	} {
 		rc := dial(t, serveTest(t, &Server{Handler: echo}))
 		rc.send("POST /t HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks)
 		if resp, body := rc.read("POST"); resp.StatusCode != 400 || !strings.Contains(body, "malformed chunked") || !rc.closed() {
@@ -257,6 +265,7 @@ func TestServer_Refused(t *testing.T) {
 		{"BadLength", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: +3\r\n\r\nabc", 400},
 		{"TwoLengths", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", 400},
 		{"Gzip", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+		{"ChunkedHTTP10", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400},
 		{"Expectation", "POST / HTTP/1.1\r\nHost: h\r\nExpect: something\r\n\r\n", 417},
 		{"Version", "GET / HTTP/2.0\r\nHost: h\r\n\r\n", 505},
 		{"BadVersion", "GET / HTTP/1.1x\r\nHost: h\r\n\r\n", 400},
