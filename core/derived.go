@@ -80,6 +80,9 @@ func (c *derived[V]) init(opt, first, most int, retryMost bool, loads *atomic.Ui
 // and returns the table's structure, if one is current (else the zero V), and whether
 // this use is to build it.
 func (c *derived[V]) lookup(id []byte, loads uint64) (v V, build bool) {
+	if v, ok := c.counted(id, loads); ok {
+		return v, false
+	}
 	c.mu.Lock()
 	e := c.tables[string(id)]
 	if e == nil {
@@ -99,6 +102,26 @@ func (c *derived[V]) lookup(id []byte, loads uint64) (v V, build bool) {
 	v = e.v
 	c.mu.Unlock()
 	return v, build
+}
+
+// counted is lookup's path for a use that changes no entry but its count: the table has
+// an entry, with no structure or a current one, and no build is due. It holds mu shared
+// only (uses is counted atomically), so that the reads of a table that is being written,
+// which never build, do not queue behind each other or the writes; false sends the use
+// to lookup's locked path.
+func (c *derived[V]) counted(id []byte, loads uint64) (V, bool) {
+	var none V
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.tables[string(id)]
+	switch {
+	case e == nil, e.v != none && e.loads != loads:
+		return none, false
+	case e.v == none && int(e.uses.Load())+1 >= e.after:
+		return none, false
+	}
+	e.uses.Add(1)
+	return e.v, true
 }
 
 // install ends the build lookup asked for: v, built under the loads stamp loads, becomes
@@ -159,6 +182,9 @@ func (c *derived[V]) wrote(key string, keep func(id string) bool) {
 	if !ok {
 		return
 	}
+	if c.restarted(id, key) {
+		return
+	}
 	var none V
 	c.mu.Lock()
 	switch e := c.tables[id]; {
@@ -173,6 +199,22 @@ func (c *derived[V]) wrote(key string, keep func(id string) bool) {
 		e.uses.Store(0)
 	}
 	c.mu.Unlock()
+}
+
+// restarted is wrote's path for a write of an entity to a table that has no structure:
+// the count of its uses starts again, and nothing else changes. It holds mu shared only
+// (uses is counted atomically), so that writes and the reads between them do not queue
+// for mu; false sends the write to wrote's locked path.
+func (c *derived[V]) restarted(id, key string) bool {
+	var none V
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.tables[id]
+	if e == nil || key[0] == tablePrefix[0] || e.v != none {
+		return false
+	}
+	e.uses.Store(0)
+	return true
 }
 
 // stamp returns the loads stamp a use is made under, and false while commands are being
