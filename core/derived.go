@@ -37,6 +37,7 @@ type derived[V sized] struct {
 	retryMost bool           // a build that does not fit waits most uses, not twice as many
 	loads     *atomic.Uint64 // the store's: odd while commands are loaded outside a transaction
 	live      atomic.Int32   // len(tables): a write to a store with none takes no lock
+	built     atomic.Int32   // the tables with a structure: a read of a store with none takes no lock
 
 	// mu guards bytes, tables and their entries' fields but uses (counted atomically),
 	// so that a kind may serve reads holding it shared (points.current).
@@ -139,6 +140,7 @@ func (c *derived[V]) install(id string, v V, loads uint64) {
 		e.building, e.v, e.loads = false, v, loads
 		e.uses.Store(0)
 		c.bytes += v.size()
+		c.built.Add(1)
 	}
 	c.mu.Unlock()
 }
@@ -160,6 +162,7 @@ func (c *derived[V]) drop(e *derivedEntry[V]) {
 		return
 	}
 	c.bytes -= e.v.size()
+	c.built.Add(-1)
 	e.v = none
 	if int(e.uses.Load()) < e.after {
 		e.after = min(2*e.after, c.most)

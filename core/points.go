@@ -66,9 +66,6 @@ func (c *points) lookup(id []byte) (m pointMap, build bool, loads uint64) {
 	if !ok {
 		return nil, false, 0
 	}
-	if m := c.current(id, loads); m != nil {
-		return m, false, loads
-	}
 	p, build := c.derived.lookup(id, loads)
 	if p != nil {
 		m = *p
@@ -83,7 +80,7 @@ func (c *points) lookup(id []byte) (m pointMap, build bool, loads uint64) {
 // last write or load that returned before it began. Otherwise ok is false, and the read
 // is made in a transaction (Tx.lookup), which counts it and builds the map when it is due.
 func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
-	if c == nil || ValidateTableName(table) != nil {
+	if c == nil || c.built.Load() == 0 || ValidateTableName(table) != nil {
 		return Record{}, false
 	}
 	loads, ok := c.stamp()
@@ -122,6 +119,7 @@ func (c *points) close() {
 	c.mu.Lock()
 	c.closed, c.tables, c.bytes = true, map[string]*derivedEntry[*pointMap]{}, 0
 	c.live.Store(0)
+	c.built.Store(0)
 	c.mu.Unlock()
 }
 
