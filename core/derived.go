@@ -15,10 +15,12 @@ import (
 // that served them resets it to first. The structures take at most limit bytes together
 // (their sizes); a build that does not fit makes the table wait longer (retry).
 //
-// Its consistency rests on buntdb's lock, and on a structure never changing once
-// installed. Every write to a table drops the table's structure (wrote), or replaces it
-// with a patched copy (scanimage_patch.go), while the write transaction holds buntdb's
-// write lock; a structure is built inside a read transaction, under its read lock, from
+// Its consistency rests on buntdb's lock. Every write to a table drops the table's
+// structure (wrote) or, when the kind takes the write (keep), patches it once the write
+// transaction has committed, while it still holds buntdb's write lock: a scan image is
+// replaced with a patched copy (scanimage_patch.go), a point map is changed in place
+// under mu held exclusively (points.patch), which its readers without a transaction hold
+// shared; a structure is built inside a read transaction, under its read lock, from
 // the snapshot that transaction sees, and installed before that lock is released. So a
 // read transaction never finds a structure that lacks a write it sees, nor one that
 // holds a write it does not see, and a read that finds one with no transaction
@@ -185,10 +187,9 @@ func (c *derived[V]) wrote(key string, keep func(id string) bool) {
 	if !ok {
 		return
 	}
-	if c.restarted(id, key) {
+	if c.sharedWrite(id, key, keep) {
 		return
 	}
-	var none V
 	c.mu.Lock()
 	switch e := c.tables[id]; {
 	case e == nil:
@@ -196,28 +197,31 @@ func (c *derived[V]) wrote(key string, keep func(id string) bool) {
 		c.drop(e)
 		delete(c.tables, id)
 		c.live.Store(int32(len(c.tables)))
-	case e.v != none && keep != nil && keep(id):
-	default:
+	default: // an entity written to a table whose structure keep did not take
 		c.drop(e)
 		e.uses.Store(0)
 	}
 	c.mu.Unlock()
 }
 
-// restarted is wrote's path for a write of an entity to a table that has no structure:
-// the count of its uses starts again, and nothing else changes. It holds mu shared only
-// (uses is counted atomically), so that writes and the reads between them do not queue
-// for mu; false sends the write to wrote's locked path.
-func (c *derived[V]) restarted(id, key string) bool {
+// sharedWrite is wrote's path for a write of an entity that changes no entry but its
+// count: to a table with no structure, whose count of uses starts again, or with one that
+// keep takes. It holds mu shared only (uses is counted atomically, and keep records the
+// write in its own transaction), so that writes and the reads between them do not queue
+// for mu; false sends the write to wrote's locked path, which drops the structure.
+func (c *derived[V]) sharedWrite(id, key string, keep func(id string) bool) bool {
 	var none V
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	e := c.tables[id]
-	if e == nil || key[0] == tablePrefix[0] || e.v != none {
+	switch e := c.tables[id]; {
+	case e == nil, key[0] == tablePrefix[0]:
 		return false
+	case e.v == none:
+		e.uses.Store(0)
+		return true
+	default:
+		return keep != nil && keep(id)
 	}
-	e.uses.Store(0)
-	return true
 }
 
 // stamp returns the loads stamp a use is made under, and false while commands are being

@@ -62,9 +62,10 @@
 // A table read by a few score point reads (pointAfter) with no write between gets a
 // point map: a hash map from entity key to stored record, sharing the tree's strings,
 // which later read-only point reads (Tx.Get, Tx.GetRecord) look up instead of walking
-// buntdb's tree. Any write to the table drops it, under buntdb's write lock; it is built
-// inside a read transaction, and change sets loaded outside a transaction retire it, as
-// for scan images. Maps count against Options.ScanImageBytes apart from the images, and
+// buntdb's tree. A write to the table patches it in place once the write transaction has
+// committed, still under buntdb's write lock (a transaction that rolls back leaves it as
+// it was); it is built inside a read transaction, and change sets loaded outside a
+// transaction retire it, as for scan images. Maps count against Options.ScanImageBytes apart from the images, and
 // partial stores keep none. Both kinds keep their per-table bookkeeping (when a table
 // gets one, the byte limit, the loads stamp) in one type, derived (derived.go).
 //

@@ -7,13 +7,18 @@ import "sync/atomic"
 // Tx.GetRecord) looks its entity up there instead of in buntdb's tree, where a lookup
 // makes a score of string comparisons, each through two function values and a type
 // switch (a third of a point read's time in the browser). A table gets one on the
-// pointAfter-th point read with no write to the table between; any write to the table
-// drops it (Tx.wrote, under buntdb's write lock, so no reader holds the map meanwhile).
+// pointAfter-th point read with no write to the table between. A write to a table with a
+// map patches it in place: the transaction collects its writes (patchPoints) and, once it
+// has committed and still under buntdb's write lock, sets or deletes their entries
+// (patch) under mu held exclusively; a reader holds mu shared (points.read, which reads
+// with no transaction) or buntdb's read lock (a read transaction) while it reads a map,
+// and a transaction that rolls back leaves the map as it was. So a table that is read and
+// written keeps its map, and its reads do not go back to the tree after every write.
 // A map is built inside a read transaction, under its read lock, from the snapshot that
 // transaction sees, and stamped with the store's loads stamp like a scan image; commands
-// loaded outside a transaction (loadCommands) retire every map built before them. A map dropped
-// before it served as many reads as it waited for doubles the wait for the next, so that
-// a table written every few reads does not pay for maps it hardly reads. A build walks
+// loaded outside a transaction (loadCommands) retire every map built before them. A map
+// dropped (past the limit, or by a transaction of more than maxPointWrites writes) before
+// it served as many reads as it waited for doubles the wait for the next. A build walks
 // at most pointWalk entities for each read it waited for, so that its cost, and the
 // stall of the read that makes it, stays in proportion to the reads before it: a larger
 // table, or one past the limit, doubles the wait and is tried again after it. A table of
@@ -89,26 +94,16 @@ func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
 	}
 	var room [64]byte
 	id := appendLower(room[:0], table)
-	m := c.current(id, loads)
-	if m == nil {
-		return Record{}, false
-	}
-	return pointAt(m, pk, rk)
-}
-
-// current returns table id's map, counting a read of it, if the table has one built
-// since the loads stamp loads; otherwise nil. It holds mu shared only.
-func (c *points) current(id []byte, loads uint64) pointMap {
-	c.mu.RLock()
+	c.mu.RLock() // held while the map is read: a commit patches it (patch)
 	defer c.mu.RUnlock()
 	e := c.tables[string(id)]
 	if c.closed || e == nil || e.v == nil || e.loads != loads {
-		return nil
+		return Record{}, false
 	}
 	if e.uses.Load() < int64(e.after) { // all drop asks; past it, readers write nothing shared here
 		e.uses.Add(1)
 	}
-	return *e.v
+	return pointAt(*e.v, pk, rk)
 }
 
 // close drops every map: a closed store answers no read.
@@ -123,13 +118,59 @@ func (c *points) close() {
 	c.mu.Unlock()
 }
 
-// dropPoints drops the point map of the table the transaction wrote key in, and counts
-// its reads again; a write of the table's own record (created or deleted) forgets the
-// table. Tx.wrote calls it once the write is made.
-func (tx *Tx) dropPoints(key string) {
-	if c := tx.store.points; c != nil {
-		c.wrote(key, nil)
+// maxPointWrites bounds the writes a transaction collects for point maps; past it, the
+// maps of the tables it writes are dropped instead.
+const maxPointWrites = 1024
+
+// patchPoints records that the transaction set key to value, or deleted it: the write
+// patches its table's point map at commit (patch), if the table has one; a write to a
+// table with none starts the count of its reads again, and a write of the table's own
+// record (created or deleted) forgets the table. Tx.wrote calls it once the write is
+// made.
+func (tx *Tx) patchPoints(key, value string, deleted bool) {
+	c := tx.store.points
+	if c == nil {
+		return
 	}
+	c.wrote(key, func(id string) bool {
+		if len(tx.pointWrites) >= maxPointWrites {
+			return false
+		}
+		if tx.pointWrites == nil {
+			tx.pointWrites = tx.pointWrite[:0]
+		}
+		tx.pointWrites = append(tx.pointWrites, imagePatch{id: id, key: key[len(entityPrefix)+len(id)+len(sep):], value: value, deleted: deleted})
+		return true
+	})
+}
+
+// patch applies a committed transaction's writes to the point maps of their tables, in
+// place, under mu held exclusively and buntdb's write lock (Store.commit): a reader holds
+// one or the other while it reads a map. A map that would outgrow maxPointEntries, or
+// take the maps past their limit, is dropped.
+func (c *points) patch(ws []imagePatch) {
+	if c == nil || len(ws) == 0 {
+		return
+	}
+	c.mu.Lock()
+	for _, w := range ws {
+		e := c.tables[w.id]
+		if e == nil || e.v == nil {
+			continue
+		}
+		m := *e.v
+		before := len(m)
+		if w.deleted {
+			delete(m, w.key)
+		} else {
+			m[w.key] = pointRecord{keys: w.key, data: w.value}
+		}
+		c.bytes += pointEntryBytes * (len(m) - before)
+		if len(m) > maxPointEntries || c.bytes > c.limit {
+			c.drop(e)
+		}
+	}
+	c.mu.Unlock()
 }
 
 // tablePoints returns the point map of table id for a read-only transaction's point read,

@@ -56,8 +56,9 @@ func TestTx_Get_Points(t *testing.T) {
 	t.Run("Write", func(t *testing.T) {
 		s := imageStore(t, Options{}, 50)
 		readPoints(t, s, pointAfter)
-		// Each write must be seen by the next read: a map that outlived it would answer the
-		// entity as it was.
+		// Each write patches the map at its commit, and must be seen by the next read: a
+		// map that missed it would answer the entity as it was (readPoints compares every
+		// read with the tree).
 		for i, op := range []Op{
 			{Kind: OpReplace, Entity: imageEntity(1, "x"), IfMatch: "*"},
 			{Kind: OpDelete, Entity: imageEntity(2, ""), IfMatch: "*"},
@@ -66,13 +67,10 @@ func TestTx_Get_Points(t *testing.T) {
 			if _, err := s.Apply("Img", op); err != nil {
 				t.Fatal(err)
 			}
-			if hasPoints(s, "img") {
-				t.Fatalf("write %d left the map", i)
-			}
-			readPoints(t, s, 600)
 			if !hasPoints(s, "img") {
-				t.Fatalf("no map again after write %d", i)
+				t.Fatalf("write %d dropped the map", i)
 			}
+			readPoints(t, s, 60)
 		}
 		if e, err := s.Get("Img", "p1", "0001"); err != nil || fmt.Sprint(e.Properties[1].Value) != fmt.Sprint(StringValue("x")) {
 			t.Fatalf("Get after replace = %v, %v", e, err)
@@ -116,10 +114,41 @@ func TestTx_Get_Points(t *testing.T) {
 			t.Fatal("no map after the longer wait")
 		}
 	})
-	t.Run("Backoff", func(t *testing.T) {
+	t.Run("Rollback", func(t *testing.T) {
+		// A transaction that rolls back leaves the map as it was.
 		s := imageStore(t, Options{}, 50)
 		readPoints(t, s, pointAfter)
-		if _, err := s.Apply("Img", Op{Kind: OpReplace, Entity: imageEntity(1, "x"), IfMatch: "*"}); err != nil {
+		errNo := errors.New("no")
+		err := s.Update(func(tx *Tx) error {
+			for _, op := range []Op{
+				{Kind: OpReplace, Entity: imageEntity(1, "x"), IfMatch: "*"},
+				{Kind: OpDelete, Entity: imageEntity(2, ""), IfMatch: "*"},
+				{Kind: OpInsert, Entity: imageEntity(55, "new")},
+			} {
+				if _, err := tx.Apply("Img", op); err != nil {
+					return err
+				}
+			}
+			return errNo
+		})
+		if !errors.Is(err, errNo) || !hasPoints(s, "img") {
+			t.Fatalf("Update = %v; map kept: %v", err, hasPoints(s, "img"))
+		}
+		readPoints(t, s, 60)
+	})
+	t.Run("Backoff", func(t *testing.T) {
+		// Room for 51 entities' maps: the second insert outgrows the limit and drops the map.
+		s := imageStore(t, Options{ScanImageBytes: pointEntryBytes * 51}, 50)
+		readPoints(t, s, pointAfter)
+		for _, i := range []int{50, 51} {
+			if _, err := s.Apply("Img", Op{Kind: OpInsert, Entity: imageEntity(i, "new")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if hasPoints(s, "img") {
+			t.Fatal("a map past the limit")
+		}
+		if _, err := s.Apply("Img", Op{Kind: OpDelete, Entity: imageEntity(51, ""), IfMatch: "*"}); err != nil {
 			t.Fatal(err)
 		}
 		// The map served 0 reads of the pointAfter it waited for: the next waits twice as long.

@@ -215,6 +215,13 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	return nil
 }
 
+// patchDerived applies a committing transaction's writes to the scan images and point
+// maps of the tables it wrote, still under buntdb's write lock.
+func (s *Store) patchDerived(tx *Tx) {
+	s.images.patch(tx.patches)
+	s.points.patch(tx.pointWrites)
+}
+
 // commit applies fn's transaction and hands its change set to the backend under the write
 // lock. It returns the change set's sequence number when a group sync is still to wait
 // for, and whether the log has outgrown the snapshot.
@@ -231,7 +238,7 @@ func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err err
 			return err
 		}
 		if len(tx.log) == 0 {
-			s.images.patch(tx.patches) // committed: buntdb's in-memory commit cannot fail
+			s.patchDerived(tx) // committed: buntdb's in-memory commit cannot fail
 			return nil
 		}
 		if s.group != nil {
@@ -243,7 +250,7 @@ func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err err
 			return fmt.Errorf("append change set: %w", err)
 		}
 		s.logBytes += int64(len(tx.log))
-		s.images.patch(tx.patches)
+		s.patchDerived(tx)
 		return nil
 	})
 	if err != nil {

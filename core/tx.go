@@ -20,7 +20,9 @@ type Tx struct {
 	factsID  string     // the table whose facts this transaction knows, "" for none (see useTable)
 	facts    tableFacts // that table's facts
 
-	patches []imagePatch // the writes to tables with a scan image, applied at commit
+	patches     []imagePatch  // the writes to tables with a scan image, applied at commit
+	pointWrites []imagePatch  // the writes to tables with a point map, applied at commit
+	pointWrite  [1]imagePatch // the room of pointWrites for a transaction's first write
 }
 
 // clockKey holds the last Timestamp issued, so it survives a reopen.
@@ -110,7 +112,7 @@ func (tx *Tx) setNew(key, value string) error {
 // table facts the write could make wrong are dropped. set, setNew and del call it once the write is made.
 func (tx *Tx) wrote(key, value string, deleted bool) {
 	tx.patchImage(key, value, deleted)
-	tx.dropPoints(key)
+	tx.patchPoints(key, value, deleted)
 	tx.dropFacts(key)
 }
 
