@@ -42,7 +42,7 @@ type derived[V sized] struct {
 	built     atomic.Int32   // the tables with a structure: a read of a store with none takes no lock
 
 	// mu guards bytes, tables and their entries' fields but uses (counted atomically),
-	// so that a kind may serve reads holding it shared (points.current).
+	// so that a kind may serve reads holding it shared (points.read).
 	mu     sync.RWMutex
 	bytes  int // the structures' sizes, summed
 	tables map[string]*derivedEntry[V]
@@ -59,7 +59,7 @@ type sized interface {
 type derivedEntry[V sized] struct {
 	v        V            // the structure, if built; else nil
 	loads    uint64       // derived.loads when v was built
-	uses     atomic.Int64 // the uses served from v (points.current stops at after); with none, those since the table's last write
+	uses     atomic.Int64 // the uses served from v (points.read stops at after); with none, those since the table's last write
 	after    int          // the uses with no write between that build the next structure
 	building bool         // a use is building the structure
 }

@@ -139,7 +139,7 @@ func (tx *Tx) patchPoints(key, value string, deleted bool) {
 		if tx.pointWrites == nil {
 			tx.pointWrites = tx.pointWrite[:0]
 		}
-		tx.pointWrites = append(tx.pointWrites, imagePatch{id: id, key: key[len(entityPrefix)+len(id)+len(sep):], value: value, deleted: deleted})
+		tx.pointWrites = append(tx.pointWrites, newEntityWrite(id, key, value, deleted))
 		return true
 	})
 }
@@ -148,7 +148,7 @@ func (tx *Tx) patchPoints(key, value string, deleted bool) {
 // place, under mu held exclusively and buntdb's write lock (Store.commit): a reader holds
 // one or the other while it reads a map. A map that would outgrow maxPointEntries, or
 // take the maps past their limit, is dropped.
-func (c *points) patch(ws []imagePatch) {
+func (c *points) patch(ws []entityWrite) {
 	if c == nil || len(ws) == 0 {
 		return
 	}

@@ -14,10 +14,10 @@ import (
 // scan once the table has been scanned imageAfter times with no write to it between
 // (see images), and read by every later read-only scan until the next write to the table.
 type scanImage struct {
-	data      string       // each entity's key, after the table's prefix, then its stored form
-	offs      []uint32     // entity i's key is data[offs[2i]:offs[2i+1]], its form data[offs[2i+1]:offs[2i+2]]
-	over      []imagePatch // the entities written since, in key order (scanimage_patch.go)
-	overBytes int          // the memory of over
+	data      string        // each entity's key, after the table's prefix, then its stored form
+	offs      []uint32      // entity i's key is data[offs[2i]:offs[2i+1]], its form data[offs[2i+1]:offs[2i+2]]
+	over      []entityWrite // the entities written since, in key order (scanimage_patch.go)
+	overBytes int           // the memory of over
 }
 
 // size is the memory the image holds, counted against Options.ScanImageBytes.

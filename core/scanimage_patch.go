@@ -11,14 +11,6 @@ import "sort"
 // write and its patch. Past maxPatches patches, the image is dropped instead.
 const maxPatches = 128
 
-// imagePatch is one entity written to a table since its image was built.
-type imagePatch struct {
-	id      string // the table's id, in a transaction's list of patches
-	key     string // the entity's key, after the table's prefix
-	value   string // its stored form, unless deleted
-	deleted bool
-}
-
 // patchImage records that the transaction set key to value, or deleted it: the write is a
 // patch of its table's image, if the table has one; a write to a table with none starts
 // the count of its scans again, and a write of the table's own record (created or
@@ -32,7 +24,7 @@ func (tx *Tx) patchImage(key, value string, deleted bool) {
 		if len(tx.patches) >= maxPatches {
 			return false
 		}
-		tx.patches = append(tx.patches, imagePatch{id: id, key: key[len(entityPrefix)+len(id)+len(sep):], value: value, deleted: deleted})
+		tx.patches = append(tx.patches, newEntityWrite(id, key, value, deleted))
 		return true
 	})
 }
@@ -40,7 +32,7 @@ func (tx *Tx) patchImage(key, value string, deleted bool) {
 // patch applies a committed transaction's patches to the images of their tables, each
 // in turn; an image that would hold more than maxPatches, or take the images past their
 // limit, is dropped.
-func (c *images) patch(ps []imagePatch) {
+func (c *images) patch(ps []entityWrite) {
 	if len(ps) == 0 {
 		return
 	}
@@ -62,10 +54,10 @@ func (c *images) patch(ps []imagePatch) {
 
 // with returns a copy of the image with the patch p in its list, in key order, in place
 // of an earlier patch of the same entity.
-func (m *scanImage) with(p imagePatch) *scanImage {
+func (m *scanImage) with(p entityWrite) *scanImage {
 	p.id = ""
 	i := searchPatches(m.over, p.key)
-	over := make([]imagePatch, 0, len(m.over)+1)
+	over := make([]entityWrite, 0, len(m.over)+1)
 	over = append(append(over, m.over[:i]...), p)
 	n := *m
 	n.overBytes += patchSize(p)
@@ -78,9 +70,9 @@ func (m *scanImage) with(p imagePatch) *scanImage {
 }
 
 // patchSize is the memory a patch holds, counted against Options.ScanImageBytes.
-func patchSize(p imagePatch) int { return len(p.key) + len(p.value) + 48 }
+func patchSize(p entityWrite) int { return len(p.key) + len(p.value) + 48 }
 
 // searchPatches returns the index of the first patch whose key is from or after it.
-func searchPatches(over []imagePatch, from string) int {
+func searchPatches(over []entityWrite, from string) int {
 	return sort.Search(len(over), func(i int) bool { return over[i].key >= from })
 }

@@ -20,9 +20,9 @@ type Tx struct {
 	factsID  string     // the table whose facts this transaction knows, "" for none (see useTable)
 	facts    tableFacts // that table's facts
 
-	patches     []imagePatch  // the writes to tables with a scan image, applied at commit
-	pointWrites []imagePatch  // the writes to tables with a point map, applied at commit
-	pointWrite  [1]imagePatch // the room of pointWrites for a transaction's first write
+	patches     []entityWrite  // the writes to tables with a scan image, applied at commit
+	pointWrites []entityWrite  // the writes to tables with a point map, applied at commit
+	pointWrite  [1]entityWrite // the room of pointWrites for a transaction's first write
 }
 
 // clockKey holds the last Timestamp issued, so it survives a reopen.
@@ -107,9 +107,24 @@ func (tx *Tx) setNew(key, value string) error {
 	return nil
 }
 
+// entityWrite is one entity a transaction wrote to a table with a scan image or a point
+// map, as the structure is patched with it at commit; a scan image also keeps those
+// written since it was built (scanImage.over).
+type entityWrite struct {
+	id      string // the table's id, in a transaction's list of writes
+	key     string // the entity's key, after the table's prefix
+	value   string // its stored form, unless deleted
+	deleted bool
+}
+
+// newEntityWrite is the write of entity key (a full key) of table id.
+func newEntityWrite(id, key, value string, deleted bool) entityWrite {
+	return entityWrite{id: id, key: key[len(entityPrefix)+len(id)+len(sep):], value: value, deleted: deleted}
+}
+
 // wrote notes a write of key made in buntdb (set to value, or deleted) to what the store
-// keeps beside the index: its table's scan image is patched, its point map dropped and the
-// table facts the write could make wrong are dropped. set, setNew and del call it once the write is made.
+// keeps beside the index: its table's scan image and point map are patched at commit, and
+// the table facts the write could make wrong are dropped. set, setNew and del call it once the write is made.
 func (tx *Tx) wrote(key, value string, deleted bool) {
 	tx.patchImage(key, value, deleted)
 	tx.patchPoints(key, value, deleted)

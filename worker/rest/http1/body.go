@@ -148,7 +148,7 @@ func (b *body) readLine() ([]byte, error) {
 		return nil, errChunk
 	}
 	line = line[:len(line)-2]
-	if !validValue(string(line)) { // no CR, LF or other control byte inside the line
+	if !validValue(line) { // no CR, LF or other control byte inside the line
 		return nil, errChunk
 	}
 	return line, nil

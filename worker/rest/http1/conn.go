@@ -104,12 +104,13 @@ func (c *conn) answer(req *request) bool {
 	if err := c.bw.Flush(); err != nil {
 		return false
 	}
-	switch {
-	case w.closeAfter && !req.body.complete(), !w.closeAfter && !req.drain():
-		c.linger()
-		return false
+	if !w.closeAfter && req.drain() {
+		return true
 	}
-	return !w.closeAfter
+	if !req.body.complete() {
+		c.linger()
+	}
+	return false
 }
 
 // refuse answers a request that could not be read, through Server.Refuse, and leaves the

@@ -253,8 +253,9 @@ func isToken(s string) bool {
 	return true
 }
 
-// validValue reports whether a header value holds no control byte but tab.
-func validValue(v string) bool {
+// validValue reports whether a header value, or a line of chunk framing, holds no
+// control byte but tab.
+func validValue[T string | []byte](v T) bool {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
 			return false
