@@ -117,7 +117,8 @@ func (b *body) endChunk() error {
 	return err
 }
 
-// skipTrailer reads the trailer's fields, up to the empty line, and drops them.
+// skipTrailer reads the trailer's fields, up to the empty line, and drops them; each
+// must be a well-formed "name: value" line, as a header's.
 func (b *body) skipTrailer() error {
 	for read := 0; ; {
 		line, err := b.readLine()
@@ -126,6 +127,9 @@ func (b *body) skipTrailer() error {
 		}
 		if len(line) == 0 {
 			return nil
+		}
+		if name, _, ok := bytes.Cut(line, []byte(":")); !ok || len(name) == 0 || !isToken(name) {
+			return errChunk
 		}
 		if read += len(line); read > b.c.s.maxHeaderBytes() {
 			return errChunk

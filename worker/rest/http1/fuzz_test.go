@@ -69,6 +69,8 @@ var readRequestSeeds = []string{
 	// An unknown version and a malformed one.
 	"GET / HTTP/2.0\r\nHost: h\r\n\r\n",
 	"GET / HTTP/1.1x\r\nHost: h\r\n\r\n",
+	// A trailer line that is no field (it starts with a space): both parsers fail the body.
+	"0 * HTTP/1.1\nHost:\nTrAnsfer-EnCoding:Chunked\n\n0\r\n 00000000000000000000000000000000000000000000000000000000000000000000000000000000\r\n\r\n",
 	// Bytes beyond ASCII in a value.
 	"GET / HTTP/1.1\r\nHost: h\r\nX-Name: caf\xc3\xa9\r\n\r\n",
 }

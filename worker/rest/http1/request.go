@@ -244,7 +244,8 @@ func hasToken(values []string, token string) bool {
 	return false
 }
 
-func isToken(s string) bool {
+// isToken reports whether s is an HTTP token (RFC 9110 tchar), such as a header name.
+func isToken[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if !exchange.IsTokenByte(s[i]) {
 			return false

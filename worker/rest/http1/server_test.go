@@ -137,12 +137,13 @@ func TestServer_ChunkedRequest(t *testing.T) {
 
 func TestServer_MalformedChunk(t *testing.T) {
 	for _, chunks := range []string{
-		"zz\r\nab\r\n0\r\n\r\n",          // not hexadecimal
-		"2\r\nabX\r\n0\r\n\r\n",          // data longer than its size
-		"2\nab\r\n0\r\n\r\n",             // a size line without CR
-		strings.Repeat("1", 20) + "\r\n", // a size beyond int64
-		" 2\r\nab\r\n0\r\n\r\n",          // space before the size
-		"2;a\rb\r\nab\r\n0\r\n\r\n",      // a CR inside the extensions
+		"zz\r\nab\r\n0\r\n\r\n",                                        // not hexadecimal
+		"2\r\nabX\r\n0\r\n\r\n",                                        // data longer than its size
+		"2\nab\r\n0\r\n\r\n",                                           // a size line without CR
+		strings.Repeat("1", 20) + "\r\n",                               // a size beyond int64
+		" 2\r\nab\r\n0\r\n\r\n",                                        // space before the size
+		"2\r\nab\r\n0\r\n folded\r\n\r\n",                              // a trailer line that is no field
+		"2;a\rb\r\nab\r\n0\r\n\r\n",                                    // a CR inside the extensions
 		strings.Repeat("1;"+strings.Repeat("e", 1000)+"\r\nx\r\n", 20), // framing without end
 	} {
 		rc := dial(t, serveTest(t, &Server{Handler: echo}))
