@@ -223,8 +223,9 @@ func allowedBodyFailure(err error) bool {
 	var pe textproto.ProtocolError
 	msg := err.Error()
 	switch {
-	// Deliberate: ours drops the trailer's fields unread, up to the empty line; net/http
-	// parses them as header fields, and bounds them to its buffer (4 KiB).
+	// Deliberate: ours checks only that each trailer line is a field (a token name and a
+	// colon) and drops it; net/http parses the fields as headers, and bounds them to its
+	// buffer (4 KiB).
 	case errors.As(err, &pe), strings.Contains(msg, "trailer"):
 		return true
 	// Deliberate: ours allows spaces and tabs between a chunk's size and its ";" (BWS,
