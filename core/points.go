@@ -47,7 +47,7 @@ func (m *pointMap) size() int { return pointEntryBytes * len(*m) }
 
 // points holds a store's point maps and, for each table read, the count of its reads
 // (see derived). A read served from a map holds mu shared and counts atomically, so that
-// concurrent readers do not queue; any write to the table drops its map.
+// concurrent readers do not queue; a commit patches a map in place (patch).
 type points struct {
 	derived[*pointMap]
 	closed bool // the store is closed: no map answers; guarded by mu
@@ -79,11 +79,12 @@ func (c *points) lookup(id []byte) (m pointMap, build bool, loads uint64) {
 }
 
 // read returns entity (pk, rk) of table when the table's point map is current and holds
-// it, counting the read, without a transaction: a map is never changed, a write drops it
-// before its transaction commits, and a load of commands outside a transaction retires
-// it before it starts (loads), so a read that finds one reads a state no older than the
-// last write or load that returned before it began. Otherwise ok is false, and the read
-// is made in a transaction (Tx.lookup), which counts it and builds the map when it is due.
+// it, counting the read, without a transaction: a commit patches the map under mu before
+// its Update returns, and a load of commands outside a transaction retires it before it
+// starts (loads), so a read that finds one, holding mu shared, reads a state no older
+// than the last write or load that returned before it began. Otherwise ok is false, and
+// the read is made in a transaction (Tx.lookup), which counts it and builds the map when
+// it is due.
 func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
 	if c == nil || c.built.Load() == 0 || ValidateTableName(table) != nil {
 		return Record{}, false

@@ -14,8 +14,12 @@ func (s *Store) DeleteTable(name string) error {
 	return s.Update(func(tx *Tx) error { return tx.DeleteTable(name) })
 }
 
-// Get reads one entity.
+// Get reads one entity. An entity of the table's point map is read with no transaction
+// (see points.read), so that a point read does not queue behind writers for buntdb's lock.
 func (s *Store) Get(table, pk, rk string) (e *Entity, err error) {
+	if rec, ok := s.points.read(table, pk, rk); ok {
+		return rec.Entity()
+	}
 	err = s.View(func(tx *Tx) error {
 		e, err = tx.Get(table, pk, rk)
 		return err
