@@ -16,10 +16,11 @@
 //     write lock and kept in memory; the fsync is awaited after the lock is released, by
 //     one commit that writes every change set kept so far to the log and fsyncs it for
 //     all of them. Readers never wait for the disk, commits waiting at the same time
-//     share one write and one fsync, and the log is never written while it is synced. When the last fsync served several commits, the next one waits a quarter of
-//     its duration (at most 2 ms) for the writers it released to commit again; a lone
-//     writer never waits. A failed write or fsync is final: the backend refuses every
-//     later one, and the store every later write.
+//     share one write and one fsync, and the log is never written while it is synced.
+//     When the last fsync served several commits, the next one waits until as many have
+//     committed again (the writers it released) or a quarter of its duration has passed
+//     (at most 2 ms); a lone writer never waits. A failed write or fsync is final: the
+//     backend refuses every later one, and the store every later write.
 //   - SyncEverySecond: a background goroutine fsyncs once a second; a process crash loses
 //     nothing (the data is in the OS page cache), a machine crash may lose the last second.
 //   - SyncNever: the OS decides; for tests and benchmarks.

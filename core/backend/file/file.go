@@ -49,8 +49,10 @@ type Backend struct {
 	syncDone *sync.Cond // signalled on mu when an fsync ends
 	syncErr  error      // a failed fsync: what the disk holds is unknown from then on
 	syncs    int        // fsyncs of the log done for Sync, for tests
-	grouped  bool       // the last fsync covered more than one change set
+	grouped  uint64     // change sets the last fsync covered
 	lastSync time.Duration
+	joined   *sync.Cond // signalled on mu, while an fsync gathers its group, by Write and at its deadline
+	gathered bool       // the gathering fsync's deadline has passed
 
 	stop chan struct{}
 	done chan struct{}
@@ -79,6 +81,7 @@ func Open(dir string, opts Options) (*Backend, error) {
 	}
 	b := &Backend{dir: dir, opts: opts, lock: lock, log: log}
 	b.syncDone = sync.NewCond(&b.mu)
+	b.joined = sync.NewCond(&b.mu)
 	if opts.Sync == SyncEverySecond {
 		b.stop, b.done = make(chan struct{}), make(chan struct{})
 		go b.syncLoop()
@@ -160,6 +163,7 @@ func (b *Backend) Write(cs []byte) (uint64, error) {
 	if b.opts.Sync == SyncAlways {
 		b.pending = appendFrame(b.pending, cs)
 		b.written++
+		b.joined.Signal()
 		return b.written, nil
 	}
 	if _, err := b.log.Write(appendFrame(nil, cs)); err != nil {
@@ -205,20 +209,9 @@ func (b *Backend) Sync(seq uint64) error {
 
 // fsyncUnlocked writes the change sets kept for the group and fsyncs the log, releasing
 // mu meanwhile so that commits go on, then wakes the waiters; mu is held on entry and exit.
-//
-// When the last fsync served several commits, writers are committing concurrently, and
-// those it just released are about to commit again: the fsync first waits a quarter of
-// the last one's duration (at most groupDelay) so that it takes them along, instead of
-// leaving them for the next one. A lone writer never waits.
 func (b *Backend) fsyncUnlocked() {
 	b.syncing = true
-	var delay time.Duration
-	if b.grouped {
-		delay = min(b.lastSync/4, groupDelay)
-	}
-	b.mu.Unlock()
-	time.Sleep(delay)
-	b.mu.Lock()
+	b.gather()
 	buf, target := b.pending, b.written
 	b.pending = b.spare[:0]
 	b.syncs++
@@ -229,13 +222,38 @@ func (b *Backend) fsyncUnlocked() {
 	b.mu.Lock()
 	b.spare = buf[:0]
 	b.syncing, b.lastSync = false, took
-	b.grouped = target-b.synced > 1
+	b.grouped = target - b.synced
 	if err != nil {
 		b.writeErr, b.syncErr = err, err
 	} else {
 		b.synced = max(b.synced, target)
 	}
 	b.syncDone.Broadcast()
+}
+
+// gather waits, mu held, for the group of the fsync about to start. When the last fsync
+// served several commits, writers are committing concurrently, and those it just
+// released are about to commit again: the fsync waits until as many change sets are kept
+// as that one covered, so that it takes them along instead of leaving them for the next
+// one, or until a quarter of its duration (at most groupDelay) has passed, should fewer
+// come. The wait ends on the arrival that completes the group (Write signals joined), not
+// on a timer, whose resolution when the process is idle is a millisecond. A lone writer
+// never waits.
+func (b *Backend) gather() {
+	if b.grouped <= 1 || b.written-b.synced >= b.grouped {
+		return
+	}
+	b.gathered = false
+	deadline := time.AfterFunc(min(b.lastSync/4, groupDelay), func() {
+		b.mu.Lock()
+		b.gathered = true
+		b.joined.Signal()
+		b.mu.Unlock()
+	})
+	for !b.gathered && b.written-b.synced < b.grouped {
+		b.joined.Wait()
+	}
+	deadline.Stop()
 }
 
 // flush writes buf to the log, if not empty, and fsyncs it.

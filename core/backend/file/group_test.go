@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/file"
@@ -55,5 +56,41 @@ func TestBackend_GroupCommitSharesSyncs(t *testing.T) {
 				t.Fatalf("write (%d, %d) lost: %v", w, i, err)
 			}
 		}
+	}
+}
+
+// TestBackend_GatherEndsWhenFewerCome: after an fsync that covered eight change sets,
+// the next one waits for as many to gather, but a lone writer's sync still ends, at the
+// gathering's deadline, and covers its write.
+func TestBackend_GatherEndsWhenFewerCome(t *testing.T) {
+	b := openFile(t, t.TempDir())
+	defer b.Close()
+	var last uint64
+	for range 8 {
+		seq, err := b.Write([]byte("grouped"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = seq
+	}
+	if err := b.Sync(last); err != nil {
+		t.Fatal(err)
+	}
+	seq, err := b.Write([]byte("alone"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- b.Sync(seq) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a lone write's sync waits for a group that never comes")
+	}
+	if got := file.Syncs(b); got != 2 {
+		t.Fatalf("%d fsyncs, want 2 (one per group)", got)
 	}
 }
