@@ -8,17 +8,20 @@ import "../build/wasm_exec.js";
 import wasm from "../build/app.wasm";
 import { kvStorage } from "./storage.mjs";
 import { serveFrame } from "./frame.mjs";
+import { deferLongTimers } from "./gotimers.mjs";
 
 /**
  * GoInstance is a started Go instance: serve answers requests, call runs internal
  * operations. If the program ends or traps, what is pending fails and the instance
- * reports itself exited, so that the object starts a new one from its storage.
+ * reports itself exited, so that the object starts a new one from its storage. Its long
+ * timers fire before its next call, once due, not on time (gotimers.mjs).
  */
 export class GoInstance {
-  constructor(go, exports, binding, exit) {
+  constructor(go, exports, binding, exit, timers) {
     this.go = go;
     this.exports = exports;
     this.binding = binding;
+    this.timers = timers;
     this.broken = false;
     this.exit = exit.then(() => {
       throw new Error("the Go program exited");
@@ -44,6 +47,7 @@ export class GoInstance {
   serve(head, body) {
     if (this.exited) throw new Error("the Go program exited");
     try {
+      this.timers.fireDue();
       return serveFrame(this.exports, this.exports.mem, head, body);
     } catch (err) {
       this.broken = true;
@@ -61,6 +65,7 @@ export class GoInstance {
   guard(start) {
     const answer = new Promise((resolve, reject) => {
       try {
+        this.timers.fireDue();
         start(resolve, reject);
       } catch (err) {
         this.broken = true;
@@ -81,6 +86,7 @@ export const started = { count: 0 };
 export async function startGo({ env, ctx, account }) {
   started.count++;
   const go = new Go();
+  const timers = deferLongTimers(go);
   const binding = { account, storage: kvStorage(ctx.storage) };
   let ready;
   const isReady = new Promise((resolve) => (ready = resolve));
@@ -96,5 +102,5 @@ export async function startGo({ env, ctx, account }) {
   await Promise.race([isReady, exit]);
   if (binding.startError) throw new Error(`start tabletop: ${binding.startError}`);
   if (go.exited) throw new Error("start tabletop: the Go program exited");
-  return new GoInstance(go, instance.exports, binding, exit);
+  return new GoInstance(go, instance.exports, binding, exit, timers);
 }
