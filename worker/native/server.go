@@ -35,7 +35,7 @@ func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*serve
 	if logger != nil {
 		h = withLog(logger, h)
 	}
-	hs := &http1.Server{Handler: h, Refuse: refuse, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http1.Server{Handler: h, Refuse: refuse, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, WriteTimeout: time.Minute}
 	return &server{addr: cfg.addr, accounts: accounts, http: hs}, nil
 }
 

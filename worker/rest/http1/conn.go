@@ -35,14 +35,29 @@ type conn struct {
 	res     response
 	date    dateCache
 	scratch [24]byte // for formatting numbers
+	out     boundedWriter
+}
+
+// boundedWriter writes to a connection, each write bounded by Server.WriteTimeout.
+type boundedWriter struct {
+	rwc     net.Conn
+	timeout time.Duration
+}
+
+func (w *boundedWriter) Write(p []byte) (int, error) {
+	if w.timeout > 0 {
+		w.rwc.SetWriteDeadline(time.Now().Add(w.timeout))
+	}
+	return w.rwc.Write(p)
 }
 
 func newConn(s *Server, rwc net.Conn) *conn {
 	c := &conn{s: s, rwc: rwc, remote: rwc.RemoteAddr().String(), first: true}
+	c.out = boundedWriter{rwc: rwc, timeout: s.WriteTimeout}
 	c.br = readers.Get().(*bufio.Reader)
 	c.br.Reset(rwc)
 	c.bw = writers.Get().(*bufio.Writer)
-	c.bw.Reset(rwc)
+	c.bw.Reset(&c.out)
 	c.res.c = c
 	return c
 }

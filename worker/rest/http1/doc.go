@@ -27,6 +27,9 @@
 //     body (or set it), else a chunked body (HTTP/1.0: the body ends with the connection);
 //     a Date header unless the handler set one, and a sniffed Content-Type when the
 //     handler wrote a body without one; no body for HEAD, 1xx, 204 and 304;
+//   - each write of an answer must be taken by the client within Server.WriteTimeout,
+//     else the connection is closed (net/http's WriteTimeout bounds the whole answer
+//     instead, which cuts a long answer read steadily short);
 //   - after an answer, what the handler left of the body is read and dropped, up to
 //     256 KiB, else the connection is closed;
 //   - Server.Shutdown stops accepting, closes idle connections and waits for answers in

@@ -34,6 +34,10 @@ type Server struct {
 	// IdleTimeout bounds how long a kept connection waits for its next request; zero
 	// means ReadHeaderTimeout.
 	IdleTimeout time.Duration
+	// WriteTimeout bounds each write of an answer to the connection: a client that takes
+	// none of the bytes written for this long is disconnected, and the handler's Write
+	// fails. A long answer read steadily is not cut short. Zero means no bound.
+	WriteTimeout time.Duration
 	// MaxHeaderBytes bounds a request's line and headers; zero means DefaultMaxHeaderBytes.
 	MaxHeaderBytes int
 	// ErrorLog receives the panics of Handler and the errors of Accept; nil means the log

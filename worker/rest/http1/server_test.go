@@ -360,6 +360,50 @@ func TestServer_Timeouts(t *testing.T) {
 	}
 }
 
+// TestServer_WriteTimeout: an answer to a client that reads none of it fails the
+// handler's Write after WriteTimeout, and its connection closes; an answer read slowly
+// but steadily, each write taken within the bound, is whole.
+func TestServer_WriteTimeout(t *testing.T) {
+	const size = 64 << 20 // more than loopback's socket buffers hold
+	failed := make(chan error, 1)
+	h := exchange.HandlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
+		chunk := make([]byte, 1<<20)
+		n := size
+		if r.RequestURI == "/small" {
+			n = len(chunk) * 4
+		}
+		for ; n > 0; n -= len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				failed <- err
+				return
+			}
+		}
+	})
+	addr := serveTest(t, &Server{Handler: h, WriteTimeout: 200 * time.Millisecond})
+	rc := dial(t, addr)
+	rc.send("GET /large HTTP/1.1\r\nHost: h\r\n\r\n")
+	select {
+	case err := <-failed:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("Write failed with %v, want a deadline", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the answer to a client that reads nothing is still being written")
+	}
+	rc = dial(t, addr)
+	rc.send("GET /small HTTP/1.1\r\nHost: h\r\n\r\n")
+	var got int
+	buf := make([]byte, 64<<10)
+	for got < 4<<20 {
+		time.Sleep(time.Millisecond) // a slow reader: every write still moves within the bound
+		n, err := rc.br.Read(buf)
+		if err != nil {
+			t.Fatalf("after %d bytes: %v", got, err)
+		}
+		got += n
+	}
+}
+
 // TestServer_Panic: a handler's panic closes its connection; the server serves on.
 func TestServer_Panic(t *testing.T) {
 	h := exchange.HandlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
