@@ -3,56 +3,12 @@
 // text that is not ASCII, and memory that grows between calls. Needs make worker.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { createRequire } from "node:module";
-import { edgeDir, DEV_ACCOUNTS } from "../runtime.mjs";
-import { kvStorage } from "../src/storage.mjs";
-import { serveFrame } from "../src/frame.mjs";
-import { accountKeys, signedRequest } from "../src/restcall.mjs";
+import { startGo, stopGo, serveSigned } from "./nodego.mjs";
 
-const { fakeStorage } = createRequire(import.meta.url)("./fakestorage.cjs");
-await import(join(edgeDir, "build", "wasm_exec.js"));
+const { go, binding, exit, exports } = await startGo("Frame");
+after(() => stopGo({ go, binding, exit }));
 
-/** start runs one Go instance of the worker wasm over an empty storage, as an object's first start does. */
-async function start() {
-  const go = new Go();
-  const binding = { account: "devstoreaccount1", storage: kvStorage(fakeStorage()) };
-  let ready;
-  const isReady = new Promise((resolve) => (ready = resolve));
-  const module = await WebAssembly.compile(readFileSync(join(edgeDir, "build", "app.wasm")));
-  const instance = new WebAssembly.Instance(module, { ...go.importObject, workers: { ready: () => ready() } });
-  globalThis.context = { env: { TABLETOP_ACCOUNTS: DEV_ACCOUNTS }, ctx: {}, binding };
-  const exit = go.run(instance);
-  await isReady;
-  assert.equal(binding.startError, undefined);
-  await new Promise((resolve, reject) => binding.call("ensureTable", "Frame", (_, err) => (err ? reject(new Error(err)) : resolve())));
-  return { go, binding, exit, exports: instance.exports };
-}
-
-const { go, binding, exit, exports } = await start();
-
-// The Go program runs until it is told to end, and its timers would keep the test's
-// process alive: end it, and drop the timers it left with wasm_exec.js.
-after(async () => {
-  go.exit = () => {}; // the exit code the "exit" operation gives is expected
-  binding.call("exit", "", () => {});
-  await exit;
-  for (const timer of go._scheduledTimeouts.values()) clearTimeout(timer);
-});
-
-const key = accountKeys(DEV_ACCOUNTS).get("devstoreaccount1");
-
-/** serve signs a request, sends it through serveFrame and returns [status, headers, body text]. */
-async function serve(method, path, { body, headers } = {}) {
-  const req = await signedRequest({ account: "devstoreaccount1", key, method, path, body, headers });
-  let head = `${req.method} ${req.url}\n`;
-  for (const [k, v] of req.headers) head += `${k}: ${v}\n`;
-  const [h, b] = serveFrame(exports, exports.mem, head, new Uint8Array(await req.arrayBuffer()));
-  const [status, ...lines] = h.split("\n");
-  const answer = new Map(lines.filter(Boolean).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-  return [Number(status), answer, new TextDecoder().decode(b)];
-}
+const serve = (method, path, options) => serveSigned(exports, method, path, options);
 
 test("an entity of 15 properties of 30,000 characters crosses in and out whole, larger than Go's 64 KiB request buffer", async () => {
   const entity = { PartitionKey: "p", RowKey: "big" };
