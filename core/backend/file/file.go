@@ -52,7 +52,6 @@ type Backend struct {
 	grouped  uint64     // change sets the last fsync covered
 	lastSync time.Duration
 	joined   *sync.Cond // signalled on mu, while an fsync gathers its group, by Write and at its deadline
-	gathered bool       // the gathering fsync's deadline has passed
 
 	stop chan struct{}
 	done chan struct{}
@@ -243,14 +242,14 @@ func (b *Backend) gather() {
 	if b.grouped <= 1 || b.written-b.synced >= b.grouped {
 		return
 	}
-	b.gathered = false
+	passed := new(bool) // this wait's own: a late deadline of an earlier one changes nothing
 	deadline := time.AfterFunc(min(b.lastSync/4, groupDelay), func() {
 		b.mu.Lock()
-		b.gathered = true
+		*passed = true
 		b.joined.Signal()
 		b.mu.Unlock()
 	})
-	for !b.gathered && b.written-b.synced < b.grouped {
+	for !*passed && b.written-b.synced < b.grouped {
 		b.joined.Wait()
 	}
 	deadline.Stop()
