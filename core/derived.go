@@ -60,6 +60,8 @@ type derivedEntry[V sized] struct {
 	v        V            // the structure, if built; else nil
 	loads    uint64       // derived.loads when v was built
 	uses     atomic.Int64 // the uses served from v (points.read stops at after); with none, those since the table's last write
+	work     atomic.Int64 // with no v: the entities uses read since the last structure, for a kind that bounds a build by them (images)
+	need     int64        // the work a build waits for: twice what the last build given up past its entities could walk (outgrew)
 	after    int          // the uses with no write between that build the next structure
 	building bool         // a use is building the structure
 }
@@ -98,7 +100,7 @@ func (c *derived[V]) lookup(id []byte, loads uint64) (v V, build bool) {
 		c.drop(e)
 	}
 	if e.v == none {
-		build = int(e.uses.Load())+1 >= e.after && !e.building
+		build = int(e.uses.Load())+1 >= e.after && e.work.Load() >= e.need && !e.building
 		e.building = e.building || build
 	}
 	e.uses.Add(1)
@@ -120,7 +122,7 @@ func (c *derived[V]) counted(id []byte, loads uint64) (V, bool) {
 	switch {
 	case e == nil, e.v != none && e.loads != loads:
 		return none, false
-	case e.v == none && int(e.uses.Load())+1 >= e.after:
+	case e.v == none && int(e.uses.Load())+1 >= e.after && e.work.Load() >= e.need:
 		return none, false
 	}
 	e.uses.Add(1)
@@ -138,11 +140,25 @@ func (c *derived[V]) install(id string, v V, loads uint64) {
 	case v == none || c.bytes+v.size() > c.limit:
 		e.building, e.after = false, c.retry(e.after)
 		e.uses.Store(0)
+		e.work.Store(0)
 	default:
 		e.building, e.v, e.loads = false, v, loads
 		e.uses.Store(0)
+		e.work.Store(0)
 		c.bytes += v.size()
 		c.built.Add(1)
+	}
+	c.mu.Unlock()
+}
+
+// outgrew ends the build lookup asked for, given up after walking walked entities, as
+// many as the work of the uses before it allowed: the table has more, and its next build
+// waits until its uses have read twice as many (need), so that the walks of the builds
+// given up add up to at most twice the last one's.
+func (c *derived[V]) outgrew(id string, walked int) {
+	c.mu.Lock()
+	if e := c.tables[id]; e != nil {
+		e.building, e.need = false, 2*int64(walked)
 	}
 	c.mu.Unlock()
 }
@@ -172,6 +188,7 @@ func (c *derived[V]) drop(e *derivedEntry[V]) {
 		e.after = c.first
 	}
 	e.uses.Store(0)
+	e.work.Store(0)
 }
 
 // wrote notes a write of key, made under buntdb's write lock: a write of a table's own

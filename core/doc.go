@@ -40,7 +40,8 @@
 //
 // # Scan images
 //
-// A table scanned a few times (imageAfter) with no write between gets a scan image: a
+// A table scanned a few times (imageAfter) with no write between, by scans that have read
+// about as many entities as it holds (imageWalkMin), gets a scan image: a
 // copy of its keys and stored records packed into one string in key order, which later
 // read-only scans (Tx.ScanRecords) read front to back instead of walking buntdb's tree,
 // whose items, keys and values are separate allocations, about three cache misses per

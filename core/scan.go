@@ -40,6 +40,7 @@ func (tx *Tx) scanRecords(table string, r KeyRange, unsplit bool, fn func(rec *R
 	if !s.done {
 		s.flush()
 	}
+	tx.tookFromTree(table, s.taken)
 	if s.stopped {
 		return nil
 	}
@@ -83,6 +84,7 @@ type recordScan struct {
 	rec     Record
 	batch   [maxBatch]struct{ k, v string }
 	n, size int  // entities in batch; how many it takes before it is read
+	taken   int  // entities of the range taken from the tree
 	done    bool // the range or fn ended the scan
 	stopped bool // fn ended the scan
 }
@@ -119,6 +121,7 @@ func (s *recordScan) flush() {
 		batch = batch[:len(batch)-1]
 		s.done = true
 	}
+	s.taken += len(batch)
 	for _, e := range batch {
 		if s.unsplit {
 			s.rec.PartitionKey, s.rec.RowKey, s.rec.keys = "", "", e.k[len(s.prefix):]

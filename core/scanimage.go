@@ -11,8 +11,10 @@ import (
 // holding a key and a value in two more allocations, so a scan of a table larger than
 // the processor's cache waits on about three cache misses per entity; an image is read
 // front to back, which the processor prefetches. A table's image is built by a read-only
-// scan once the table has been scanned imageAfter times with no write to it between
-// (see images), and read by every later read-only scan until the next write to the table.
+// scan once the table has been scanned imageAfter times with no write to it between, by
+// scans that have read about as many entities as the build walks (see images and
+// imageWalkMin), and read by every later read-only scan; a write patches it
+// (scanimage_patch.go).
 type scanImage struct {
 	data      string        // each entity's key, after the table's prefix, then its stored form
 	offs      []uint32      // entity i's key is data[offs[2i]:offs[2i+1]], its form data[offs[2i+1]:offs[2i+2]]
@@ -31,14 +33,19 @@ func (m *scanImage) search(from string) int {
 
 // buildImage copies the entities of the table whose entity keys start with prefix into
 // an image, walking buntdb's tree inside tx's read lock, so that the image is the
-// snapshot tx sees. It returns nil when the image would take more than limit bytes.
-func buildImage(tx *Tx, prefix string, limit int) *scanImage {
+// snapshot tx sees. It returns nil when the image would take more than limit bytes, or
+// nil and tooMany when the table has more than most entities.
+func buildImage(tx *Tx, prefix string, limit, most int) (m *scanImage, tooMany bool) {
 	limit = min(limit, math.MaxUint32)
 	var b strings.Builder
 	offs := []uint32{0}
 	fits := true
 	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, v string) bool {
 		if len(k) < len(prefix) || k[:len(prefix)] != prefix {
+			return false
+		}
+		if len(offs)/2 == most {
+			tooMany, fits = true, false
 			return false
 		}
 		if b.Len()+len(k)-len(prefix)+len(v)+4*(len(offs)+2) > limit {
@@ -52,9 +59,9 @@ func buildImage(tx *Tx, prefix string, limit int) *scanImage {
 		return true
 	})
 	if err != nil || !fits {
-		return nil
+		return nil, tooMany && err == nil
 	}
-	return &scanImage{data: b.String(), offs: offs[:len(offs):len(offs)]}
+	return &scanImage{data: b.String(), offs: offs[:len(offs):len(offs)]}, false
 }
 
 // scanImage reads the scan's range from the image m, as add and flush read it from the
@@ -127,8 +134,22 @@ func (tx *Tx) image(table, prefix string) *scanImage {
 	id := appendLower(room[:0], table)
 	m, build := c.lookup(id, loads)
 	if build {
-		m = buildImage(tx, prefix, c.limit)
-		c.install(string(id), m, loads)
+		most := c.walk(string(id))
+		var tooMany bool
+		if m, tooMany = buildImage(tx, prefix, c.limit, most); tooMany {
+			c.outgrew(string(id), most)
+		} else {
+			c.install(string(id), m, loads)
+		}
 	}
 	return m
+}
+
+// tookFromTree notes that a read-only scan of table read n entities from buntdb's tree,
+// for its image's build (images.walk).
+func (tx *Tx) tookFromTree(table string, n int) {
+	if c := tx.store.images; c != nil && !tx.writable && n > 0 {
+		var room [64]byte
+		c.took(appendLower(room[:0], table), n)
+	}
 }

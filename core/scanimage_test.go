@@ -86,6 +86,42 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 			t.Fatalf("the image holds %d entities, want 300", len(got))
 		}
 	})
+	t.Run("LargeTableByPartitions", func(t *testing.T) {
+		// Scans of 10 entities: a build may walk what they read, and imageWalkMin more, so
+		// the image comes once they have read the table's size less that, and builds given
+		// up make the next wait for twice what they walked: by 2n read at most.
+		const n = 3 * imageWalkMin
+		s := partitionedStore(t, n)
+		read := 0
+		for i := 0; !hasImage(s, "Img"); i++ {
+			if read > 2*n {
+				t.Fatalf("no image after scans that read %d entities of %d", read, n)
+			}
+			pk := fmt.Sprintf("p%05d", i%(n/10))
+			if got := readScan(t, s, "Img", PartitionRange(pk), false); len(got) != 10 {
+				t.Fatalf("partition %s: %d entities, want 10", pk, len(got))
+			}
+			read += 10
+		}
+		if read < n-imageWalkMin {
+			t.Fatalf("an image of %d entities after scans that read %d", n, read)
+		}
+		if got := readScan(t, s, "Img", PartitionRange("p00007"), false); len(got) != 10 {
+			t.Fatalf("from the image: %d entities, want 10", len(got))
+		}
+	})
+	t.Run("LargeTableWhole", func(t *testing.T) {
+		const n = 3 * imageWalkMin
+		s := partitionedStore(t, n)
+		for range imageAfter {
+			if got := readScan(t, s, "Img", WholeTable, false); len(got) != n {
+				t.Fatalf("%d entities, want %d", len(got), n)
+			}
+		}
+		if !hasImage(s, "Img") {
+			t.Fatalf("no image of %d entities after %d whole scans", n, imageAfter)
+		}
+	})
 	t.Run("StopEarly", func(t *testing.T) {
 		s := imageStore(t, Options{}, 50)
 		checkScans(t, s, "Img")
@@ -412,4 +448,26 @@ func countRows(s *Store) (rows, n int, err error) {
 		})
 	})
 	return rows, n, err
+}
+
+// partitionedStore opens a store whose table "Img" holds n entities, ten a partition.
+func partitionedStore(t *testing.T, n int) *Store {
+	t.Helper()
+	s := openStore(t, Options{})
+	if _, err := s.CreateTable("Img"); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Update(func(tx *Tx) error {
+		for i := range n {
+			e := &Entity{PartitionKey: fmt.Sprintf("p%05d", i/10), RowKey: fmt.Sprint(i % 10)}
+			if _, err := tx.Apply("Img", Op{Kind: OpInsert, Entity: e}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
