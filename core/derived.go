@@ -13,7 +13,9 @@ import (
 // served as many uses as it waited for doubles the wait for the next, up to most, so that
 // a table written every few uses does not pay for structures it hardly reads, and one
 // that served them resets it to first. The structures take at most limit bytes together
-// (their sizes); a build that does not fit makes the table wait longer (retry).
+// (their sizes); a build that does not fit makes the table wait longer (retry). A kind
+// may also bound a build by the work of the uses before it (work): a build given up past
+// that bound makes the next wait for twice as much work (outgrew).
 //
 // Its consistency rests on buntdb's lock. Every write to a table drops the table's
 // structure (wrote) or, when the kind takes the write (keep), patches it once the write
@@ -142,7 +144,7 @@ func (c *derived[V]) install(id string, v V, loads uint64) {
 		e.uses.Store(0)
 		e.work.Store(0)
 	default:
-		e.building, e.v, e.loads = false, v, loads
+		e.building, e.v, e.loads, e.need = false, v, loads, 0
 		e.uses.Store(0)
 		e.work.Store(0)
 		c.bytes += v.size()
