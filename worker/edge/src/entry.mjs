@@ -7,10 +7,14 @@ import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
 import { forwardTable } from "./ranges.mjs";
 import { errorResponse, headerLines } from "./exchange.mjs";
 import { refusal } from "./door.mjs";
-import { started } from "./gohost.mjs";
+import { started, spareReady } from "./gohost.mjs";
+import { warmUp, warmed } from "./warmup.mjs";
 
 export { TableObject, AccountObject } from "./objects.mjs";
 export { Tabletop } from "./rpc.mjs"; // the Workers RPC entrypoint for service bindings
+
+// Each isolate readies its first object's Go start as it loads the script (warmup.mjs).
+warmUp();
 
 // NO_ACCOUNTS answers every request of a worker deployed without TABLETOP_ACCOUNTS: it
 // serves no account, the development account included, until one is configured.
@@ -67,11 +71,12 @@ function served(env) {
 // starts no object. When TABLETOP_DEBUG is "1" (the test runtime sets it; wrangler.toml
 // does not), debug answers GET /__tabletop/stats/{account}[/{table}] with an object's
 // counters, /__tabletop/exit/… ends its Go instance, /__tabletop/started says how many
-// Go instances this isolate has started, and /__tabletop/map/{account}/{table} gives a
+// Go instances this isolate has started (with how its warm-up went and whether a spare
+// instance waits), and /__tabletop/map/{account}/{table} gives a
 // table's partition map, with the splits left unsettled, before it settles them.
 async function debug(request, env) {
   const [, , what, account, table] = new URL(request.url).pathname.split("/").map(decodeURIComponent);
-  if (what === "started") return Response.json({ started: started.count });
+  if (what === "started") return Response.json({ started: started.count, warmUp: warmed.outcome, spare: spareReady() });
   if (what === "map") return Response.json(await accountStub(env, account).debugMap(account, table));
   if ((what !== "stats" && what !== "exit") || !account) return new Response("not found", { status: 404 });
   const stub = table ? tableStub(env, account, table) : accountStub(env, account);

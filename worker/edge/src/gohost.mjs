@@ -1,7 +1,8 @@
 // Starts and talks to the long-lived Go instance of one Durable Object.
 //
 // syumai/workers' stock shim starts a Go instance per request; here the compiled module is
-// imported once per isolate and instantiated once per object. The runtime context is in
+// imported once per isolate and instantiated once per object (the isolate's first object
+// in an instance made as the script loaded: prepareSpare). The runtime context is in
 // syumai/workers' shape ({env, ctx, binding}); Go reads it once, while it starts, which is
 // synchronous here.
 import "../build/wasm_exec.js";
@@ -81,16 +82,61 @@ export const started = { count: 0 };
 
 /**
  * startGo starts a Go instance for the object whose state (ctx) is given, serving account
- * from the object's storage. It resolves once the store is loaded.
+ * from the object's storage, in the spare instance if there is one (prepareSpare). It
+ * resolves once the store is loaded.
  */
-export async function startGo({ env, ctx, account }) {
+export function startGo({ env, ctx, account }) {
   started.count++;
+  const made = spare ?? instantiate();
+  spare = undefined;
+  return runGo(made, { env, ctx, binding: { account, storage: kvStorage(ctx.storage) } });
+}
+
+/** spare is a module instance made ahead of need, which the next startGo runs. */
+let spare;
+
+/**
+ * prepareSpare instantiates the module for the isolate's next startGo, if no spare is
+ * waiting. Instantiating copies the module's 2.4 MB of static data into a new linear
+ * memory, the largest step of a Go instance's start once its code is compiled; done when
+ * the script loads (warmup.mjs), it is off the first request's path. It runs no Go.
+ */
+export function prepareSpare() {
+  spare ??= instantiate();
+}
+
+/** spareReady tells whether a spare instance waits for the next startGo. */
+export function spareReady() {
+  return spare !== undefined;
+}
+
+/**
+ * instantiate makes a module instance that no Go has run in yet: { go, instance, timers,
+ * hooks }, hooks.ready being what the program's ready import calls. randomBytes, if
+ * given, fills the Uint8Array Go asks to be filled with random bytes, in place of
+ * crypto.getRandomValues (warmup.mjs).
+ */
+export function instantiate(randomBytes) {
   const go = new Go();
   const timers = deferLongTimers(go);
-  const binding = { account, storage: kvStorage(ctx.storage) };
-  let ready;
-  const isReady = new Promise((resolve) => (ready = resolve));
-  const instance = new WebAssembly.Instance(wasm, { ...go.importObject, workers: { ready: () => ready() } });
+  if (randomBytes) {
+    go.importObject.gojs["runtime.getRandomData"] = (sp) => {
+      sp >>>= 0;
+      const at = Number(go.mem.getBigInt64(sp + 8, true));
+      randomBytes(new Uint8Array(go.mem.buffer, at, Number(go.mem.getBigInt64(sp + 16, true))));
+    };
+  }
+  const hooks = { ready() {} };
+  const instance = new WebAssembly.Instance(wasm, { ...go.importObject, workers: { ready: () => hooks.ready() } });
+  return { go, instance, timers, hooks };
+}
+
+/**
+ * runGo runs Go in an instance instantiate made, with the runtime context {env, ctx,
+ * binding}, and resolves to the started GoInstance once the program is ready.
+ */
+export async function runGo({ go, instance, timers, hooks }, { env, ctx, binding }) {
+  const isReady = new Promise((resolve) => (hooks.ready = resolve));
   const saved = globalThis.context;
   globalThis.context = { env, ctx, binding };
   let exit;

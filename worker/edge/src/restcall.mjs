@@ -41,7 +41,17 @@ async function sign(key, stringToSign) {
  * method, path below the account ("/Tables", "/t(PartitionKey='p',RowKey='r')"), query
  * parameters, extra headers and body.
  */
-export async function signedRequest({ account, key, method, path, query = {}, headers = {}, body }) {
+export async function signedRequest(call) {
+  const { url, headers } = await signedHead(call);
+  return new Request(url, { method: call.method, headers, body: call.body });
+}
+
+/**
+ * signedHead is the URL (a URL) and headers (a Headers) of the REST call signedRequest
+ * builds, for a caller that needs no Request (the Workers runtime allows none with a body
+ * in the global scope, where warmup.mjs runs).
+ */
+export async function signedHead({ account, key, path, query = {}, headers = {}, body }) {
   const url = new URL(`${ORIGIN}/${account}${path}`);
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
   const date = new Date().toUTCString();
@@ -50,7 +60,7 @@ export async function signedRequest({ account, key, method, path, query = {}, he
   const h = new Headers({ accept: ACCEPT, "x-ms-version": VERSION, "x-ms-date": date, dataserviceversion: "3.0", ...headers });
   h.set("authorization", `SharedKeyLite ${account}:${await sign(key, `${date}\n${resource}`)}`);
   if (body !== undefined && !h.has("content-type")) h.set("content-type", "application/json");
-  return new Request(url, { method, headers: h, body });
+  return { url, headers: h };
 }
 
 /** entityPath is the path of one entity, its keys quoted and escaped as the SDKs write them. */

@@ -1,0 +1,55 @@
+// An isolate readies its first object's Go start as it loads the script (src/warmup.mjs):
+// the request path is compiled by a throw-away Go instance, and a spare instance waits
+// for the first object. Counted, not timed: V8 prints each wasm function it compiles
+// (--trace-wasm-compilation-times), and an object's first requests, after the warm-up,
+// compile a few functions where without it they compile the Go runtime's start, the
+// store's opening and the request path (over a thousand).
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { startEdge } from "../runtime.mjs";
+import { clients, tempDir } from "./helpers.mjs";
+
+const tmp = tempDir();
+after(() => tmp.cleanup());
+
+const state = async (edge) => (await fetch(`${edge.url}/__tabletop/started`)).json();
+
+// compiled is the number of wasm functions workerd has reported compiling so far, once
+// its output has stopped growing (V8 writes the lines as it compiles, on other threads too).
+async function compiled(edge) {
+  const count = () => edge.log().split("\n").filter((l) => l.startsWith("Compiled function")).length;
+  let last = -1;
+  for (let n = count(); n !== last; n = count()) {
+    last = n;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return last;
+}
+
+test("the first requests after a start run code the warm-up compiled, in the spare instance", async () => {
+  const edge = await startEdge({ persistDir: tmp.dir, v8Flags: ["--trace-wasm-compilation-times"] });
+  try {
+    assert.deepEqual(await state(edge), { started: 0, warmUp: "done", spare: true });
+    const atLoad = await compiled(edge);
+    assert.ok(atLoad > 500, `the warm-up compiled the request path as the script loaded (${atLoad} functions)`);
+
+    const { service, table } = clients(edge.url);
+    await service.createTable("WarmFirst");
+    assert.deepEqual(await state(edge), { started: 1, warmUp: "done", spare: false }, "the account object started in the spare");
+    const t = table("WarmFirst");
+    await t.createEntity({ partitionKey: "p", rowKey: "r", n: 1, s: "text" });
+    await t.upsertEntity({ partitionKey: "p", rowKey: "r", n: 2 }, "Merge");
+    assert.equal((await t.getEntity("p", "r")).n, 2);
+    await t.submitTransaction([["create", { partitionKey: "q", rowKey: "1" }], ["upsert", { partitionKey: "q", rowKey: "2" }]]);
+    await t.deleteEntity("p", "r");
+    const left = [];
+    for await (const e of t.listEntities()) left.push(e.rowKey);
+    assert.deepEqual(left, ["1", "2"]);
+    assert.equal((await state(edge)).started, 2);
+
+    const during = (await compiled(edge)) - atLoad;
+    assert.ok(during < 100, `the first requests compiled ${during} wasm functions, the warm-up ${atLoad}`);
+  } finally {
+    await edge.stop();
+  }
+});
