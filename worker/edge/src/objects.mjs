@@ -8,24 +8,23 @@
 // is split); its store holds the table, the entities of its range and the access
 // policies. It answers entity requests, $batch and table ACLs routed to its range.
 //
-// Create and Delete Table change two objects: the catalog in the account object and the
-// table in the table's object. A crash between the two must leave no table that Query
-// Tables lists but entity requests do not find, so each change is written down first as
-// an intent in the account object's storage and settled before the account object serves
-// anything after a restart:
+// A table lives in two objects: its entry in the account object's catalog and the table
+// in the table's own object. The catalog decides whether a table exists; a crash must
+// leave no table that Query Tables lists but entity requests do not find, nor the reverse.
 //
-//   create: intent → catalog entry (the Go handler) → the table object's table → intent gone
-//           (a table object with no Go instance running writes the table down, ENSURE,
-//           and its next instance creates it before serving anything)
+//   create: the catalog entry (the Go handler), one write and nothing else. The table's
+//           object gets the table when it first needs it: a table object whose Go handler
+//           answers TableNotFound to a request routed by the map asks the account object
+//           (catalogued), which, between creations and deletions, gives it the table if
+//           the catalog lists it; the object then tries the request once more.
 //   delete: intent → the table object drops the table (its Go handler authenticates) →
-//           catalog entry gone → intent gone
+//           catalog entry gone → intent gone. The intent is written down first, in the
+//           account object's storage, and settled before the account object serves
+//           anything after a restart: a delete whose table object dropped the table is
+//           rolled forward (the catalog entry goes), otherwise the intent is dropped.
 //
-// Settling an intent finishes what the crash interrupted or undoes nothing that happened:
-// a create whose catalog entry was written is rolled forward (the table object gets the
-// table); a delete whose table object dropped the table is rolled forward (the catalog
-// entry goes); otherwise the intent is simply dropped. A table object that answers
-// TableNotFound asks its account object to settle first and then tries once more, so an
-// entity request after a crash sees the outcome that Query Tables shows.
+// The account object runs creations, deletions and the giving of tables one at a time
+// (serial), so a table object is never given a table whose deletion is under way.
 import { DurableObject } from "cloudflare:workers";
 import { startGo } from "./gohost.mjs";
 import { requestHead, requestBody, toResponse, statusOf, errorResponse } from "./exchange.mjs";
@@ -39,7 +38,7 @@ export const OBJECT_HEADER = "x-tabletop-object";
 /** CORS_TTL_MS bounds how stale a table object's copy of the account's CORS rules may be. */
 export const CORS_TTL_MS = 5000;
 
-/** TABLE_NAME is Azure's rule for table names; no intent is written for another name, which fails anyway. */
+/** TABLE_NAME is Azure's rule for table names; no intent is written nor table given for another name, which fails anyway. */
 const TABLE_NAME = /^[A-Za-z][A-Za-z0-9]{2,62}$/;
 
 /** INTENT is the storage key prefix of the account object's unsettled Create/Delete Table. */
@@ -50,12 +49,6 @@ const SKIP = new Set([OBJECT_HEADER]);
 /** RANGE is the storage key of a table object's range: { lo, hi, obj, fence? } (see split.mjs). */
 const RANGE = "range";
 
-/**
- * ENSURE is the storage key prefix of a table object's tables to create when its Go
- * instance starts: ensureTable writes one instead of starting Go (see TableObject.ensureTable).
- */
-export const ENSURE = "ensure/";
-
 /** WRITES are the methods that may add entities, after which an object may ask to be split. */
 const WRITES = new Set(["POST", "PUT", "PATCH", "MERGE"]);
 
@@ -64,9 +57,7 @@ class GoObject extends DurableObject {
   instance(account) {
     if (this.started && this.current?.exited) this.started = null;
     if (!this.started) this.corsAt = undefined; // a new Go instance has no CORS rules yet
-    this.started ??= startGo({ env: this.env, ctx: this.ctx, account })
-      .then((go) => this.prepare(go))
-      .then(
+    this.started ??= startGo({ env: this.env, ctx: this.ctx, account }).then(
         (go) => (this.current = go),
         (err) => {
           this.started = null;
@@ -74,11 +65,6 @@ class GoObject extends DurableObject {
         },
       );
     return this.started;
-  }
-
-  /** prepare readies a new Go instance before anything else reaches it; here, nothing. */
-  async prepare(go) {
-    return go;
   }
 
   /** exchange hands request to Go and returns its answer. */
@@ -122,6 +108,8 @@ export class TableObject extends GoObject {
   constructor(ctx, env) {
     super(ctx, env);
     this.inflight = new Set();
+    this.held = null; // the Go instance known to hold this object's table (see holds)
+    this.drops = 0; // how many times the table was dropped, or may have been
   }
 
   /** fetch answers a request of the account object (Delete Table), which does not route by the map. */
@@ -136,6 +124,7 @@ export class TableObject extends GoObject {
         key: null,
         origin: request.headers.has("origin"),
       });
+      this.dropped();
       return toResponse(out.head, out.body, request.method);
     } catch (err) {
       return errorResponse(err);
@@ -155,11 +144,15 @@ export class TableObject extends GoObject {
     const account = object.split("/")[0];
     const table = object.split("/").slice(1).join("/");
     const go = this.running() ?? (await this.instance(account));
+    if (range !== null && this.held !== go) await this.holds(go, account, table);
     if (origin) await this.refreshCors(go, account);
     const span = this.span(object);
     if (!this.serves(span, range, key)) return { moved: true };
     let [h, b] = go.serve(head, body); // synchronous: nothing else runs in this object meanwhile
-    if (tableNotFound(h)) [h, b] = await this.track(this.settled(go, account, table, head, body, [h, b]));
+    if (range !== null && tableNotFound(h) && this.held === go) {
+      this.held = null; // lost since it was checked
+      if (await this.track(this.holds(go, account, table))) [h, b] = go.serve(head, body);
+    }
     if (WRITES.has(method) && statusOf(h) < 300) this.maybeSplit(go, account, table, span, body.length);
     return { head: h, body: b };
   }
@@ -169,11 +162,23 @@ export class TableObject extends GoObject {
     return this.started && this.current && !this.current.exited ? this.current : null;
   }
 
-  // settled answers a request Go answered TableNotFound (answer): it asks the account
-  // object to settle its intents first and, if one named this table, tries once more.
-  async settled(go, account, table, head, body, answer) {
-    if (!(await accountStub(this.env, account).settle(account, table))) return answer;
-    return go.serve(head, body);
+  // holds makes sure this object holds the table it is named after when the catalog lists
+  // it, and tells whether it does. It is checked once per Go instance (held), and again
+  // when Go answers TableNotFound after all; a table this object lacks is asked of the
+  // account object (catalogued: tables are given to their objects when first needed, see
+  // the top of this file). A range's object ("table#n") has its part from its split.
+  async holds(go, account, table) {
+    if (this.held === go || table.includes("#")) return true;
+    const drops = this.drops;
+    const has = (await go.call("tableName", table)) !== "" || (await accountStub(this.env, account).catalogued(account, table));
+    if (has && drops === this.drops) this.held = go; // no Delete Table dropped it meanwhile
+    return has;
+  }
+
+  /** dropped records that this object no longer holds its table (or may not): holds checks again. */
+  dropped() {
+    this.held = null;
+    this.drops++;
   }
 
   /** track keeps answer among the requests in flight until it settles (fence waits for them). */
@@ -274,6 +279,7 @@ export class TableObject extends GoObject {
 
   /** forget drops the table and the range of an object that no longer serves any of it (RPC). */
   async forget(account, table) {
+    this.dropped();
     await (await this.instance(account)).call("forget", table);
     this.saveRange(null);
   }
@@ -283,28 +289,9 @@ export class TableObject extends GoObject {
     return (await (await this.instance(account)).call("tableName", name)) !== "";
   }
 
-  /**
-   * ensureTable creates the table in this object unless it is there (RPC from the account
-   * object). With no Go instance started, it writes the table down (ENSURE) and returns:
-   * the write is durable when it returns, and the instance creates the table when it
-   * starts, before it serves anything (prepare), so Create Table does not wait for a
-   * second Go instance to start.
-   */
+  /** ensureTable creates the table in this object unless it is there (RPC from the account object; see catalogued). */
   async ensureTable(account, name) {
-    if (!this.started) {
-      this.ctx.storage.kv.put(ENSURE + name.toLowerCase(), name);
-      return;
-    }
     await (await this.instance(account)).call("ensureTable", name);
-  }
-
-  /** prepare creates the tables ensureTable wrote down, in a new Go instance, before it serves anything. */
-  async prepare(go) {
-    for (const [key, name] of Array.from(this.ctx.storage.kv.list({ prefix: ENSURE }))) {
-      await go.call("ensureTable", name);
-      this.ctx.storage.kv.delete(key);
-    }
-    return go;
   }
 
   /**
@@ -341,13 +328,13 @@ export class AccountObject extends GoObject {
   }
 
   /**
-   * settle settles the intents of the account (RPC from a table object that found no
-   * table) and tells whether one named table, so that the caller tries again.
+   * catalogued gives the table's object the table if the catalog lists it, and tells
+   * whether it did (RPC from a table object whose Go handler found no table). It waits
+   * for the creations and deletions under way.
    */
-  async settle(account, table) {
-    const pending = this.intents().some(([, name]) => name.toLowerCase() === table.toLowerCase());
-    await this.ready(account);
-    return pending;
+  async catalogued(account, table) {
+    const go = await this.ready(account);
+    return this.serial(async () => (await this.give(go, account, table)) !== "");
   }
 
   async fetch(request) {
@@ -355,7 +342,7 @@ export class AccountObject extends GoObject {
       const account = accountOf(request);
       const go = await this.ready(account);
       const life = tableLifecycle(request.method, request.url);
-      if (life?.op === "create") return await this.serial(() => this.createTable(go, account, request));
+      if (life?.op === "create") return await this.serial(() => this.exchange(go, request));
       if (life?.op === "delete") return await this.serial(() => this.deleteTable(go, account, life.table, request));
       return await this.exchange(go, request);
     } catch (err) {
@@ -408,26 +395,15 @@ export class AccountObject extends GoObject {
     return run;
   }
 
-  // createTable adds the table to the catalog (the Go handler authenticates, validates and
-  // answers), then makes sure the table's object has it, under an intent (see the top of
-  // this file). On 409 it does the same, which is harmless. The catalog is written first,
-  // so a table object never holds a table the catalog lacks.
-  async createTable(go, account, request) {
-    const body = await requestBody(request);
-    const name = tableNameIn(body);
-    const intent = TABLE_NAME.test(name) && this.intend("create", name);
-    const [head, out] = await go.serve(requestHead(request, SKIP), body);
-    const status = statusOf(head);
-    if (status === 201 || status === 204 || status === 409) await this.settleCreate(go, account, name);
-    if (intent) this.ctx.storage.kv.delete(intent);
-    return toResponse(head, out, request.method);
-  }
-
   // deleteTable sends the request to the table's object first, under an intent: its Go
   // handler authenticates it and deletes the table and its entities. Then the catalog
   // entry goes. If the object does not have the table, the catalog answers (and drops an
-  // entry it still has).
+  // entry it still has). A table the catalog lists is given to its object before the
+  // intent is written, so that settling the intent after a crash finds the table gone
+  // only if the object's handler dropped it (authenticated), not because the object was
+  // never given it.
   async deleteTable(go, account, table, request) {
+    await this.give(go, account, table);
     const intent = TABLE_NAME.test(table) && this.intend("delete", table);
     try {
       const body = await requestBody(request);
@@ -448,7 +424,15 @@ export class AccountObject extends GoObject {
     }
   }
 
-  /** intend writes down a Create or Delete Table of name before it starts, and returns its key. */
+  // give gives the table's object the table if the catalog lists it, and returns the name
+  // the catalog has it under ("" if none). It runs inside serial.
+  async give(go, account, table) {
+    const stored = TABLE_NAME.test(table) ? await go.call("tableName", table) : "";
+    if (stored) await tableStub(this.env, account, stored).ensureTable(account, stored);
+    return stored;
+  }
+
+  /** intend writes down a Delete Table of name before it starts, and returns its key. */
   intend(op, name) {
     const key = `${INTENT}${op}/${name.toLowerCase()}`;
     this.ctx.storage.kv.put(key, name);
@@ -460,12 +444,13 @@ export class AccountObject extends GoObject {
     return Array.from(this.ctx.storage.kv.list({ prefix: INTENT }));
   }
 
-  // settleAll settles every intent: see the top of this file. It runs inside serial.
+  // settleAll settles every intent: see the top of this file. It runs inside serial. An
+  // intent to create (written by earlier versions) needs nothing: the catalog decides.
   async settleAll(go, account) {
     await this.settleSplits();
     for (const [key, name] of this.intents()) {
-      if (key.startsWith(`${INTENT}create/`)) await this.settleCreate(go, account, name);
-      else if (!(await tableStub(this.env, account, name).hasTable(account, name))) await this.dropTable(go, account, name);
+      const deleting = key.startsWith(`${INTENT}delete/`);
+      if (deleting && !(await tableStub(this.env, account, name).hasTable(account, name))) await this.dropTable(go, account, name);
       this.ctx.storage.kv.delete(key);
     }
   }
@@ -476,12 +461,6 @@ export class AccountObject extends GoObject {
     await resetTable(this, account, name);
     await go.call("dropTable", name);
   }
-
-  // settleCreate makes sure the table's object has the table the catalog lists under name.
-  async settleCreate(go, account, name) {
-    const stored = await go.call("tableName", name);
-    if (stored) await tableStub(this.env, account, stored).ensureTable(account, stored);
-  }
 }
 
 /** tableNotFound tells whether an answer's head is 404 TableNotFound. */
@@ -489,12 +468,3 @@ function tableNotFound(head) {
   return statusOf(head) === 404 && /^x-ms-error-code: TableNotFound$/im.test(head);
 }
 
-/** tableNameIn is the TableName of a Create Table body, "" if there is none. */
-function tableNameIn(body) {
-  try {
-    const name = JSON.parse(new TextDecoder().decode(body)).TableName;
-    return typeof name === "string" ? name : "";
-  } catch {
-    return "";
-  }
-}

@@ -13,8 +13,8 @@ after(() => tmp.cleanup());
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// outcome tries an entity write first (a table object that finds no table asks its
-// account to settle), then lists the tables; it fails the test if they disagree.
+// outcome tries an entity write first (a table object that lacks its table asks the
+// account object for it), then lists the tables; it fails the test if they disagree.
 async function outcome(c, name) {
   let usable;
   try {
