@@ -26,7 +26,7 @@ async function compiled(edge) {
   return last;
 }
 
-test("the first requests after a start run code the warm-up compiled, in the spare instance", async () => {
+test("the first calls after a start run code the warm-up compiled, in the spare instance", async () => {
   const edge = await startEdge({ persistDir: tmp.dir, v8Flags: ["--trace-wasm-compilation-times"] });
   try {
     assert.deepEqual(await state(edge), { started: 0, warmUp: "done", spare: true });
@@ -38,17 +38,21 @@ test("the first requests after a start run code the warm-up compiled, in the spa
     assert.deepEqual(await state(edge), { started: 1, warmUp: "done", spare: false }, "the account object started in the spare");
     const t = table("WarmFirst");
     await t.createEntity({ partitionKey: "p", rowKey: "r", n: 1, s: "text" });
+    assert.equal((await t.getEntity("p", "r")).n, 1);
+    const found = [];
+    for await (const e of t.listEntities({ queryOptions: { filter: "n ge 1" } })) found.push(e.rowKey);
+    assert.deepEqual(found, ["r"]);
+    assert.equal((await state(edge)).started, 2);
+    const during = (await compiled(edge)) - atLoad;
+    assert.ok(during < 50, `the first calls of the kinds warmed up compiled ${during} wasm functions, the warm-up ${atLoad}`);
+
+    // Other kinds of call compile their own code at their first use, and work as ever.
     await t.upsertEntity({ partitionKey: "p", rowKey: "r", n: 2 }, "Merge");
-    assert.equal((await t.getEntity("p", "r")).n, 2);
     await t.submitTransaction([["create", { partitionKey: "q", rowKey: "1" }], ["upsert", { partitionKey: "q", rowKey: "2" }]]);
     await t.deleteEntity("p", "r");
     const left = [];
     for await (const e of t.listEntities()) left.push(e.rowKey);
     assert.deepEqual(left, ["1", "2"]);
-    assert.equal((await state(edge)).started, 2);
-
-    const during = (await compiled(edge)) - atLoad;
-    assert.ok(during < 100, `the first requests compiled ${during} wasm functions, the warm-up ${atLoad}`);
   } finally {
     await edge.stop();
   }
