@@ -101,7 +101,7 @@ async function waitListening(url, exited, timeoutMs) {
       await fetch(`${url}/__tabletop/ping`, { signal: AbortSignal.timeout(2000) });
       return;
     } catch {
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 5));
     }
   }
   throw new Error(`wrangler dev did not answer at ${url} within ${timeoutMs} ms`);
