@@ -13,10 +13,10 @@
 // leave no table that Query Tables lists but entity requests do not find, nor the reverse.
 //
 //   create: the catalog entry (the Go handler), one write and nothing else. The table's
-//           object gets the table when it first needs it: a table object whose Go handler
-//           answers TableNotFound to a request routed by the map asks the account object
-//           (catalogued), which, between creations and deletions, gives it the table if
-//           the catalog lists it; the object then tries the request once more.
+//           object gets the table when it first needs it: the first time one of its Go
+//           instances serves a request routed by the map, it checks that it holds its
+//           table (holds), and if not asks the account object (catalogued), which,
+//           between creations and deletions, gives it the table if the catalog lists it.
 //   delete: intent → the table object drops the table (its Go handler authenticates) →
 //           catalog entry gone → intent gone. The intent is written down first, in the
 //           account object's storage, and settled before the account object serves
@@ -58,12 +58,12 @@ class GoObject extends DurableObject {
     if (this.started && this.current?.exited) this.started = null;
     if (!this.started) this.corsAt = undefined; // a new Go instance has no CORS rules yet
     this.started ??= startGo({ env: this.env, ctx: this.ctx, account }).then(
-        (go) => (this.current = go),
-        (err) => {
-          this.started = null;
-          throw err;
-        },
-      );
+      (go) => (this.current = go),
+      (err) => {
+        this.started = null;
+        throw err;
+      },
+    );
     return this.started;
   }
 
@@ -112,7 +112,10 @@ export class TableObject extends GoObject {
     this.drops = 0; // how many times the table was dropped, or may have been
   }
 
-  /** fetch answers a request of the account object (Delete Table), which does not route by the map. */
+  /**
+   * fetch answers a request of the account object (Delete Table), which does not route by
+   * the map; the table may be gone after it, so holds checks again.
+   */
   async fetch(request) {
     try {
       const out = await this.handle({
@@ -124,10 +127,11 @@ export class TableObject extends GoObject {
         key: null,
         origin: request.headers.has("origin"),
       });
-      this.dropped();
       return toResponse(out.head, out.body, request.method);
     } catch (err) {
       return errorResponse(err);
+    } finally {
+      this.dropped();
     }
   }
 

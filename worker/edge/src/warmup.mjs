@@ -58,7 +58,7 @@ const entity = (rowKey) =>
  * the path every call shares (the request's decoding, Shared Key authentication, a
  * commit, the answer's encoding). Each other kind of call compiles its own code at its
  * first use, a few milliseconds: serving a point read, a query and the rest too cost the
- * script's load about 40 ms more for no gain on a first Create Table (bench-cold.mjs).
+ * script's load 20–50 ms more for no gain on a first Create Table (bench-cold.mjs).
  */
 const WARM_UP_CALLS = [
   { method: "POST", path: "/Tables", body: JSON.stringify({ TableName: TABLE }) },
@@ -67,8 +67,8 @@ const WARM_UP_CALLS = [
 
 /**
  * WARM_UP_OPS are the operations besides the REST API (worker/edge/object, Internal)
- * that an object's first request asks of Go: an account object's after Create Table, a
- * table object's as it starts and before it answers a write.
+ * that an object's first request asks of Go: an account object's when it gives a table, a
+ * table object's as it checks that it holds its table and after a write (the split check).
  */
 const WARM_UP_OPS = [["tableName", TABLE], ["ensureTable", TABLE], ["properties"], ["setProperties", ""], ["size"], ["bytes"]];
 
@@ -79,9 +79,9 @@ const WARM_UP_OPS = [["tableName", TABLE], ["ensureTable", TABLE], ["properties"
 export const warmed = { outcome: "pending" };
 
 /**
- * warmUp compiles the request path in a throw-away Go instance, then makes the spare
- * instance. It never rejects: a failure is logged and recorded in warmed, and costs only
- * the first start its compilation.
+ * warmUp compiles the Go start and the shared request path in a throw-away Go instance,
+ * then makes the spare instance. It never rejects: a failure is logged and recorded in
+ * warmed, and costs only the first start its compilation.
  */
 export async function warmUp() {
   try {
