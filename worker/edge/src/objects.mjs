@@ -15,8 +15,10 @@
 //   create: the catalog entry (the Go handler), one write and nothing else. The table's
 //           object gets the table when it first needs it: the first time one of its Go
 //           instances serves a request routed by the map, it checks that it holds its
-//           table (holds), and if not asks the account object (catalogued), which,
-//           between creations and deletions, gives it the table if the catalog lists it.
+//           table (holds); if not, and once its Go handler has authenticated the request
+//           (which fails without the table, changing nothing), it asks the account object
+//           (catalogued), which, between creations and deletions, gives it the table if
+//           the catalog lists it, and the request is served again.
 //   delete: intent → the table object drops the table (its Go handler authenticates) →
 //           catalog entry gone → intent gone. The intent is written down first, in the
 //           account object's storage, and settled before the account object serves
@@ -148,14 +150,16 @@ export class TableObject extends GoObject {
     const account = object.split("/")[0];
     const table = object.split("/").slice(1).join("/");
     const go = this.running() ?? (await this.instance(account));
-    if (range !== null && this.held !== go) await this.holds(go, account, table);
+    const first = range !== null && !table.includes("#"); // routed by the map to the table's first object
+    const lacking = first && !(await this.holds(go, table));
     if (origin) await this.refreshCors(go, account);
     const span = this.span(object);
     if (!this.serves(span, range, key)) return { moved: true };
     let [h, b] = go.serve(head, body); // synchronous: nothing else runs in this object meanwhile
-    if (range !== null && tableNotFound(h) && this.held === go) {
-      this.held = null; // lost since it was checked
-      if (await this.track(this.holds(go, account, table))) [h, b] = go.serve(head, body);
+    // Lacking the table, the request failed and changed nothing (a batch's failure is
+    // inside its 202). Once the handler has authenticated it, the table is asked for.
+    if (first && (lacking || tableNotFound(h)) && authenticated(h) && (await this.track(this.obtain(go, account, table)))) {
+      [h, b] = go.serve(head, body);
     }
     if (WRITES.has(method) && statusOf(h) < 300) this.maybeSplit(go, account, table, span, body.length);
     return { head: h, body: b };
@@ -166,17 +170,25 @@ export class TableObject extends GoObject {
     return this.started && this.current && !this.current.exited ? this.current : null;
   }
 
-  // holds makes sure this object holds the table it is named after when the catalog lists
-  // it, and tells whether it does. It is checked once per Go instance (held), and again
-  // when Go answers TableNotFound after all; a table this object lacks is asked of the
-  // account object (catalogued: tables are given to their objects when first needed, see
-  // the top of this file). A range's object ("table#n") has its part from its split.
-  async holds(go, account, table) {
-    if (this.held === go || table.includes("#")) return true;
+  // holds tells whether this object holds the table it is named after: asked of Go once
+  // per Go instance (held), until a request of the account object may have dropped it.
+  async holds(go, table) {
+    if (this.held === go) return true;
     const drops = this.drops;
-    const has = (await go.call("tableName", table)) !== "" || (await accountStub(this.env, account).catalogued(account, table));
+    const has = (await go.call("tableName", table)) !== "";
     if (has && drops === this.drops) this.held = go; // no Delete Table dropped it meanwhile
     return has;
+  }
+
+  // obtain asks the account object for the table this object lacks (catalogued: tables
+  // are given to their objects when first needed, see the top of this file), and tells
+  // whether it was given.
+  async obtain(go, account, table) {
+    this.held = null;
+    const drops = this.drops;
+    const given = await accountStub(this.env, account).catalogued(account, table);
+    if (given && drops === this.drops) this.held = go;
+    return given;
   }
 
   /** dropped records that this object no longer holds its table (or may not): holds checks again. */
@@ -465,6 +477,12 @@ export class AccountObject extends GoObject {
     await resetTable(this, account, name);
     await go.call("dropTable", name);
   }
+}
+
+/** authenticated tells whether an answer's head is other than 401 or 403: the handler authenticated the request. */
+function authenticated(head) {
+  const status = statusOf(head);
+  return status !== 401 && status !== 403;
 }
 
 /** tableNotFound tells whether an answer's head is 404 TableNotFound. */
