@@ -151,7 +151,7 @@ export class TableObject extends GoObject {
     const table = object.split("/").slice(1).join("/");
     const go = this.running() ?? (await this.instance(account));
     const first = range !== null && !table.includes("#"); // routed by the map to the table's first object
-    const lacking = first && !(await this.holds(go, table));
+    const lacking = first && this.held !== go && !(await this.holds(go, table)); // awaits nothing once held
     if (origin) await this.refreshCors(go, account);
     const span = this.span(object);
     if (!this.serves(span, range, key)) return { moved: true };
@@ -170,10 +170,10 @@ export class TableObject extends GoObject {
     return this.started && this.current && !this.current.exited ? this.current : null;
   }
 
-  // holds tells whether this object holds the table it is named after: asked of Go once
-  // per Go instance (held), until a request of the account object may have dropped it.
+  // holds tells whether this object holds the table it is named after, asking Go; a yes
+  // is kept for the Go instance (held) until a request of the account object may have
+  // dropped the table.
   async holds(go, table) {
-    if (this.held === go) return true;
     const drops = this.drops;
     const has = (await go.call("tableName", table)) !== "";
     if (has && drops === this.drops) this.held = go; // no Delete Table dropped it meanwhile
@@ -420,7 +420,7 @@ export class AccountObject extends GoObject {
   // never given it.
   async deleteTable(go, account, table, request) {
     await this.give(go, account, table);
-    const intent = TABLE_NAME.test(table) && this.intend("delete", table);
+    const intent = TABLE_NAME.test(table) && this.intendDelete(table);
     try {
       const body = await requestBody(request);
       const headers = new Headers(request.headers);
@@ -448,9 +448,9 @@ export class AccountObject extends GoObject {
     return stored;
   }
 
-  /** intend writes down a Delete Table of name before it starts, and returns its key. */
-  intend(op, name) {
-    const key = `${INTENT}${op}/${name.toLowerCase()}`;
+  /** intendDelete writes down a Delete Table of name before it starts, and returns its key. */
+  intendDelete(name) {
+    const key = `${INTENT}delete/${name.toLowerCase()}`;
     this.ctx.storage.kv.put(key, name);
     return key;
   }
