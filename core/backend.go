@@ -39,6 +39,13 @@ type GroupCommitter interface {
 	Write(cs []byte) (seq uint64, err error)
 	// Sync returns nil once every change set written up to seq is durable under the
 	// backend's policy. Concurrent callers share syncs: one sync covers every change set
-	// written before it starts. Once a sync fails, Sync fails from then on.
+	// written before it starts. Once a sync fails, Sync fails for every change set it did
+	// not cover, and Write for every new one, until Discard.
 	Sync(seq uint64) error
+	// Discard recovers from a failed Write or Sync: every change set not durable is
+	// dropped, and writing resumes after the last durable one. It returns that one's
+	// sequence number and whether there was a failure to recover from; an error means the
+	// backend could not drop them and stays failed. The store calls it with no Write or
+	// Sync in flight, having undone the dropped change sets in memory.
+	Discard() (durable uint64, failed bool, err error)
 }

@@ -67,6 +67,9 @@ var (
 	ErrStoreClosed = errors.New("store is closed")
 	// ErrTxReadOnly means a write was attempted in a read-only transaction.
 	ErrTxReadOnly = errors.New("transaction is read-only")
+	// ErrNoSpace means the backend had no disk space left for a change set: the write
+	// was not applied, and writes succeed again once space is freed.
+	ErrNoSpace = errors.New("no disk space left for the write")
 )
 
 // Errors of entity group transactions.

@@ -11,10 +11,12 @@ import (
 )
 
 // gatedBackend is a core.GroupCommitter whose Sync waits until the test opens its gate,
-// then returns the error the test set.
+// then returns the error the test set, failing the backend until Discard.
 type gatedBackend struct {
 	mu      sync.Mutex
 	written uint64
+	synced  uint64
+	failed  bool
 	gate    chan struct{}
 	syncing chan uint64 // receives each seq Sync is called with
 	err     error
@@ -39,7 +41,24 @@ func (g *gatedBackend) Write(cs []byte) (uint64, error) {
 func (g *gatedBackend) Sync(seq uint64) error {
 	g.syncing <- seq
 	<-g.gate
-	return g.err
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.err != nil {
+		g.failed = true
+		return g.err
+	}
+	g.synced = max(g.synced, seq)
+	return nil
+}
+
+func (g *gatedBackend) Discard() (uint64, bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	failed := g.failed
+	if failed {
+		g.written, g.failed = g.synced, false
+	}
+	return g.synced, failed, nil
 }
 
 // updateAsync inserts entity (p, rk) in its own goroutine and returns Update's result.
@@ -99,12 +118,22 @@ func TestStore_GroupCommit(t *testing.T) {
 		if err := <-done; !errors.Is(err, boom) {
 			t.Fatalf("write whose sync failed: %v, want %v", err, boom)
 		}
-		if err := <-updateAsync(s, "b"); !errors.Is(err, boom) {
-			t.Fatalf("write after a failed sync: %v, want it refused", err)
+		if _, err := s.Get("grp", "p", "a"); !errors.Is(err, core.ErrEntityNotFound) {
+			t.Fatalf("write whose sync failed is still read: %v", err)
 		}
-		if _, err := s.Get("grp", "p", "b"); !errors.Is(err, core.ErrEntityNotFound) {
-			t.Fatalf("refused write applied: %v", err)
+		g.err = nil // the disk is back: writes resume without a reopen
+		b := updateAsync(s, "b")
+		<-g.syncing
+		if err := <-b; err != nil {
+			t.Fatalf("write after the failure: %v", err)
 		}
+		if _, err := s.Get("grp", "p", "b"); err != nil {
+			t.Fatalf("write after the failure: %v", err)
+		}
+		if err := <-updateAsync(s, "a"); err != nil {
+			t.Fatalf("insert of the undone entity: %v", err)
+		}
+		<-g.syncing
 		s.Close()
 	})
 	t.Run("CloseWaitsForSync", func(t *testing.T) {

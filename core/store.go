@@ -66,8 +66,10 @@ type Store struct {
 	logBytes   int64                 // change-set bytes in the backend since the last snapshot
 	snapBytes  int64                 // size of the last snapshot
 	compactErr error                 // the last automatic compaction's failure, if any
-	syncErr    error                 // a failed group sync: no write is accepted after it
+	syncErr    error                 // a failure the backend could not recover from: no write is accepted after it
 	syncing    sync.WaitGroup        // commits written and waiting for their sync
+	unsynced   []unsyncedCommit      // commits not yet known durable, oldest first (see rollback.go); guarded by commitMu
+	durable    atomic.Uint64         // the last change set known durable, with a GroupCommitter
 }
 
 // Open opens a store, restoring its state from opts.Backend if one is given.
@@ -185,8 +187,10 @@ func (s *Store) View(fn func(tx *Tx) error) error {
 // wait at the same time, and readers go on meanwhile. Readers may so see a write whose
 // Update has not returned yet: it is committed and in the log, but until its sync is done
 // it is not acknowledged, and a machine crash before then loses it. If that sync fails,
-// Update reports the failure and the store accepts no more writes (reopen it to recover
-// what is durable).
+// Update reports the failure, and the store undoes every write not durable and goes on
+// from what is (see rollback.go). A backend that reserves room for a change set before
+// taking it (the file backend on Linux) fails a write for a full disk before it is
+// applied, so that no reader ever sees it.
 func (s *Store) Update(fn func(tx *Tx) error) error {
 	seq, compact, err := s.commit(fn)
 	if err != nil {
@@ -194,10 +198,13 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	}
 	if seq != 0 {
 		err = s.group.Sync(seq)
+		if err == nil {
+			s.noteDurable(seq)
+		}
 		s.syncing.Done()
 		if err != nil {
 			s.commitMu.Lock()
-			s.syncErr = err
+			s.recoverLocked()
 			s.commitMu.Unlock()
 			return fmt.Errorf("sync change set: %w", err)
 		}
@@ -226,11 +233,12 @@ func (s *Store) patchDerived(tx *Tx) {
 // lock. It returns the change set's sequence number when a group sync is still to wait
 // for, and whether the log has outgrown the snapshot.
 func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err error) {
-	tx := &Tx{store: s, writable: true, logging: s.backend != nil} // allocated before the lock is taken
+	tx := &Tx{store: s, writable: true, logging: s.backend != nil, undoing: s.group != nil} // allocated before the lock is taken
+	appendFailed := false
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	if s.syncErr != nil {
-		return 0, false, fmt.Errorf("write after a failed sync: %w", s.syncErr)
+		return 0, false, fmt.Errorf("write after a failure to recover from: %w", s.syncErr)
 	}
 	err = s.db.Update(func(btx *buntdb.Tx) error {
 		tx.btx = btx
@@ -247,13 +255,20 @@ func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err err
 			err = s.backend.Append(tx.log)
 		}
 		if err != nil {
+			appendFailed = true
 			return fmt.Errorf("append change set: %w", err)
+		}
+		if seq != 0 {
+			s.keepUndo(seq, tx)
 		}
 		s.logBytes += int64(len(tx.log))
 		s.patchDerived(tx)
 		return nil
 	})
 	if err != nil {
+		if appendFailed && s.group != nil {
+			s.recoverLocked() // a failed Write may have left the backend failed
+		}
 		return 0, false, err
 	}
 	if seq != 0 {

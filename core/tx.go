@@ -13,7 +13,9 @@ type Tx struct {
 	store    *Store
 	btx      *buntdb.Tx
 	writable bool
-	logging  bool       // record a change set for the backend
+	logging  bool // record a change set for the backend
+	undoing  bool // record how to undo each write, until the change set is durable (see rollback.go)
+	undo     []undoWrite
 	log      []byte     // the change set: buntdb commands in RESP form
 	ts       DateTime   // the Timestamp of every entity this transaction writes, once issued
 	pulling  bool       // writes are the sync client's, not queued for the push (see replica.go)
@@ -71,8 +73,12 @@ func (tx *Tx) set(key, value string) error {
 	if err := tx.store.needKey(key); err != nil {
 		return err
 	}
-	if _, _, err := tx.btx.Set(key, value, nil); err != nil {
+	prev, replaced, err := tx.btx.Set(key, value, nil)
+	if err != nil {
 		return err
+	}
+	if tx.undoing {
+		tx.undo = append(tx.undo, undoWrite{key: key, prev: prev, existed: replaced})
 	}
 	tx.wrote(key, value, false)
 	if tx.logging {
@@ -99,6 +105,9 @@ func (tx *Tx) setNew(key, value string) error {
 			return err
 		}
 		return ErrEntityExists
+	}
+	if tx.undoing {
+		tx.undo = append(tx.undo, undoWrite{key: key})
 	}
 	tx.wrote(key, value, false)
 	if tx.logging {
@@ -139,7 +148,11 @@ func (tx *Tx) del(key string) error {
 	if err := tx.store.needKey(key); err != nil {
 		return err
 	}
-	if _, err := tx.btx.Delete(key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
+	prev, err := tx.btx.Delete(key)
+	switch {
+	case err == nil && tx.undoing:
+		tx.undo = append(tx.undo, undoWrite{key: key, prev: prev, existed: true})
+	case err != nil && !errors.Is(err, buntdb.ErrNotFound):
 		return err
 	}
 	tx.wrote(key, "", true)

@@ -98,4 +98,7 @@ var (
 	HeadersTooLarge = InvalidInput.withMessage("The request headers are too large.")
 	// TooManyOperations is InvalidInput for a changeset of more than 100 operations.
 	TooManyOperations = InvalidInput.withMessage("The batch request operation exceeds the maximum 100 changes per change set.")
+	// NoSpace is ServerBusy for a write refused because the server's disk is full:
+	// clients retry it, and it succeeds once space is freed.
+	NoSpace = ServerBusy.withMessage("The server's disk is full: nothing of this request was applied. Retry once space is freed.")
 )

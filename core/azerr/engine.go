@@ -36,6 +36,7 @@ var engineCodes = []struct {
 	{&core.ErrTypeUnknown, &InvalidInput},
 	{&core.ErrTooManyPolicies, &InvalidXmlDocument},
 	{&core.ErrStoreClosed, &ServerBusy},
+	{&core.ErrNoSpace, &NoSpace},
 	{&core.ErrCheckpointExpired, &CheckpointExpired},
 	{&core.ErrIndexNotFound, &ResourceNotFound},
 	{&core.ErrNotTracked, &InvalidInput},

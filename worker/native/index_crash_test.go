@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -219,7 +220,7 @@ func listKeys(t *testing.T, tc *aztables.Client, filter string) ([]*core.Entity,
 // indexes entry by entry.
 func checkStoreIndexes(t *testing.T, dir string) {
 	t.Helper()
-	st, err := openStore(dir, auth.DevAccountName, core.Options{})
+	st, err := openStore(dir, auth.DevAccountName, core.Options{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

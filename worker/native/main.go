@@ -26,6 +26,9 @@
 //	tabletop copy SRC DST        # between endpoints, dump files and Azurite's database file
 //	tabletop export SRC [FILE]   # to a dump file
 //	tabletop import FILE DST     # from a dump (or browser export) file
+//
+// and `tabletop salvage DIR` recovers an account's directory that the server refuses to
+// open because a file in it is damaged (see package file).
 package main
 
 import (
@@ -61,6 +64,9 @@ type config struct {
 }
 
 func main() {
+	if isSalvage(os.Args[1:]) {
+		os.Exit(runSalvage(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	if isTransfer(os.Args[1:]) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := runTransfer(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -97,7 +103,7 @@ func run(ctx context.Context, cfg config, out, logw io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stores, err := openStores(cfg.data, accts, core.Options{DeletionRetention: cfg.retention, Indexes: cfg.indexes})
+	stores, err := openStores(cfg.data, accts, core.Options{DeletionRetention: cfg.retention, Indexes: cfg.indexes}, logw)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -33,11 +33,12 @@ type stores struct {
 
 // openStores opens one store per account with opts: in memory for ":memory:", else in
 // the directory data/{account}, created if needed. Each drops its expired deletion
-// records as it opens.
-func openStores(data string, accts []auth.Account, opts core.Options) (*stores, error) {
+// records as it opens. When writing to a store's files starts to fail, and when it
+// works again, a line says so on logw, whatever the request log's setting.
+func openStores(data string, accts []auth.Account, opts core.Options, logw io.Writer) (*stores, error) {
 	s := &stores{}
 	for _, a := range accts {
-		st, err := openStore(data, a.Name, opts)
+		st, err := openStore(data, a.Name, opts, logw)
 		if err != nil {
 			s.close()
 			return nil, err
@@ -47,20 +48,20 @@ func openStores(data string, accts []auth.Account, opts core.Options) (*stores, 
 	return s, nil
 }
 
-func openStore(data, account string, opts core.Options) (*core.Store, error) {
+func openStore(data, account string, opts core.Options, logw io.Writer) (*core.Store, error) {
 	if data == memoryData {
 		return core.Open(opts)
 	}
 	dir := filepath.Join(data, account)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create data directory: %w", err)
-	}
-	b, err := file.Open(dir, file.Options{})
+	b, err := file.Open(dir, file.Options{OnWriteState: writeStateLogger(logw, dir)})
 	if err != nil {
 		return nil, fmt.Errorf("open data directory %s: %w", dir, err)
 	}
 	opts.Backend = b
 	st, err := core.Open(opts)
+	if errors.Is(err, file.ErrDamaged) {
+		err = fmt.Errorf("%w\nThe server does not open a damaged store. To keep every intact record and move the damaged file aside, stop here and run: tabletop salvage %s", err, dir)
+	}
 	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("open store in %s: %w", dir, err)
@@ -70,6 +71,21 @@ func openStore(data, account string, opts core.Options) (*core.Store, error) {
 		return nil, fmt.Errorf("purge deletion records in %s: %w", dir, err)
 	}
 	return st, nil
+}
+
+// writeStateLogger returns the file.Options.OnWriteState of the store in dir: a line on
+// logw when its writes start to fail, naming the cause, and one when they work again.
+func writeStateLogger(logw io.Writer, dir string) func(error) {
+	return func(err error) {
+		switch {
+		case err == nil:
+			fmt.Fprintf(logw, "tabletop: %s: writes work again\n", dir)
+		case errors.Is(err, core.ErrNoSpace):
+			fmt.Fprintf(logw, "tabletop: %s: writes refused, the disk is full (%v); reads go on, and writes resume by themselves once space is freed\n", dir, err)
+		default:
+			fmt.Fprintf(logw, "tabletop: %s: writes failing: %v; reads go on\n", dir, err)
+		}
+	}
 }
 
 // close closes every store, so that everything acknowledged is on disk.

@@ -1,11 +1,8 @@
 package file
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -28,6 +25,10 @@ const (
 // Options configure a Backend.
 type Options struct {
 	Sync SyncPolicy
+	// OnWriteState, if set, is called when writing to the log starts to fail, with the
+	// cause (such as a full disk: errors.Is(err, core.ErrNoSpace)), and with nil when a
+	// write succeeds again: once per change, so that the host can log it.
+	OnWriteState func(err error)
 }
 
 // Backend is a core.Backend in a directory. It commits in groups (core.GroupCommitter):
@@ -39,17 +40,22 @@ type Backend struct {
 
 	mu       sync.Mutex // guards the log's offset and every field below
 	log      *os.File
-	written  uint64     // change sets written to the log
-	dirty    bool       // written since the last sync
-	pending  []byte     // under SyncAlways: framed change sets written by the next fsync
-	spare    []byte     // the buffer pending had before the last fsync took it, for reuse
-	writeErr error      // a failed write: the log's tail is unknown, so nothing more is written
-	synced   uint64     // change sets known durable
-	syncing  bool       // an fsync for Sync is under way (without mu held)
-	syncDone *sync.Cond // signalled on mu when an fsync ends
-	syncErr  error      // a failed fsync: what the disk holds is unknown from then on
-	syncs    int        // fsyncs of the log done for Sync, for tests
-	grouped  uint64     // change sets the last fsync covered
+	space    reservation // the log's disk space allocated ahead of its end
+	end      int64       // bytes written to the log file
+	queued   int64       // end, plus the bytes an fsync is writing, plus pending
+	written  uint64      // change sets handed to Write
+	synced   uint64      // change sets known durable
+	syncedAt int64       // log bytes known durable
+	markedAt int64       // the offset the last sync mark written vouches for
+	dirty    bool        // written since the last sync
+	pending  []byte      // under SyncAlways: framed change sets written by the next fsync
+	spare    []byte      // the buffer pending had before the last fsync took it, for reuse
+	failed   error       // a failed write or fsync: what follows syncedAt is in doubt until Discard
+	failing  bool        // OnWriteState was last told of a failure
+	syncing  bool        // an fsync for Sync is under way (without mu held)
+	syncDone *sync.Cond  // signalled on mu when an fsync ends
+	syncs    int         // fsyncs of the log done for Sync, for tests
+	grouped  uint64      // change sets the last fsync covered
 	lastSync time.Duration
 	joined   *sync.Cond // signalled on mu, while an fsync gathers its group, by Write and at its deadline
 
@@ -59,14 +65,14 @@ type Backend struct {
 
 var _ core.GroupCommitter = (*Backend)(nil)
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
-
 // ErrLocked means another process has the directory open.
 var ErrLocked = errors.New("data directory is in use by another process")
 
-// Open opens (creating if needed) the backend in dir.
+// Open opens (creating if needed) the backend in dir. The directories it creates, and
+// the log's entry in dir, are fsynced before it returns, so that a store's first
+// acknowledged write cannot vanish with its directory.
 func Open(dir string, opts Options) (*Backend, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := makeDir(dir); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
 	lock, err := lockDir(filepath.Join(dir, "LOCK"))
@@ -74,11 +80,14 @@ func Open(dir string, opts Options) (*Backend, error) {
 		return nil, err
 	}
 	log, err := os.OpenFile(filepath.Join(dir, "log"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err == nil {
+		err = syncDir(dir)
+	}
 	if err != nil {
 		lock.Close()
 		return nil, fmt.Errorf("open log: %w", err)
 	}
-	b := &Backend{dir: dir, opts: opts, lock: lock, log: log}
+	b := &Backend{dir: dir, opts: opts, lock: lock, log: log, space: newReservation(log)}
 	b.syncDone = sync.NewCond(&b.mu)
 	b.joined = sync.NewCond(&b.mu)
 	if opts.Sync == SyncEverySecond {
@@ -88,27 +97,89 @@ func Open(dir string, opts Options) (*Backend, error) {
 	return b, nil
 }
 
-// Load replays the snapshot file, then each intact log record, truncating a torn tail.
+// makeDir creates dir and any missing parent, fsyncing each parent whose entries it
+// changed.
+func makeDir(dir string) error {
+	dir = filepath.Clean(dir)
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if parent != dir {
+		if err := makeDir(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	return syncDir(parent)
+}
+
+// Load replays the snapshot file, then each intact log record. A bad record that no sync
+// mark follows is a torn tail (a crash cut what was written after the last fsync): the
+// log is truncated there. One that a sync mark follows is damage: Load fails with a
+// *DamageError and changes nothing. A damaged snapshot fails the same way.
 func (b *Backend) Load(snapshot func(r io.Reader) error, changeSet func(cs []byte) error) error {
 	if err := b.loadSnapshot(snapshot); err != nil {
 		return err
 	}
-	if _, err := b.log.Seek(0, io.SeekStart); err != nil {
-		return err
+	st, err := b.log.Stat()
+	if err != nil {
+		return fmt.Errorf("stat log: %w", err)
 	}
-	good, err := readRecords(bufio.NewReader(b.log), changeSet)
+	good, err := b.replayLog(st.Size(), changeSet)
 	if err != nil {
 		return err
 	}
-	if err := b.log.Truncate(good); err != nil {
-		return fmt.Errorf("truncate torn log: %w", err)
+	if good < st.Size() {
+		if err := b.log.Truncate(good); err != nil {
+			return fmt.Errorf("truncate torn log: %w", err)
+		}
 	}
+	if err := b.log.Sync(); err != nil { // what was replayed is on disk from now on
+		return fmt.Errorf("sync log: %w", err)
+	}
+	b.end, b.queued, b.syncedAt = good, good, good
 	_, err = b.log.Seek(good, io.SeekStart)
 	return err
 }
 
+// replayLog calls changeSet with each change set of the log, a file of size bytes, and
+// returns the offset after the last intact frame: size, unless the log has a torn tail.
+func (b *Backend) replayLog(size int64, changeSet func(cs []byte) error) (int64, error) {
+	fr := newFrameReader(b.log, size)
+	for {
+		at := fr.off
+		payload, problem, err := fr.next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return at, nil
+		case err != nil:
+			return at, fmt.Errorf("read log: %w", err)
+		case problem != "":
+			return at, b.damageAt(at, size, problem)
+		}
+		if synced, ok := markOf(payload); ok {
+			b.markedAt = synced
+		} else if err := changeSet(payload); err != nil {
+			return at, err
+		}
+	}
+}
+
+// damageAt tells a torn tail (nil) from damage at off: a sync mark after it.
+func (b *Backend) damageAt(off, size int64, problem string) error {
+	mark, ok := findMark(b.log, off, size)
+	if !ok {
+		return nil
+	}
+	return &DamageError{Path: b.log.Name(), Offset: off, Problem: problem, Size: size, Intact: mark}
+}
+
 func (b *Backend) loadSnapshot(snapshot func(r io.Reader) error) error {
-	f, err := os.Open(filepath.Join(b.dir, "snapshot"))
+	path := filepath.Join(b.dir, "snapshot")
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -116,160 +187,16 @@ func (b *Backend) loadSnapshot(snapshot func(r io.Reader) error) error {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
 	defer f.Close()
-	return snapshot(bufio.NewReaderSize(f, 1<<20))
-}
-
-// readRecords calls fn with each intact record and returns the offset after the last one.
-func readRecords(r io.Reader, fn func([]byte) error) (int64, error) {
-	var off int64
-	var hdr [8]byte
-	for {
-		if _, err := io.ReadFull(r, hdr[:]); err != nil {
-			return off, nil // end of log, or a torn header
-		}
-		n, sum := binary.LittleEndian.Uint32(hdr[:4]), binary.LittleEndian.Uint32(hdr[4:])
-		payload := make([]byte, n)
-		if _, err := io.ReadFull(r, payload); err != nil || crc32.Checksum(payload, crcTable) != sum {
-			return off, nil // torn or corrupt tail
-		}
-		if err := fn(payload); err != nil {
-			return off, err
-		}
-		off += int64(len(hdr)) + int64(n)
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("stat snapshot: %w", err)
 	}
-}
-
-// Append writes one framed change set and, under SyncAlways, waits until it is on disk.
-func (b *Backend) Append(cs []byte) error {
-	seq, err := b.Write(cs)
+	r, err := openSnapshot(path, f, st.Size())
 	if err != nil {
 		return err
 	}
-	return b.Sync(seq)
+	return snapshot(r)
 }
-
-// Write appends one framed change set to the log, without waiting for the disk. Under
-// SyncAlways it is kept in memory until the next fsync writes it with the others of its
-// group, so that the log is never written to while it is being synced: on Linux, a write
-// to a page under writeback waits for it, which would hold the store's write lock for the
-// length of an fsync.
-func (b *Backend) Write(cs []byte) (uint64, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.writeErr != nil {
-		return 0, b.writeErr
-	}
-	if b.opts.Sync == SyncAlways {
-		b.pending = appendFrame(b.pending, cs)
-		b.written++
-		b.joined.Signal()
-		return b.written, nil
-	}
-	if _, err := b.log.Write(appendFrame(nil, cs)); err != nil {
-		// A partial record may be in the log; records after it would not be replayed.
-		b.writeErr = fmt.Errorf("write log: %w", err)
-		return 0, b.writeErr
-	}
-	b.written++
-	b.dirty = true
-	return b.written, nil
-}
-
-// appendFrame appends a change set framed as a log record: length, CRC-32C, payload.
-func appendFrame(b, cs []byte) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(cs)))
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(cs, crcTable))
-	return append(b, cs...)
-}
-
-// Sync returns once change set seq is on disk under SyncAlways (at once under the other
-// policies). A caller that finds no fsync under way starts one for everything written so
-// far and wakes every waiter when it ends; a waiter it covered returns, one it did not
-// (written during that fsync) starts the next, for all written by then.
-func (b *Backend) Sync(seq uint64) error {
-	if b.opts.Sync != SyncAlways {
-		return nil
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for {
-		switch {
-		case b.syncErr != nil:
-			return b.syncErr
-		case b.synced >= seq:
-			return nil
-		case !b.syncing:
-			b.fsyncUnlocked()
-			continue
-		}
-		b.syncDone.Wait()
-	}
-}
-
-// fsyncUnlocked writes the change sets kept for the group and fsyncs the log, releasing
-// mu meanwhile so that commits go on, then wakes the waiters; mu is held on entry and exit.
-func (b *Backend) fsyncUnlocked() {
-	b.syncing = true
-	b.gather()
-	buf, target := b.pending, b.written
-	b.pending = b.spare[:0]
-	b.syncs++
-	b.mu.Unlock()
-	start := time.Now()
-	err := b.flush(buf)
-	took := time.Since(start)
-	b.mu.Lock()
-	b.spare = buf[:0]
-	b.syncing, b.lastSync = false, took
-	b.grouped = target - b.synced
-	if err != nil {
-		b.writeErr, b.syncErr = err, err
-	} else {
-		b.synced = max(b.synced, target)
-	}
-	b.syncDone.Broadcast()
-}
-
-// gather waits, mu held, for the group of the fsync about to start. When the last fsync
-// served several commits, writers are committing concurrently, and those it just
-// released are about to commit again: the fsync waits until as many change sets are kept
-// as that one covered, so that it takes them along instead of leaving them for the next
-// one, or until a quarter of its duration (at most groupDelay) has passed, should fewer
-// come. The wait ends on the arrival that completes the group (Write signals joined), not
-// on a timer, whose resolution when the process is idle is a millisecond. A lone writer
-// never waits.
-func (b *Backend) gather() {
-	if b.grouped <= 1 || b.written-b.synced >= b.grouped {
-		return
-	}
-	passed := new(bool) // this wait's own: a late deadline of an earlier one changes nothing
-	deadline := time.AfterFunc(min(b.lastSync/4, groupDelay), func() {
-		b.mu.Lock()
-		*passed = true
-		b.joined.Signal()
-		b.mu.Unlock()
-	})
-	for !*passed && b.written-b.synced < b.grouped {
-		b.joined.Wait()
-	}
-	deadline.Stop()
-}
-
-// flush writes buf to the log, if not empty, and fsyncs it.
-func (b *Backend) flush(buf []byte) error {
-	if len(buf) > 0 {
-		if _, err := b.log.Write(buf); err != nil {
-			return fmt.Errorf("write log: %w", err)
-		}
-	}
-	if err := b.log.Sync(); err != nil {
-		return fmt.Errorf("sync log: %w", err)
-	}
-	return nil
-}
-
-// groupDelay caps how long an fsync waits for concurrent commits to join it.
-const groupDelay = 2 * time.Millisecond
 
 // Compact writes a new snapshot and empties the log.
 func (b *Backend) Compact(save func(w io.Writer) error) error {
@@ -292,6 +219,8 @@ func (b *Backend) Compact(save func(w io.Writer) error) error {
 	}
 	// The snapshot holds every change set written so far, kept ones included.
 	b.pending, b.synced = b.pending[:0], b.written
+	b.end, b.queued, b.syncedAt, b.markedAt = 0, 0, 0, 0
+	b.space.reset(0)
 	return nil
 }
 
@@ -301,11 +230,10 @@ func (b *Backend) writeSnapshot(save func(w io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("create snapshot: %w", err)
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	err = errors.Join(save(w), w.Flush(), f.Sync(), f.Close())
-	if err != nil {
+	err = writeSnapshotTo(f, save)
+	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write snapshot: %w", err)
+		return fmt.Errorf("write snapshot: %w", noSpace(err))
 	}
 	if err := os.Rename(tmp, filepath.Join(b.dir, "snapshot")); err != nil {
 		return fmt.Errorf("install snapshot: %w", err)
@@ -313,27 +241,17 @@ func (b *Backend) writeSnapshot(save func(w io.Writer) error) error {
 	return syncDir(b.dir)
 }
 
-func (b *Backend) syncLoop() {
-	defer close(b.done)
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-b.stop:
-			return
-		case <-t.C:
-			b.mu.Lock()
-			dirty := b.dirty
-			b.dirty = false
-			b.mu.Unlock()
-			if dirty {
-				b.log.Sync() // without mu: a commit's write never waits for the disk
-			}
-		}
+// writeSnapshotTo writes a snapshot file's frames to w, with what save writes.
+func writeSnapshotTo(w io.Writer, save func(w io.Writer) error) error {
+	sw, err := newSnapshotWriter(w)
+	if err != nil {
+		return err
 	}
+	return errors.Join(save(sw), sw.Close())
 }
 
-// Close syncs and closes the log and releases the directory.
+// Close syncs and closes the log and releases the directory. A log closed cleanly ends
+// with a sync mark, so that damage anywhere in it is told from a torn tail.
 func (b *Backend) Close() error {
 	if b.stop != nil {
 		close(b.stop)
@@ -345,8 +263,22 @@ func (b *Backend) Close() error {
 		b.syncDone.Wait()
 	}
 	var err error
-	if b.writeErr == nil {
-		err = b.flush(b.pending)
+	if b.failed == nil {
+		err = b.closeLog()
 	}
 	return errors.Join(err, b.log.Close(), b.lock.Close())
+}
+
+// closeLog writes what is pending and fsyncs it, then ends the log with a sync mark
+// vouching for all of it; mu is held.
+func (b *Backend) closeLog() error {
+	if err := b.flush(b.pending); err != nil {
+		return err
+	}
+	b.end += int64(len(b.pending))
+	b.syncedAt = b.end
+	if mark := b.markIfSynced(nil); len(mark) > 0 {
+		return b.flush(mark)
+	}
+	return nil
 }
