@@ -66,6 +66,7 @@ type Store struct {
 	logBytes   int64                 // change-set bytes in the backend since the last snapshot
 	snapBytes  int64                 // size of the last snapshot
 	compactErr error                 // the last automatic compaction's failure, if any
+	compactAt  int64                 // after a failed compaction, the logBytes at which to try again
 	syncErr    error                 // a failure the backend could not recover from: no write is accepted after it
 	syncing    sync.WaitGroup        // commits written and waiting for their sync
 	unsynced   []unsyncedCommit      // commits not yet known durable, oldest first (see rollback.go); guarded by commitMu
@@ -213,10 +214,13 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 		s.commitMu.Lock()
 		defer s.commitMu.Unlock()
 		s.syncing.Wait() // the backend compacts with no commit in flight
-		if s.logBytes > s.snapBytes+s.opts.CompactAfter && s.syncErr == nil {
+		if s.compactionDue() && s.syncErr == nil {
 			// The write is committed and durable in the log whatever happens here; a failed
-			// compaction leaves the log as it was and is tried again after the next commit.
-			s.compactErr = s.compact()
+			// compaction leaves the log as it was and is tried again once the log has grown
+			// by CompactAfter more (a full disk would fail it after every commit).
+			if s.compactErr = s.compact(); s.compactErr != nil {
+				s.compactAt = s.logBytes + s.opts.CompactAfter
+			}
 		}
 	}
 	return nil
@@ -274,7 +278,13 @@ func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err err
 	if seq != 0 {
 		s.syncing.Add(1)
 	}
-	return seq, s.backend != nil && s.logBytes > s.snapBytes+s.opts.CompactAfter, nil
+	return seq, s.backend != nil && s.compactionDue(), nil
+}
+
+// compactionDue reports whether the log has outgrown the snapshot enough to compact;
+// commitMu is held.
+func (s *Store) compactionDue() bool {
+	return s.logBytes > max(s.snapBytes+s.opts.CompactAfter, s.compactAt)
 }
 
 // CompactError returns the error of the last automatic compaction, nil once one succeeds.
@@ -300,7 +310,7 @@ func (s *Store) compact() error {
 	if err != nil {
 		return fmt.Errorf("compact store: %w", err)
 	}
-	s.snapBytes, s.logBytes = n, 0
+	s.snapBytes, s.logBytes, s.compactAt = n, 0, 0
 	return nil
 }
 
