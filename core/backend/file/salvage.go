@@ -111,7 +111,7 @@ func salvageLog(data []byte, f *SalvagedFile) ([]byte, error) {
 
 // salvageSnapshot keeps the snapshot's intact commands, in a snapshot file of their own.
 func salvageSnapshot(data []byte, f *SalvagedFile) ([]byte, error) {
-	if len(data) == 0 || data[0] == '*' {
+	if len(data) == 0 || unframed(data) {
 		return nil, nil // the format before frames has no checksums to go by
 	}
 	start := int64(len(snapMagic))

@@ -13,8 +13,8 @@ import (
 // (buntdb's Save format: RESP arrays, each starting with '*'), framed as log records are
 // (length, CRC-32C, payload), then an end frame: endTag and the uint64 count of commands.
 // Every command is checked as it is read, a snapshot cut short lacks its end frame, and
-// damage costs Salvage only the commands it touches. A file that starts with '*' is a
-// snapshot from before the frames, read unchecked.
+// damage costs Salvage only the commands it touches. A file that starts with "*" and a
+// digit is a snapshot from before the frames, read unchecked.
 
 const (
 	snapMagic = "#tabletop snapshot 2\n"
@@ -79,6 +79,12 @@ func (s *snapshotWriter) Close() error {
 	return s.w.Flush()
 }
 
+// unframed reports whether a snapshot file starting with head is from before frames: a
+// RESP stream, whose first line is "*" and a count.
+func unframed(head []byte) bool {
+	return len(head) >= 2 && head[0] == '*' && head[1] >= '0' && head[1] <= '9'
+}
+
 // snapshotReader reads a snapshot file's commands back, checking every frame: a bad or
 // missing frame is a *DamageError.
 type snapshotReader struct {
@@ -95,7 +101,7 @@ func openSnapshot(path string, f *os.File, size int64) (io.Reader, error) {
 	if _, err := f.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("read snapshot: %w", err)
 	}
-	if size == 0 || head[0] == '*' {
+	if size == 0 || unframed(head) {
 		return bufio.NewReaderSize(f, 1<<20), nil // the format before frames
 	}
 	if string(head) != snapMagic {
