@@ -27,7 +27,8 @@ type Options struct {
 	Sync SyncPolicy
 	// OnWriteState, if set, is called when writing to the log starts to fail, with the
 	// cause (such as a full disk: errors.Is(err, core.ErrNoSpace)), and with nil when a
-	// write succeeds again: once per change, so that the host can log it.
+	// write succeeds again: once per change, so that the host can log it. It is called
+	// with the backend's lock held, and must not call the backend.
 	OnWriteState func(err error)
 }
 
