@@ -22,9 +22,9 @@ import (
 // cause is logged once even with -quiet, reads go on, and writes resume by themselves
 // once space is freed.
 func TestRun_DiskFull(t *testing.T) {
-	mnt := backendtest.MountSmall(t, "3m")
+	mnt := backendtest.MountSmall(t, "4m")
 	filler := filepath.Join(mnt, "filler")
-	os.WriteFile(filler, make([]byte, 512<<10), 0o644)
+	os.WriteFile(filler, make([]byte, 2<<20), 0o644)
 	s := start(t, config{data: mnt, quiet: true, web: "none"})
 	c := client(t, s, "Full")
 	ctx := context.Background()

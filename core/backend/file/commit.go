@@ -28,7 +28,7 @@ func (b *Backend) Write(cs []byte) (uint64, error) {
 	if b.failed != nil {
 		return 0, b.failed
 	}
-	if err := b.space.ensure(b.queued + frameHeader + int64(len(cs)) + int64(markFrame)); err != nil {
+	if err := b.space.ensure(b.queued+frameHeader+int64(len(cs))+int64(markFrame), b.failing); err != nil {
 		b.report(err)
 		return 0, err
 	}

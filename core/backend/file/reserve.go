@@ -25,14 +25,17 @@ type reservation struct {
 
 func newReservation(f *os.File) reservation { return reservation{f: f} }
 
-// ensure allocates the log up to at least upTo.
-func (r *reservation) ensure(upTo int64) error {
+// ensure allocates the log up to at least upTo. When the disk has less than
+// reserveAhead left, it allocates just what upTo needs, unless ahead is set: a backend
+// that found the disk full asks for the whole margin before writing again, so that
+// writes do not flap between failing and working while the disk stays nearly full.
+func (r *reservation) ensure(upTo int64, ahead bool) error {
 	if r.unsupported || upTo <= r.upTo {
 		return nil
 	}
 	end := upTo + reserveAhead
 	err := allocate(r.f, r.upTo, end-r.upTo)
-	if errors.Is(err, syscall.ENOSPC) { // what is left may still hold this write
+	if errors.Is(err, syscall.ENOSPC) && !ahead { // what is left may still hold this write
 		end = upTo
 		err = allocate(r.f, r.upTo, end-r.upTo)
 	}
