@@ -98,4 +98,12 @@ var (
 	HeadersTooLarge = InvalidInput.withMessage("The request headers are too large.")
 	// TooManyOperations is InvalidInput for a changeset of more than 100 operations.
 	TooManyOperations = InvalidInput.withMessage("The batch request operation exceeds the maximum 100 changes per change set.")
+	// IfNoneMatchWithIfMatch is InvalidInput for an entity write sent with both If-Match
+	// and If-None-Match.
+	IfNoneMatchWithIfMatch = InvalidInput.withMessage("Both If-Match and If-None-Match HTTP headers cannot be specified at the same time. Please specify either one of the headers or none of them.")
+	// IfNoneMatchOnUpdate is InvalidInput for an update, merge or upsert sent with
+	// If-None-Match: Azure names PUT for them all.
+	IfNoneMatchOnUpdate = InvalidInput.withMessage("If-None-Match HTTP header cannot be specified for PUT operations.")
+	// IfNoneMatchOnDelete is InvalidInput for a Delete Entity sent with If-None-Match.
+	IfNoneMatchOnDelete = InvalidInput.withMessage("If-None-Match HTTP header cannot be specified for DELETE operations.")
 )

@@ -79,6 +79,11 @@
 //
 //   - Delete Entity without If-Match: 400 MissingRequiredHeader (the REST reference
 //     makes If-Match required; the SDKs always send it, "*" by default).
+//   - If-None-Match on Update, Merge, Insert Or Replace, Insert Or Merge or Delete
+//     Entity, alone or in a changeset: 400 InvalidInput with the messages of Azure's
+//     "Table service error codes" (both headers at once; on a DELETE; on a PUT, which
+//     answers MERGE and PATCH too), nothing applied. Get Entity and queries ignore it, and
+//     so does Insert Entity, which fails on an existing entity anyway.
 //   - $top above 1000 (or not a number): 400 InvalidQueryParameterValue, not clamped.
 //     $top=0 is 200 with no entities and no continuation, as Azure answers it (Azure
 //     Storage Explorer sends it).

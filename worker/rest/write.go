@@ -48,6 +48,9 @@ func (c *call) parseWrite(w *write, kind core.OpKind, format string, res resourc
 	if res.kind != kindEntity {
 		return ErrMethodNotAllowed
 	}
+	if err := ifNoneMatchError(h, kind); err != nil {
+		return err
+	}
 	ifMatch, sent, err := ifMatchOf(h)
 	if err != nil {
 		return err
@@ -177,6 +180,22 @@ func ifMatchOf(h exchange.Header) (string, bool, error) {
 		return "", true, err
 	}
 	return v[0], true, nil
+}
+
+// ifNoneMatchError is the error of an update, merge or delete (kind) sent with
+// If-None-Match, which Azure refuses on each of them ("Table service error codes"), with
+// or without If-Match; nil without it. Honouring it would need a condition the store does
+// not have, and ignoring it would apply a write its sender made conditional.
+func ifNoneMatchError(h exchange.Header, kind core.OpKind) error {
+	switch {
+	case len(h.Values("If-None-Match")) == 0:
+		return nil
+	case len(h.Values("If-Match")) != 0:
+		return ErrIfNoneMatchWithIfMatch
+	case kind == core.OpDelete:
+		return ErrIfNoneMatchOnDelete
+	}
+	return ErrIfNoneMatchOnUpdate
 }
 
 // preferOf reads the Prefer header: whether the answer should carry the content, and the
