@@ -2,9 +2,11 @@
 // Azure code, and changes nothing.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import net from "node:net";
+import { once } from "node:events";
 import { startEdge } from "../runtime.mjs";
 import { entityPath, batchBody, batchContentType } from "../src/restcall.mjs";
-import { clients, tempDir, signedFetch, accountName } from "./helpers.mjs";
+import { clients, tempDir, signedAt, signedFetch, accountName } from "./helpers.mjs";
 
 let tmp, edge, c;
 before(async () => {
@@ -53,4 +55,81 @@ test("If-None-Match on an update, merge, upsert or delete is 400 InvalidInput an
   assert.equal(res.status, 202);
   assert.match(await res.text(), /HTTP\/1\.1 400 Bad Request[\s\S]*"value":"0:Both If-Match and If-None-Match/);
   assert.equal((await t.getEntity("cond", "r")).A, 1, "the batch deleted the entity");
+});
+
+/**
+ * exchange sends a request on a socket of its own: the head of call as signedAt signs it,
+ * with more header lines, then the body, chunk by chunk, from chunks (an iterable of
+ * Buffers) until the answer's head arrives; end half-closes the socket after the last
+ * chunk. It resolves to the answer's status and headers (lower-case names) and the body
+ * bytes sent.
+ */
+async function exchange(call, more, chunks, { end = false } = {}) {
+  const { url, headers } = await signedAt(edge.url, call);
+  let head = `${call.method} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n`;
+  for (const [k, v] of headers) head += `${k}: ${v}\r\n`;
+  const sock = net.connect(Number(url.port), "127.0.0.1");
+  sock.on("error", () => {}); // the server may close while the body is still coming
+  let text = "";
+  const answered = new Promise((resolve) => {
+    sock.on("data", (d) => (text += d) && text.includes("\r\n\r\n") && resolve());
+    sock.on("close", resolve);
+  });
+  let sent = 0;
+  let over = false;
+  answered.then(() => (over = true));
+  sock.write(head + more + "\r\n");
+  for (const chunk of chunks) {
+    if (over) break;
+    sent += chunk.length;
+    if (!sock.write(chunk)) await Promise.race([once(sock, "drain"), answered]);
+  }
+  if (end && !over) sock.end();
+  await answered;
+  sock.destroy();
+  const [status, ...lines] = text.slice(0, text.indexOf("\r\n\r\n")).split("\r\n");
+  const h = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  return { status: Number(status.split(" ")[1]), headers: h, sent };
+}
+
+/** spaces yields n bytes of spaces in pieces of 64 KiB, each framed as a chunk when chunked. */
+function* spaces(n, chunked = false) {
+  const piece = Buffer.alloc(64 << 10, 0x20);
+  for (let left = n; left > 0; left -= piece.length) {
+    const b = left < piece.length ? piece.subarray(0, left) : piece;
+    if (chunked) yield Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from("\r\n")]);
+    else yield b;
+  }
+  if (chunked) yield Buffer.from("0\r\n\r\n");
+}
+
+const BIG = 64 << 20;
+
+test("a body over the limit is 413 RequestBodyTooLarge before it is read whole, announced or chunked", async () => {
+  const insert = { method: "POST", path: "/Refusals", body: "" };
+  const json = "content-type: application/json\r\n";
+  const announced = await exchange(insert, `${json}content-length: ${BIG}\r\n`, spaces(BIG));
+  assert.equal(`${announced.status} ${announced.headers["x-ms-error-code"]}`, "413 RequestBodyTooLarge");
+  assert.ok(announced.sent < BIG, "answered only after the whole body was sent");
+  const chunked = await exchange(insert, `${json}transfer-encoding: chunked\r\n`, spaces(BIG, true));
+  assert.equal(`${chunked.status} ${chunked.headers["x-ms-error-code"]}`, "413 RequestBodyTooLarge");
+  assert.ok(chunked.sent < BIG, "answered only after the whole body was sent");
+  const batch = { method: "POST", path: "/$batch", body: "" };
+  const batched = await exchange(batch, `content-type: multipart/mixed; boundary=b\r\ncontent-length: ${BIG}\r\n`, spaces(BIG));
+  assert.equal(`${batched.status} ${batched.headers["x-ms-error-code"]}`, "413 RequestBodyTooLarge");
+});
+
+test("a malformed chunk or a body that ends early is 400 InvalidInput", async () => {
+  const insert = { method: "POST", path: "/Refusals", body: "" };
+  const json = "content-type: application/json\r\n";
+  const entity = Buffer.from('{"PartitionKey":"bad","RowKey":"r"}');
+  const badChunk = await exchange(insert, `${json}transfer-encoding: chunked\r\n`, [Buffer.from("zz\r\n"), entity, Buffer.from("\r\n0\r\n\r\n")]);
+  assert.equal(`${badChunk.status} ${badChunk.headers["x-ms-error-code"]}`, "400 InvalidInput");
+  const early = await exchange(insert, `${json}content-length: 100\r\n`, [entity], { end: true });
+  assert.equal(`${early.status} ${early.headers["x-ms-error-code"]}`, "400 InvalidInput");
+  const short = await exchange(insert, `${json}transfer-encoding: chunked\r\n`, [Buffer.from("40\r\n"), entity], { end: true });
+  assert.equal(`${short.status} ${short.headers["x-ms-error-code"]}`, "400 InvalidInput");
+  const left = [];
+  for await (const e of c.table("Refusals").listEntities({ queryOptions: { filter: "PartitionKey eq 'bad'" } })) left.push(e);
+  assert.deepEqual(left, [], "a refused body was stored");
 });
