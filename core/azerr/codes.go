@@ -74,8 +74,10 @@ var (
 var (
 	InternalError = Code{"InternalError", 500, "The server encountered an internal error. Please retry the request."}
 	ServerBusy    = Code{"ServerBusy", 503, "The server is currently unable to receive requests. Please retry your request."}
-	// OperationTimedOut answers a request whose body stopped arriving.
-	OperationTimedOut = Code{"OperationTimedOut", 500, "The operation could not be completed within the permitted time."}
+	// OperationTimedOut answers a request whose body stopped arriving. Azure answers its
+	// own timeouts 500 under this name; a body its client stopped sending is the client's
+	// doing, so it is 408 Request Timeout, which the SDKs retry as they retry a 500.
+	OperationTimedOut = Code{"OperationTimedOut", 408, "The operation could not be completed within the permitted time."}
 )
 
 // The codes of Tabletop's change feed, an extension no Azure client sees (see the

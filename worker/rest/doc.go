@@ -53,7 +53,7 @@
 // the cap. Either way the answer is 413 RequestBodyTooLarge. The bytes of all bodies in
 // memory at once are bounded by Options.MaxBodyMemory (64 MiB by default): a body that
 // would pass it is 503 ServerBusy, which clients retry. A body must arrive within
-// Options.BodyTimeout of the request (60 s by default), else 500 OperationTimedOut; a
+// Options.BodyTimeout of the request (60 s by default), else 408 OperationTimedOut; a
 // body whose framing is broken, such as a malformed chunk, is 400 InvalidInput. After
 // any of these answers the connection is closed, so the next request is never parsed
 // from the rest of a body.

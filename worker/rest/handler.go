@@ -35,7 +35,7 @@ type Options struct {
 	// DefaultBodyMemory.
 	MaxBodyMemory int64
 	// BodyTimeout is the time a request has, from its arrival, to send its whole body;
-	// a body still arriving then is answered 500 OperationTimedOut and its connection
+	// a body still arriving then is answered 408 OperationTimedOut and its connection
 	// closed. Zero means DefaultBodyTimeout. Hosts without read deadlines ignore it.
 	BodyTimeout time.Duration
 }
