@@ -23,7 +23,10 @@ export class BodyRefused extends Error {
 const tooLarge = () => new BodyRefused(413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum permissible limit.");
 const malformed = () => new BodyRefused(400, "InvalidInput", "One of the request inputs is not valid. request body is malformed");
 
-/** readBody reads request's body, at most MAX_BODY_BYTES of it: its bytes, or null for none. */
+/**
+ * readBody reads request's body, at most MAX_BODY_BYTES of it: its bytes, or null for
+ * none. After it throws BodyRefused, dropRest reads what is left.
+ */
 export async function readBody(request) {
   if (request.body === null) return null;
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge();
@@ -37,12 +40,35 @@ export async function readBody(request) {
     if (done) break;
     n += value.byteLength;
     if (n > MAX_BODY_BYTES) {
-      reader.cancel().catch(() => {});
+      reader.releaseLock(); // dropRest reads the rest
       throw tooLarge();
     }
     chunks.push(value);
   }
   return n === 0 ? null : join(chunks, n);
+}
+
+/** LINGER_MS is how long dropRest reads a refused body: as long as the native server lingers. */
+export const LINGER_MS = 500;
+
+/**
+ * dropRest reads and drops what is left of a refused request's body, holding none of it,
+ * until it ends or for LINGER_MS at most; the answer goes after it. The runtime closes a
+ * connection whose request body is left unread as soon as the answer is written, which
+ * resets it, and a client still sending its body then loses the answer before it reads
+ * it: natively the server reads on after the answer instead, which a Worker cannot.
+ */
+export async function dropRest(request) {
+  if (request.body === null || request.body.locked) return;
+  const reader = request.body.getReader();
+  const stop = setTimeout(() => reader.cancel().catch(() => {}), LINGER_MS);
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // cancelled, or the framing broke: nothing more to drop
+  } finally {
+    clearTimeout(stop);
+  }
 }
 
 /** join is chunks, n bytes in all, as one array. */

@@ -7,7 +7,7 @@ import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
 import { forwardTable } from "./ranges.mjs";
 import { errorResponse, headerLines, serviceError } from "./exchange.mjs";
 import { refusal } from "./door.mjs";
-import { readBody, BodyRefused } from "./body.mjs";
+import { readBody, dropRest, BodyRefused } from "./body.mjs";
 import { started, spareReady } from "./gohost.mjs";
 import { warmUp, warmed } from "./warmup.mjs";
 
@@ -42,7 +42,9 @@ export default {
       const forwarded = { method, url: request.url, object: objectName(r.account, r.table), lines: headerLines(headers, INTERNAL), origin: headers.has("origin") };
       return await forwardTable(env, r, forwarded, body);
     } catch (err) {
-      return err instanceof BodyRefused ? serviceError(request, url, err) : errorResponse(err);
+      if (!(err instanceof BodyRefused)) return errorResponse(err);
+      await dropRest(request);
+      return serviceError(request, url, err);
     }
   },
 };
