@@ -26,13 +26,6 @@ var (
 	ErrXMethodValue = azerr.New(azerr.XMethodIncorrectValue, "X-HTTP-Method value is invalid")
 	// ErrIfMatchMissing means a Delete Entity came without If-Match.
 	ErrIfMatchMissing = azerr.New(azerr.MissingRequiredHeader, "If-Match header is required")
-	// ErrIfNoneMatchWithIfMatch means an entity write came with both If-Match and
-	// If-None-Match.
-	ErrIfNoneMatchWithIfMatch = azerr.New(azerr.IfNoneMatchWithIfMatch, "If-Match and If-None-Match both given")
-	// ErrIfNoneMatchOnUpdate means an update, merge or upsert came with If-None-Match.
-	ErrIfNoneMatchOnUpdate = azerr.New(azerr.IfNoneMatchOnUpdate, "If-None-Match given on an update")
-	// ErrIfNoneMatchOnDelete means a Delete Entity came with If-None-Match.
-	ErrIfNoneMatchOnDelete = azerr.New(azerr.IfNoneMatchOnDelete, "If-None-Match given on a delete")
 	// ErrHeaderMissing means a header the operation requires is missing, such as Origin
 	// on a preflight request.
 	ErrHeaderMissing = azerr.New(azerr.MissingRequiredHeader, "required header is missing")
