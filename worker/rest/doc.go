@@ -123,7 +123,9 @@
 //   - The reserved table name "Tables" is 400 InvalidResourceName. Delete Table on a
 //     missing table is 404 ResourceNotFound, as Azure answers it; every other operation on a missing
 //     table, ACLs included, is 404 TableNotFound.
-//   - A path naming an account that is not served: 400 InvalidUri.
+//   - A path naming an account that is not served: 400 InvalidUri, with the CORS headers
+//     of the first account's rules, which answer its preflight too: a browser that names
+//     a wrong account reads the error instead of failing as if the server were down.
 //   - A preflight without Origin or Access-Control-Request-Method: 400
 //     MissingRequiredHeader; with no matching rule: 403 CorsPreflightFailure.
 //   - JSON sent to an XML operation (ACL, service properties): 415

@@ -10,7 +10,8 @@
 // "SharedKeyLite account:signature" naming a served account with a base64 signature of
 // an HMAC-SHA256 (32 bytes). The answer is the one the Go handler gives: 403
 // AuthenticationFailed with Azure's error body, XML for the operations that speak XML
-// (those with a comp parameter), JSON otherwise.
+// (those with a comp parameter), JSON otherwise, and the CORS headers of the account's
+// rules (cors.mjs).
 
 import { servedAccount } from "./route.mjs";
 import { serviceError } from "./exchange.mjs";

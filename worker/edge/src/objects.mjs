@@ -396,6 +396,15 @@ export class AccountObject extends GoObject {
     for (const intent of pendingSplits(this.ctx.storage)) await settleSplit(this, intent);
   }
 
+  /**
+   * cors is the header lines ("Name: value\n") of the CORS headers the account's rules
+   * give an answer, with headers named names, to a request with method from origin (RPC
+   * from the entry Worker; see cors.mjs).
+   */
+  async cors(account, origin, method, names) {
+    return (await this.instance(account)).call("cors", [origin, method, ...names].join("\0"));
+  }
+
   /** properties is the account's service properties document, "" for the defaults (RPC). */
   async properties(account) {
     return (await this.instance(account)).call("properties");

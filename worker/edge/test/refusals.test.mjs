@@ -140,6 +140,31 @@ test("a malformed chunk or a body that ends early is 400 InvalidInput", async ()
   assert.deepEqual(left, [], "a refused body was stored");
 });
 
+test("error answers carry the account's CORS headers, those the glue builds included", async () => {
+  const origin = "http://app.example";
+  await c.service.setProperties({ cors: [{ allowedOrigins: origin, allowedMethods: "GET,POST,PUT,DELETE,MERGE", allowedHeaders: "*", exposedHeaders: "x-ms-*", maxAgeInSeconds: 60 }] });
+  const sig = "A".repeat(43) + "=";
+  const entities = `${c.endpoint}/Refusals()`;
+  const cases = [
+    ["no credentials", 403, "AuthenticationFailed", () => fetch(entities, { headers: { origin } })],
+    ["another account's credentials", 403, "AuthenticationFailed", () => fetch(entities, { headers: { origin, authorization: `SharedKey someoneelse:${sig}` } })],
+    ["a wrong signature", 403, "AuthenticationFailed", () => fetch(entities, { headers: { origin, authorization: `SharedKey ${accountName}:${sig}` } })],
+    ["an account not served", 400, "InvalidUri", () => fetch(`${edge.url}/someoneelse/Tables`, { headers: { origin } })],
+    ["a missing table", 404, "TableNotFound", () => signedFetch(edge.url, { method: "GET", path: "/Nope()", headers: { origin } })],
+    ["a body too large", 413, "RequestBodyTooLarge", () => signedFetch(edge.url, { method: "POST", path: "/Refusals", headers: { origin }, body: " ".repeat((4 << 20) + 1) })],
+  ];
+  for (const [name, status, code, send] of cases) {
+    const res = await send();
+    await res.arrayBuffer();
+    assert.equal(`${res.status} ${res.headers.get("x-ms-error-code")}`, `${status} ${code}`, name);
+    assert.equal(res.headers.get("access-control-allow-origin"), origin, `${name}: no CORS headers`);
+    assert.match(res.headers.get("access-control-expose-headers") ?? "", /x-ms-error-code/i, name);
+  }
+  const preflight = await fetch(`${edge.url}/someoneelse/Tables`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "GET", "access-control-request-headers": "authorization" } });
+  assert.equal(preflight.status, 200, "the preflight of an account not served");
+  assert.equal(preflight.headers.get("access-control-allow-origin"), origin);
+});
+
 /** peakMB is the peak resident memory of process pid, in MB (Linux). */
 function peakMB(pid) {
   return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024);
