@@ -74,8 +74,10 @@ var (
 var (
 	InternalError = Code{"InternalError", 500, "The server encountered an internal error. Please retry the request."}
 	ServerBusy    = Code{"ServerBusy", 503, "The server is currently unable to receive requests. Please retry your request."}
-	// OperationTimedOut answers a request whose body stopped arriving.
-	OperationTimedOut = Code{"OperationTimedOut", 500, "The operation could not be completed within the permitted time."}
+	// OperationTimedOut answers a request whose body stopped arriving. Azure answers its
+	// own timeouts 500 under this name; a body its client stopped sending is the client's
+	// doing, so it is 408 Request Timeout, which the SDKs retry as they retry a 500.
+	OperationTimedOut = Code{"OperationTimedOut", 408, "The operation could not be completed within the permitted time."}
 )
 
 // The codes of Tabletop's change feed, an extension no Azure client sees (see the
@@ -85,6 +87,20 @@ var (
 	// deletion: it is older than the deletion records kept, the table was deleted since,
 	// or it comes from another store. The client reconciles from a full read.
 	CheckpointExpired = Code{"CheckpointExpired", 410, "The checkpoint is older than the deletion records the server keeps, or the table was deleted since. Read the whole table again and reconcile."}
+)
+
+// InvalidInput with the messages of Azure's for If-None-Match, which it refuses on entity
+// writes. Literals rather than withMessage calls: the linker lays them out, and no code
+// builds them at every start of the edge program (see worker/edge's startup tests).
+var (
+	// IfNoneMatchWithIfMatch is InvalidInput for an entity write sent with both If-Match
+	// and If-None-Match.
+	IfNoneMatchWithIfMatch = Code{"InvalidInput", 400, "Both If-Match and If-None-Match HTTP headers cannot be specified at the same time. Please specify either one of the headers or none of them."}
+	// IfNoneMatchOnUpdate is InvalidInput for an update, merge or upsert sent with
+	// If-None-Match: Azure names PUT for them all.
+	IfNoneMatchOnUpdate = Code{"InvalidInput", 400, "If-None-Match HTTP header cannot be specified for PUT operations."}
+	// IfNoneMatchOnDelete is InvalidInput for a Delete Entity sent with If-None-Match.
+	IfNoneMatchOnDelete = Code{"InvalidInput", 400, "If-None-Match HTTP header cannot be specified for DELETE operations."}
 )
 
 // Codes under another code's name with a message of their own.

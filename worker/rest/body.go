@@ -7,12 +7,19 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // DefaultBodyMemory is the default cap on the bytes of request bodies held in memory at
 // once, across all requests of a Handler.
 const DefaultBodyMemory = 64 << 20
+
+// MaxBodyBytes is the largest request body a Handler with the default options reads: a
+// single entity's (DefaultMaxEntityBytes) or a batch's (core.MaxBatchBytes), whichever is
+// larger. A host that must hold a whole body before the handler sees it (the edge's entry
+// Worker, which routes by it) refuses a larger one itself, with the handler's answer.
+const MaxBodyBytes = max(DefaultMaxEntityBytes, core.MaxBatchBytes)
 
 // DefaultBodyTimeout is the default time a request has to send its whole body.
 const DefaultBodyTimeout = 60 * time.Second

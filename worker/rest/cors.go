@@ -69,6 +69,22 @@ func (a *Account) properties() (*xmldoc.Properties, error) {
 	return p, nil
 }
 
+// CORSHeaders returns the CORS headers the account's rules add to an answer, with
+// headers of the names given, to a request with method from origin: nil when none. It is
+// for answers a host builds itself (the edge's entry Worker), which get the headers the
+// handler's own answers get.
+func (a *Account) CORSHeaders(origin, method string, names []string) (exchange.Header, error) {
+	p, err := a.properties()
+	if err != nil {
+		return nil, err
+	}
+	answer := make(exchange.Header, len(names))
+	for _, n := range names {
+		answer[exchange.CanonicalKey(n)] = nil
+	}
+	return p.ActualRequestHeaders(origin, method, answer), nil
+}
+
 // preflight answers a CORS preflight (OPTIONS, no authentication) from the account's
 // CORS rules: 200 with the Access-Control headers, or 403 CorsPreflightFailure.
 func (c *call) preflight() {

@@ -53,7 +53,7 @@
 // the cap. Either way the answer is 413 RequestBodyTooLarge. The bytes of all bodies in
 // memory at once are bounded by Options.MaxBodyMemory (64 MiB by default): a body that
 // would pass it is 503 ServerBusy, which clients retry. A body must arrive within
-// Options.BodyTimeout of the request (60 s by default), else 500 OperationTimedOut; a
+// Options.BodyTimeout of the request (60 s by default), else 408 OperationTimedOut; a
 // body whose framing is broken, such as a malformed chunk, is 400 InvalidInput. After
 // any of these answers the connection is closed, so the next request is never parsed
 // from the rest of a body.
@@ -79,6 +79,11 @@
 //
 //   - Delete Entity without If-Match: 400 MissingRequiredHeader (the REST reference
 //     makes If-Match required; the SDKs always send it, "*" by default).
+//   - If-None-Match on Update, Merge, Insert Or Replace, Insert Or Merge or Delete
+//     Entity, alone or in a changeset: 400 InvalidInput with the messages of Azure's
+//     "Table service error codes" (both headers at once; on a DELETE; on a PUT, which
+//     answers MERGE and PATCH too), nothing applied. Get Entity and queries ignore it, and
+//     so does Insert Entity, which fails on an existing entity anyway.
 //   - $top above 1000 (or not a number): 400 InvalidQueryParameterValue, not clamped.
 //     $top=0 is 200 with no entities and no continuation, as Azure answers it (Azure
 //     Storage Explorer sends it).
@@ -118,7 +123,9 @@
 //   - The reserved table name "Tables" is 400 InvalidResourceName. Delete Table on a
 //     missing table is 404 ResourceNotFound, as Azure answers it; every other operation on a missing
 //     table, ACLs included, is 404 TableNotFound.
-//   - A path naming an account that is not served: 400 InvalidUri.
+//   - A path naming an account that is not served: 400 InvalidUri, with the CORS headers
+//     of the first account's rules, which answer its preflight too: a browser that names
+//     a wrong account reads the error instead of failing as if the server were down.
 //   - A preflight without Origin or Access-Control-Request-Method: 400
 //     MissingRequiredHeader; with no matching rule: 403 CorsPreflightFailure.
 //   - JSON sent to an XML operation (ACL, service properties): 415

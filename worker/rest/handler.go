@@ -35,7 +35,7 @@ type Options struct {
 	// DefaultBodyMemory.
 	MaxBodyMemory int64
 	// BodyTimeout is the time a request has, from its arrival, to send its whole body;
-	// a body still arriving then is answered 500 OperationTimedOut and its connection
+	// a body still arriving then is answered 408 OperationTimedOut and its connection
 	// closed. Zero means DefaultBodyTimeout. Hosts without read deadlines ignore it.
 	BodyTimeout time.Duration
 }
@@ -48,6 +48,7 @@ const DefaultMaxEntityBytes = 4 << 20
 // Handler serves the Azure Table service REST API. It is safe for concurrent use.
 type Handler struct {
 	accounts    map[string]*Account
+	first       *Account // the first of Options.Accounts: its CORS rules answer for an account not served
 	now         func() time.Time
 	maxEntity   int64
 	bodies      *bodyBudget
@@ -76,6 +77,7 @@ func New(opts Options) (*Handler, error) {
 	if h.maxEntity <= 0 {
 		h.maxEntity = DefaultMaxEntityBytes
 	}
+	h.first = opts.Accounts[0]
 	for _, a := range opts.Accounts {
 		if a.Store == nil || a.Name == "" || h.accounts[a.Name] != nil {
 			return nil, fmt.Errorf("configure account %q: %w", a.Name, ErrAccountInvalid)
@@ -93,7 +95,7 @@ func (h *Handler) Serve(w exchange.ResponseWriter, r *exchange.Request) {
 	defer c.release()
 	path, err := c.resolveAccount()
 	if err != nil {
-		c.fail(err)
+		c.unknownAccount(err)
 		return
 	}
 	if r.Method == exchange.MethodOptions {
@@ -113,6 +115,20 @@ func (h *Handler) Serve(w exchange.ResponseWriter, r *exchange.Request) {
 		c.bodyFailed(nil) // a body the operation ignores: answer without waiting for it
 	}
 	rt.serve(c)
+}
+
+// unknownAccount answers a request that names no account served (err) with the CORS rules
+// of the first account: a browser that names a wrong account, whose every request is
+// cross-origin, then reads the 400 InvalidUri instead of failing as if the server were
+// down. Its preflight is answered as the first account's would be.
+func (c *call) unknownAccount(err error) {
+	c.acct = c.h.first
+	if c.r.Method == exchange.MethodOptions {
+		c.preflight()
+		return
+	}
+	c.applyCORS()
+	c.fail(err)
 }
 
 // routeRequest parses the query string and the resource path below the account, finds

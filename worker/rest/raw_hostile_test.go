@@ -100,12 +100,12 @@ func TestRaw_StalledBody(t *testing.T) {
 	t.Run("ErrBodyTimeout", func(t *testing.T) {
 		req := signedRequest(t, e, http.MethodPost, "/Hostile", "")
 		conn, br := rawConn(t, e, req, "Content-Type: application/json\r\nContent-Length: 100000\r\n", `{"Partit`)
-		readAnswer(t, conn, br, 5*time.Second, 500, "OperationTimedOut")
+		readAnswer(t, conn, br, 5*time.Second, 408, "OperationTimedOut")
 	})
 	t.Run("ErrBodyTimeoutChunked", func(t *testing.T) {
 		req := signedRequest(t, e, http.MethodPost, "/$batch", "")
 		conn, br := rawConn(t, e, req, "Content-Type: multipart/mixed; boundary=b\r\nTransfer-Encoding: chunked\r\n", "5\r\n--b\r\n")
-		readAnswer(t, conn, br, 5*time.Second, 500, "OperationTimedOut")
+		readAnswer(t, conn, br, 5*time.Second, 408, "OperationTimedOut")
 	})
 }
 
@@ -124,6 +124,23 @@ func TestRaw_MalformedChunked(t *testing.T) {
 			conn, br := rawConn(t, e, req, "Content-Type: "+tc.ct+"\r\nTransfer-Encoding: chunked\r\n", "zz\r\nabc\r\n0\r\n\r\n")
 			code := "InvalidInput"
 			readAnswer(t, conn, br, 5*time.Second, 400, code)
+		})
+	}
+}
+
+// TestRaw_EarlyEnd: a body whose client stops sending it and closes its side before its
+// Content-Length, or inside a chunk, is 400 InvalidInput at once, not a timeout.
+func TestRaw_EarlyEnd(t *testing.T) {
+	e := newEnvOpts(t, rest.Options{BodyTimeout: time.Minute})
+	for name, framing := range map[string][2]string{
+		"ContentLength": {"Content-Length: 100\r\n", `{"PartitionKey":"p","RowKey":"early"}`},
+		"Chunked":       {"Transfer-Encoding: chunked\r\n", "40\r\n" + `{"PartitionKey":"p","RowKey":"early"}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			req := signedRequest(t, e, http.MethodPost, "/Hostile", "")
+			conn, br := rawConn(t, e, req, "Content-Type: application/json\r\n"+framing[0], framing[1])
+			conn.(*net.TCPConn).CloseWrite()
+			readAnswer(t, conn, br, 5*time.Second, 400, "InvalidInput")
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/azerr"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
@@ -47,6 +48,9 @@ func (c *call) parseWrite(w *write, kind core.OpKind, format string, res resourc
 	}
 	if res.kind != kindEntity {
 		return ErrMethodNotAllowed
+	}
+	if err := ifNoneMatchError(h, kind); err != nil {
+		return err
 	}
 	ifMatch, sent, err := ifMatchOf(h)
 	if err != nil {
@@ -177,6 +181,24 @@ func ifMatchOf(h exchange.Header) (string, bool, error) {
 		return "", true, err
 	}
 	return v[0], true, nil
+}
+
+// ifNoneMatchError is the error of an update, merge or delete (kind) sent with
+// If-None-Match, which Azure refuses on each of them ("Table service error codes"), with
+// or without If-Match; nil without it. Honouring it would need a condition the store does
+// not have, and ignoring it would apply a write its sender made conditional. The error is
+// made here, not kept in a sentinel: a package-level azerr.New runs at every start of the
+// edge program (worker/edge's TestStartup_OpenCompiles bounds what a start runs).
+func ifNoneMatchError(h exchange.Header, kind core.OpKind) error {
+	switch {
+	case len(h.Values("If-None-Match")) == 0:
+		return nil
+	case len(h.Values("If-Match")) != 0:
+		return azerr.New(azerr.IfNoneMatchWithIfMatch, "If-Match and If-None-Match both given")
+	case kind == core.OpDelete:
+		return azerr.New(azerr.IfNoneMatchOnDelete, "If-None-Match given on a delete")
+	}
+	return azerr.New(azerr.IfNoneMatchOnUpdate, "If-None-Match given on an update")
 }
 
 // preferOf reads the Prefer header: whether the answer should carry the content, and the

@@ -88,9 +88,9 @@ func (o *Object) JSCall(_ js.Value, args []js.Value) any {
 // Internal runs the operations the glue needs beside the REST API: keeping a table
 // object's table in step with the account's catalog (ensureTable, dropTable, tableName),
 // splitting a table between objects (count, size, bytes, splitKey, export, import, evict,
-// forget, feedState, adoptFeed),
-// handing on service properties (properties, setProperties: kept in memory), stats, and exit (which ends
-// the program, for tests of the glue's restart).
+// forget, feedState, adoptFeed), handing on service properties (properties,
+// setProperties: kept in memory) and the CORS headers of the glue's own answers (cors),
+// stats, and exit (which ends the program, for tests of the glue's restart).
 func (o *Object) Internal(op, arg string) (string, error) {
 	switch op {
 	case "ensureTable": // create the table unless it exists
@@ -110,6 +110,8 @@ func (o *Object) Internal(op, arg string) (string, error) {
 	case "setProperties": // the account's properties, for a table object's CORS (memory only)
 		o.account.UseProperties(arg)
 		return "", nil
+	case "cors": // the CORS headers of an answer the glue built (see corsLines)
+		return corsLines(o.account, arg)
 	case "count": // the entities of the table in this store
 		return count(o.store, arg)
 	case "size": // the records of the store, in constant time: what a split is decided on

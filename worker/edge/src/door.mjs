@@ -10,12 +10,11 @@
 // "SharedKeyLite account:signature" naming a served account with a base64 signature of
 // an HMAC-SHA256 (32 bytes). The answer is the one the Go handler gives: 403
 // AuthenticationFailed with Azure's error body, XML for the operations that speak XML
-// (those with a comp parameter), JSON otherwise.
+// (those with a comp parameter), JSON otherwise, and the CORS headers of the account's
+// rules (cors.mjs).
 
 import { servedAccount } from "./route.mjs";
-
-/** DEFAULT_VERSION is the x-ms-version answered when a request names none. */
-const DEFAULT_VERSION = "2019-02-02";
+import { serviceError } from "./exchange.mjs";
 
 const MESSAGE =
   "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature.";
@@ -45,35 +44,7 @@ function credentialsProblem(auth, accounts) {
   return null;
 }
 
-// refuse answers 403 AuthenticationFailed with the headers every answer of the service carries.
+// refuse answers 403 AuthenticationFailed, as the Go handler does.
 function refuse(request, url, detail) {
-  const id = crypto.randomUUID();
-  const now = new Date();
-  const message = `${MESSAGE}\nRequestId:${id}\nTime:${now.toISOString().replace(/Z$/, "0000Z")}`;
-  const headers = new Headers({
-    "x-ms-request-id": id,
-    "x-ms-version": request.headers.get("x-ms-version") || DEFAULT_VERSION,
-    date: now.toUTCString(),
-    "cache-control": "no-cache",
-    "x-content-type-options": "nosniff",
-    "x-ms-error-code": "AuthenticationFailed",
-  });
-  const clientId = request.headers.get("x-ms-client-request-id");
-  if (clientId) headers.set("x-ms-client-request-id", clientId);
-  let body;
-  if (url.searchParams.get("comp")) {
-    headers.set("content-type", "application/xml");
-    body = `<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code><Message>${xml(message)}</Message><AuthenticationErrorDetail>${xml(detail)}</AuthenticationErrorDetail></Error>`;
-  } else {
-    headers.set("content-type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8");
-    body = JSON.stringify({ "odata.error": { code: "AuthenticationFailed", message: { lang: "en-US", value: message } } });
-  }
-  return new Response(body, { status: 403, headers });
-}
-
-const XML_ESCAPES = { "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&#34;", "'": "&#39;", "\n": "&#xA;" };
-
-// xml escapes text as Go's encoding/xml does, so the answer is the Go handler's.
-function xml(s) {
-  return s.replace(/[<>&"'\n]/g, (c) => XML_ESCAPES[c]);
+  return serviceError(request, url, { status: 403, code: "AuthenticationFailed", message: MESSAGE, detail });
 }

@@ -5,8 +5,10 @@
 import { route, batchRoute, accountNames, objectName } from "./route.mjs";
 import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
 import { forwardTable } from "./ranges.mjs";
-import { errorResponse, headerLines } from "./exchange.mjs";
+import { errorResponse, headerLines, serviceError } from "./exchange.mjs";
 import { refusal } from "./door.mjs";
+import { readBody, dropRest, BodyRefused } from "./body.mjs";
+import { withCors } from "./cors.mjs";
 import { started, spareReady } from "./gohost.mjs";
 import { warmUp, warmed } from "./warmup.mjs";
 
@@ -24,38 +26,46 @@ const NO_ACCOUNTS =
 
 export default {
   async fetch(request, env) {
-    try {
-      const accounts = served(env);
-      const url = new URL(request.url);
-      const path = url.pathname;
-      if (path === "/__tabletop/ping") return new Response("pong");
-      if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return await debug(request, env);
-      if (accounts.length === 0) return errorResponse(NO_ACCOUNTS, 403, "AuthenticationFailed");
-      const refused = refusal(request, url, accounts);
-      if (refused) return refused;
-      let r = route(request.method, request.url, accounts);
-      if (!r.table && !r.batch) return await toAccount(env, r.account, request, request.body);
-      const read = request.body === null ? null : new Uint8Array(await request.arrayBuffer());
-      const body = read?.byteLength ? read : null;
-      if (r.batch) r = { ...batchRoute(body ? new TextDecoder().decode(body) : "", request.url, accounts), batch: true };
-      if (!r.table) return await toAccount(env, r.account, request, body);
-      const { method, headers } = request;
-      const forwarded = { method, url: request.url, object: objectName(r.account, r.table), lines: headerLines(headers, INTERNAL), origin: headers.has("origin") };
-      return await forwardTable(env, r, forwarded, body);
-    } catch (err) {
-      return errorResponse(err);
-    }
+    const url = new URL(request.url);
+    const accounts = served(env);
+    const res = await serve(request, env, url, accounts);
+    if (accounts.length === 0) return res;
+    return withCors(env, route(request.method, request.url, accounts).account, request, res);
   },
 };
+
+/** serve answers request (its URL url) for the accounts served. */
+async function serve(request, env, url, accounts) {
+  try {
+    const path = url.pathname;
+    if (path === "/__tabletop/ping") return new Response("pong");
+    if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return await debug(request, env);
+    if (accounts.length === 0) return errorResponse(NO_ACCOUNTS, 403, "AuthenticationFailed");
+    const refused = refusal(request, url, accounts);
+    if (refused) return refused;
+    let r = route(request.method, request.url, accounts);
+    const body = await readBody(request);
+    if (r.batch) r = { ...batchRoute(body ? new TextDecoder().decode(body) : "", request.url, accounts), batch: true };
+    if (!r.table) return await toAccount(env, r.account, request, body);
+    const { method, headers } = request;
+    const forwarded = { method, url: request.url, object: objectName(r.account, r.table), lines: headerLines(headers, INTERNAL), origin: headers.has("origin") };
+    return await forwardTable(env, r, forwarded, body);
+  } catch (err) {
+    if (!(err instanceof BodyRefused)) return errorResponse(err);
+    await dropRest(request);
+    return serviceError(request, url, err);
+  }
+}
 
 /** INTERNAL are the headers the glue passes between its parts: a client's own are dropped. */
 const INTERNAL = new Set([OBJECT_HEADER]);
 
-/** toAccount hands a request to the account object. */
+/** toAccount hands a request to the account object, with its body read (bytes or null). */
 function toAccount(env, account, request, body) {
   const headers = new Headers(request.headers);
   headers.set(OBJECT_HEADER, account);
-  return accountStub(env, account).fetch(new Request(request, { headers, body }));
+  const bodyless = request.method === "GET" || request.method === "HEAD";
+  return accountStub(env, account).fetch(new Request(request, { headers, body: bodyless ? null : body }));
 }
 
 let accounts = { value: undefined, names: [] };

@@ -53,3 +53,45 @@ export function errorResponse(err, status = 500, code = "InternalError") {
     headers: { "content-type": "application/json;odata=minimalmetadata;streaming=true;charset=utf-8", "x-ms-error-code": code },
   });
 }
+
+/** DEFAULT_VERSION is the x-ms-version answered when a request names none. */
+const DEFAULT_VERSION = "2019-02-02";
+
+/**
+ * serviceError is the error answer the Go handler gives, for one the glue gives itself
+ * (request and its URL url; status, code, message, and detail for XML): the headers every
+ * answer of the service carries, and the error body in XML for the operations that speak
+ * XML (those with a comp parameter), in JSON otherwise.
+ */
+export function serviceError(request, url, { status, code, message, detail = "" }) {
+  const id = crypto.randomUUID();
+  const now = new Date();
+  const text = `${message}\nRequestId:${id}\nTime:${now.toISOString().replace(/Z$/, "0000Z")}`;
+  const headers = new Headers({
+    "x-ms-request-id": id,
+    "x-ms-version": request.headers.get("x-ms-version") || DEFAULT_VERSION,
+    date: now.toUTCString(),
+    "cache-control": "no-cache",
+    "x-content-type-options": "nosniff",
+    "x-ms-error-code": code,
+  });
+  const clientId = request.headers.get("x-ms-client-request-id");
+  if (clientId) headers.set("x-ms-client-request-id", clientId);
+  let body;
+  if (url.searchParams.get("comp")) {
+    headers.set("content-type", "application/xml");
+    const more = detail ? `<AuthenticationErrorDetail>${xml(detail)}</AuthenticationErrorDetail>` : "";
+    body = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${xml(text)}</Message>${more}</Error>`;
+  } else {
+    headers.set("content-type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8");
+    body = JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value: text } } });
+  }
+  return new Response(body, { status, headers });
+}
+
+const XML_ESCAPES = { "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&#34;", "'": "&#39;", "\n": "&#xA;" };
+
+// xml escapes text as Go's encoding/xml does, so the answer is the Go handler's.
+function xml(s) {
+  return s.replace(/[<>&"'\n]/g, (c) => XML_ESCAPES[c]);
+}

@@ -13,7 +13,7 @@
 import { errorResponse } from "./exchange.mjs";
 import { send, retrying } from "./ranges.mjs";
 import { decodeVector, encodeVector, sinceAt, fits, epochOf } from "./vector.mjs";
-import { filterBounds, beyond, rangeIndex } from "./partition.mjs";
+import { filterBounds, beyond, rangeIndex, compareKeys } from "./partition.mjs";
 
 /** PAGE is the most changes a page holds, and the default $top. */
 const PAGE = 1000;
@@ -68,7 +68,7 @@ async function page(env, map, request, url, vector, top) {
     }
     const lo = map.ranges[i].lo;
     const hi = map.ranges[i + 1]?.lo ?? null;
-    if (i !== home && (beyond(bounds, lo) || (hi !== null && hi <= bounds.lo))) continue; // no key of the range can match: not woken
+    if (i !== home && (beyond(bounds, lo) || (hi !== null && compareKeys(hi, bounds.lo) <= 0))) continue; // no key of the range can match: not woken
     const u = new URL(url);
     u.searchParams.set("since", sinceAt(vector, lo));
     u.searchParams.set("$top", String(top - count));

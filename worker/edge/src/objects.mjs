@@ -31,7 +31,7 @@ import { DurableObject } from "cloudflare:workers";
 import { startGo } from "./gohost.mjs";
 import { requestHead, requestBody, toResponse, statusOf, errorResponse } from "./exchange.mjs";
 import { tableLifecycle, objectName } from "./route.mjs";
-import { sameSpan, inSpan } from "./partition.mjs";
+import { sameSpan, inSpan, compareKeys } from "./partition.mjs";
 import { splitRange, settleSplit, pendingSplits, resetTable, readMap, splitLimits } from "./split.mjs";
 
 /** OBJECT_HEADER carries the object's name ("account" or "account/table") from the entry Worker. */
@@ -232,7 +232,7 @@ export class TableObject extends GoObject {
     const [lo, hi, obj] = range;
     if (!sameSpan(span, { lo, hi, obj })) return false;
     if (key === null) return span.fence == null;
-    return inSpan(span, key) && (span.fence == null || key < span.fence);
+    return inSpan(span, key) && (span.fence == null || compareKeys(key, span.fence) < 0);
   }
 
   // maybeSplit asks the account object to split this object's range once its store
@@ -394,6 +394,15 @@ export class AccountObject extends GoObject {
   /** settleSplits settles the splits a crash or a failure left (see split.mjs). It runs inside serial. */
   async settleSplits() {
     for (const intent of pendingSplits(this.ctx.storage)) await settleSplit(this, intent);
+  }
+
+  /**
+   * cors is the header lines ("Name: value\n") of the CORS headers the account's rules
+   * give an answer, with headers named names, to a request with method from origin (RPC
+   * from the entry Worker; see cors.mjs).
+   */
+  async cors(account, origin, method, names) {
+    return (await this.instance(account)).call("cors", [origin, method, ...names].join("\0"));
   }
 
   /** properties is the account's service properties document, "" for the defaults (RPC). */

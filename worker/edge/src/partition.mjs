@@ -19,10 +19,35 @@ export function defaultMap(account, table, version = 0, epoch = 0) {
   return map;
 }
 
+/**
+ * compareKeys orders two keys as the store does, by their UTF-8 bytes, which is the order
+ * of their code points: negative when a comes first, 0 when they are equal, positive
+ * after. Every comparison of keys in the glue goes through it. JavaScript's < compares
+ * UTF-16 code units, which puts a character beyond U+FFFF (a surrogate pair, from 0xD800)
+ * before one of U+E000–U+FFFF, where the store puts it after.
+ */
+export function compareKeys(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return unitRank(x) - unitRank(y);
+  }
+  return a.length - b.length;
+}
+
+// unitRank maps a UTF-16 code unit to a rank that orders the first units where two
+// well-formed strings differ by code point: surrogates, which start the characters beyond
+// U+FFFF, rank above U+E000–U+FFFF, which move down into the surrogates' place.
+function unitRank(u) {
+  if (u >= 0xe000) return u - 0x800;
+  return u >= 0xd800 ? u + 0x2000 : u;
+}
+
 /** rangeIndex is the index of the range of map whose span holds PartitionKey pk. */
 export function rangeIndex(map, pk) {
   let i = 0;
-  while (i + 1 < map.ranges.length && map.ranges[i + 1].lo <= pk) i++;
+  while (i + 1 < map.ranges.length && compareKeys(map.ranges[i + 1].lo, pk) <= 0) i++;
   return i;
 }
 
@@ -46,7 +71,7 @@ export function sameSpan(a, b) {
 
 /** inSpan tells whether PartitionKey pk lies in span. */
 export function inSpan(span, pk) {
-  return pk >= span.lo && (span.hi === null || pk < span.hi);
+  return compareKeys(pk, span.lo) >= 0 && (span.hi === null || compareKeys(pk, span.hi) < 0);
 }
 
 /**
@@ -125,9 +150,9 @@ export function filterBounds(filter) {
     const before = filter.slice(0, m.index + m[0].indexOf("PartitionKey"));
     if ((before.match(/'/g)?.length ?? 0) % 2 !== 0) continue; // inside a string literal
     const [op, key] = [m[1], m[2].replaceAll("''", "'")];
-    if (op !== "le" && op !== "lt" && key > out.lo) out.lo = key;
-    if (op === "ge" || op === "gt" || (out.hi !== null && key > out.hi)) continue;
-    if (out.hi === null || key < out.hi) Object.assign(out, { hi: key, hiIn: op !== "lt" });
+    if (op !== "le" && op !== "lt" && compareKeys(key, out.lo) > 0) out.lo = key;
+    if (op === "ge" || op === "gt" || (out.hi !== null && compareKeys(key, out.hi) > 0)) continue;
+    if (out.hi === null || compareKeys(key, out.hi) < 0) Object.assign(out, { hi: key, hiIn: op !== "lt" });
     else if (op === "lt") out.hiIn = false; // key === hi
   }
   return out;
@@ -135,7 +160,7 @@ export function filterBounds(filter) {
 
 /** beyond tells whether PartitionKey pk lies past the upper end of bounds (see filterBounds). */
 export function beyond(bounds, pk) {
-  return bounds.hi !== null && (pk > bounds.hi || (pk === bounds.hi && !bounds.hiIn));
+  return bounds.hi !== null && (compareKeys(pk, bounds.hi) > 0 || (pk === bounds.hi && !bounds.hiIn));
 }
 
 // Continuation tokens are base64url of a version byte (1), a kind byte and a key; the

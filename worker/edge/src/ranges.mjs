@@ -18,7 +18,7 @@ import { accountStub } from "./objects.mjs";
 import { objectName } from "./route.mjs";
 import { errorResponse, toResponse } from "./exchange.mjs";
 import { changes } from "./feed.mjs";
-import { rangeIndex, spanOf, pathKey, bodyKey, batchKey, filterKey, filterBounds, beyond, decodeToken, encodeToken, feedParts, joinFeeds } from "./partition.mjs";
+import { compareKeys, rangeIndex, spanOf, pathKey, bodyKey, batchKey, filterKey, filterBounds, beyond, decodeToken, encodeToken, feedParts, joinFeeds } from "./partition.mjs";
 
 /** RETRY_MS bounds how long a request waits for a range that is moving. */
 export const RETRY_MS = 30000;
@@ -153,7 +153,7 @@ async function scan(env, r, request) {
   const at = position(url);
   if (!at || top < 1 || top > PAGE) return keyed(env, r, request, null, undefined); // the handler answers it
   const bounds = filterBounds(url.searchParams.get("$filter"));
-  if (!at.resume && bounds.lo > at.key) at.key = bounds.lo; // no range before the filter's can match
+  if (!at.resume && compareKeys(bounds.lo, at.key) > 0) at.key = bounds.lo; // no range before the filter's can match
   const parts = [];
   let count = 0;
   let last;

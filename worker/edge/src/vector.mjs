@@ -15,6 +15,7 @@
 // per range, and one of hundreds of ranges stays within a URL's 16 KB on Cloudflare. The
 // Go handler's checkpoints start with another byte (its version, 1 or 2), so a checkpoint
 // issued before the table was split reads as the vector of one entry that covers every key.
+import { compareKeys } from "./partition.mjs";
 
 const MARK = "V".charCodeAt(0);
 const VERSION = 1;
@@ -95,7 +96,7 @@ function wellFormed(epoch, start, entries) {
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== "string" || typeof e[1] !== "string") return false;
-    if (i > 0 && !(entries[i - 1][0] < e[0])) return false;
+    if (i > 0 && !(compareKeys(entries[i - 1][0], e[0]) < 0)) return false;
   }
   return entries.some(([lo]) => lo === start);
 }
@@ -103,7 +104,7 @@ function wellFormed(epoch, start, entries) {
 /** sinceAt is the checkpoint of the entry of vector that covers the range starting at lo. */
 export function sinceAt(vector, lo) {
   let since = vector.entries[0][1];
-  for (const [from, s] of vector.entries) if (from <= lo) since = s;
+  for (const [from, s] of vector.entries) if (compareKeys(from, lo) <= 0) since = s;
   return since;
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TableClient, TableServiceClient, AzureNamedKeyCredential } from "@azure/data-tables";
+import { signedHead } from "../src/restcall.mjs";
 
 export const accountName = "devstoreaccount1";
 export const accountKey =
@@ -38,4 +39,21 @@ export async function stats(url, table = "") {
   const res = await fetch(`${url}/__tabletop/stats/${accountName}${table ? "/" + table : ""}`);
   if (!res.ok) throw new Error(`stats: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * signedAt signs a REST call ({ method, path, query, headers, body }: see restcall.mjs)
+ * for the development account and returns its URL, on the runtime at url, and headers.
+ */
+export async function signedAt(url, call) {
+  const head = await signedHead({ account: accountName, key: accountKey, ...call });
+  const u = new URL(head.url);
+  u.host = new URL(url).host;
+  return { url: u, headers: head.headers };
+}
+
+/** signedFetch sends the REST call signedAt signs and returns the Response. */
+export async function signedFetch(url, call) {
+  const { url: u, headers } = await signedAt(url, call);
+  return fetch(u, { method: call.method, headers, body: call.body });
 }

@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  compareKeys,
   defaultMap,
   rangeIndex,
   spanOf,
@@ -124,4 +125,34 @@ test("joinFeeds joins the entities of several pages in order, byte for byte", ()
   assert.equal(joinFeeds([a, empty, c]), `${head}{"PartitionKey":"a","value":[1]},{"PartitionKey":"b"},{"PartitionKey":"c","N":1.0}]}`);
   assert.equal(joinFeeds([empty]), `${head}]}`);
   assert.equal(feedParts('{"odata.error":{}}'), undefined);
+});
+
+// Keys on both sides of the U+E000–U+FFFF / beyond-U+FFFF boundary, where UTF-16 code unit
+// order (JavaScript's <) and the store's UTF-8 byte order disagree.
+const BOUNDARY_KEYS = ["", "a", "\u00e9", "\u07ff", "\u0800", "\ud7ff", "\ue000", "\ue000a", "\uf8ff", "\ufffd", "\uffff", "\u{10000}", "\u{1f600}", "\u{1f600}a", "\u{10ffff}", "x\ue000", "x\u{1f600}"];
+
+test("compareKeys orders keys by their UTF-8 bytes, as the store does", () => {
+  const utf8 = (a, b) => Math.sign(Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8")));
+  for (const a of BOUNDARY_KEYS) for (const b of BOUNDARY_KEYS) assert.equal(Math.sign(compareKeys(a, b)), utf8(a, b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+  assert.ok(compareKeys("\ue000", "\u{1f600}") < 0 && "\ue000" > "\u{1f600}", "the case JavaScript's < gets wrong");
+});
+
+test("routing and bounds follow the store's order across the U+FFFF boundary", () => {
+  let map = defaultMap("acct", "Things");
+  map = splitMap(map, "\ue000", "acct/things#1");
+  map = splitMap(map, "\u{1f600}", "acct/things#2");
+  assert.deepEqual(
+    map.ranges.map((r) => r.lo),
+    ["", "\ue000", "\u{1f600}"],
+  );
+  for (const [pk, i] of [["a", 0], ["\ue000", 1], ["\uffff", 1], ["\u{10000}", 1], ["\u{1f600}", 2], ["\u{10ffff}", 2]]) {
+    assert.equal(rangeIndex(map, pk), i, JSON.stringify(pk));
+    assert.ok(inSpan(spanOf(map, i), pk), JSON.stringify(pk));
+  }
+  const b = filterBounds("PartitionKey ge '\u{10000}' and PartitionKey lt '\ufffd'");
+  assert.deepEqual(b, { lo: "\u{10000}", hi: "\ufffd", hiIn: false }, "an empty span: its bounds are kept as given");
+  const c = filterBounds("PartitionKey ge '\ue000' and PartitionKey ge '\u{10000}' and PartitionKey le '\u{10ffff}' and PartitionKey le '\u{1f600}'");
+  assert.deepEqual(c, { lo: "\u{10000}", hi: "\u{1f600}", hiIn: true });
+  assert.ok(beyond({ lo: "", hi: "\ufffd", hiIn: true }, "\u{10000}"));
+  assert.ok(!beyond({ lo: "", hi: "\u{10000}", hiIn: false }, "\ufffd"));
 });

@@ -5,47 +5,11 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startEdge } from "../runtime.mjs";
-import { clients, tempDir, accountName, credential, stats } from "./helpers.mjs";
-import { pk, mapOf } from "./split-helpers.mjs";
-import { generateTableSas } from "@azure/data-tables";
+import { clients, tempDir, stats } from "./helpers.mjs";
+import { pk, mapOf, page, pull } from "./split-helpers.mjs";
 
 const tmp = tempDir();
 after(() => tmp.cleanup());
-
-/** page reads one page of table's change feed with a query-only table SAS (extra: more query parameters). */
-async function page(url, table, since = "", top = 1000, extra = "") {
-  const sas = generateTableSas(table, credential, { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600e3) });
-  const res = await fetch(`${url}/${accountName}/${table}()?comp=changes&since=${encodeURIComponent(since)}&$top=${top}${extra}&${sas}`, {
-    headers: { Accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02" },
-  });
-  const body = await res.json();
-  if (!res.ok) return { status: res.status, code: res.headers.get("x-ms-error-code") };
-  assert.equal(body["tabletop.checkpoint"], res.headers.get("x-tabletop-checkpoint"), "the body repeats the checkpoint");
-  assert.equal(String(body["tabletop.more"]), res.headers.get("x-tabletop-more"), "the body repeats more");
-  const changes = [...body.value.map((e) => ({ key: `${e.PartitionKey}/${e.RowKey}`, e })), ...body["tabletop.deleted"].map((d) => ({ key: `${d.PartitionKey}/${d.RowKey}`, deleted: true }))];
-  assert.ok(changes.length <= top, `a page of ${changes.length} changes, over ${top}`);
-  const keys = changes.map((c) => c.key);
-  assert.equal(new Set(keys).size, keys.length, `a page holds a key twice: ${keys}`);
-  return { status: 200, changes, checkpoint: body["tabletop.checkpoint"], more: body["tabletop.more"] };
-}
-
-/**
- * pull applies pages after since to replica (key → n) until the feed ends; it returns the
- * checkpoint. counter.pages counts the pages read.
- */
-async function pull(url, table, since, top, replica = new Map(), counter = {}) {
-  for (;;) {
-    counter.pages = (counter.pages ?? 0) + 1;
-    const p = await page(url, table, since, top);
-    assert.equal(p.status, 200, `a page after ${since}: ${p.status} ${p.code}`);
-    for (const c of p.changes) {
-      if (c.deleted) replica.delete(c.key);
-      else replica.set(c.key, c.e.n);
-    }
-    since = p.checkpoint;
-    if (!p.more) return since;
-  }
-}
 
 /** contents is the table as key → n, read by Query Entities. */
 async function contents(t) {

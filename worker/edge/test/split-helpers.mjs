@@ -1,7 +1,9 @@
 // Shared by the split tests: the partition map through the debug route, paging reads that
 // check key order, and a check that a map's objects hold a table's entities once.
 import assert from "node:assert/strict";
-import { accountName, stats } from "./helpers.mjs";
+import { generateTableSas } from "@azure/data-tables";
+import { accountName, credential, stats } from "./helpers.mjs";
+import { compareKeys } from "../src/partition.mjs";
 
 /** partitions spreads writes over this many PartitionKeys, so every range can split. */
 const PARTITIONS = 64;
@@ -29,7 +31,7 @@ export async function readPages(client, maxPageSize) {
     assert.ok(page.length <= maxPageSize, `a page of ${page.length} entities, over ${maxPageSize}`);
     for (const e of page) {
       const k = keyOf(e);
-      if (seen.length) assert.ok(seen.at(-1) < k, `${JSON.stringify(k)} came after ${JSON.stringify(seen.at(-1))}`);
+      if (seen.length) assert.ok(compareKeys(seen.at(-1), k) < 0, `${JSON.stringify(k)} came after ${JSON.stringify(seen.at(-1))}`);
       seen.push(k);
     }
   }
@@ -56,4 +58,39 @@ export async function checkObjects(url, table, total) {
     `the objects hold ${counts.join("+")} entities, the table ${total}`,
   );
   return { map, counts };
+}
+
+/** page reads one page of table's change feed with a query-only table SAS (extra: more query parameters). */
+export async function page(url, table, since = "", top = 1000, extra = "") {
+  const sas = generateTableSas(table, credential, { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600e3) });
+  const res = await fetch(`${url}/${accountName}/${table}()?comp=changes&since=${encodeURIComponent(since)}&$top=${top}${extra}&${sas}`, {
+    headers: { Accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02" },
+  });
+  const body = await res.json();
+  if (!res.ok) return { status: res.status, code: res.headers.get("x-ms-error-code") };
+  assert.equal(body["tabletop.checkpoint"], res.headers.get("x-tabletop-checkpoint"), "the body repeats the checkpoint");
+  assert.equal(String(body["tabletop.more"]), res.headers.get("x-tabletop-more"), "the body repeats more");
+  const changes = [...body.value.map((e) => ({ key: `${e.PartitionKey}/${e.RowKey}`, e })), ...body["tabletop.deleted"].map((d) => ({ key: `${d.PartitionKey}/${d.RowKey}`, deleted: true }))];
+  assert.ok(changes.length <= top, `a page of ${changes.length} changes, over ${top}`);
+  const keys = changes.map((c) => c.key);
+  assert.equal(new Set(keys).size, keys.length, `a page holds a key twice: ${keys}`);
+  return { status: 200, changes, checkpoint: body["tabletop.checkpoint"], more: body["tabletop.more"] };
+}
+
+/**
+ * pull applies pages after since to replica (key → n) until the feed ends; it returns the
+ * checkpoint. counter.pages counts the pages read.
+ */
+export async function pull(url, table, since, top, replica = new Map(), counter = {}) {
+  for (;;) {
+    counter.pages = (counter.pages ?? 0) + 1;
+    const p = await page(url, table, since, top);
+    assert.equal(p.status, 200, `a page after ${since}: ${p.status} ${p.code}`);
+    for (const c of p.changes) {
+      if (c.deleted) replica.delete(c.key);
+      else replica.set(c.key, c.e.n);
+    }
+    since = p.checkpoint;
+    if (!p.more) return since;
+  }
 }

@@ -48,6 +48,13 @@ test("sinceAt carries a range's checkpoint over to the ranges it splits into", (
   );
 });
 
+test("a vector's entries are ordered as the store orders keys", async () => {
+  const v = { epoch: 1, start: "", entries: [["", "AgA"], ["\ue000", "AgB"], ["\u{1f600}", "AgC"]] };
+  assert.deepEqual(await decodeVector(await encodeVector(v)), v);
+  assert.equal(sinceAt(v, "\u{10000}"), "AgB", "U+10000 lies in the range from U+E000");
+  assert.equal(sinceAt(v, "\u{1f600}"), "AgC");
+});
+
 test("fits tells whether a map has every range a vector names", () => {
   let map = splitMap(defaultMap("a", "t"), "m", "a/t#1");
   assert.ok(!fits(vector, map), "the map has no range at t: it is older than the vector");
