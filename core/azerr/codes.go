@@ -78,6 +78,10 @@ var (
 	// own timeouts 500 under this name; a body its client stopped sending is the client's
 	// doing, so it is 408 Request Timeout, which the SDKs retry as they retry a 500.
 	OperationTimedOut = Code{"OperationTimedOut", 408, "The operation could not be completed within the permitted time."}
+	// NoSpace is ServerBusy for a write refused because the server's disk is full:
+	// clients retry it, and it succeeds once space is freed. A literal, as the If-None-Match
+	// codes below are, so that no code builds it at the edge program's start.
+	NoSpace = Code{"ServerBusy", 503, "The server's disk is full: nothing of this request was applied. Retry once space is freed."}
 )
 
 // The codes of Tabletop's change feed, an extension no Azure client sees (see the
@@ -114,7 +118,4 @@ var (
 	HeadersTooLarge = InvalidInput.withMessage("The request headers are too large.")
 	// TooManyOperations is InvalidInput for a changeset of more than 100 operations.
 	TooManyOperations = InvalidInput.withMessage("The batch request operation exceeds the maximum 100 changes per change set.")
-	// NoSpace is ServerBusy for a write refused because the server's disk is full:
-	// clients retry it, and it succeeds once space is freed.
-	NoSpace = ServerBusy.withMessage("The server's disk is full: nothing of this request was applied. Retry once space is freed.")
 )
