@@ -33,6 +33,7 @@ func (b *Backend) Write(cs []byte) (uint64, error) {
 		return 0, err
 	}
 	if b.opts.Sync == SyncAlways {
+		b.report(nil) // the write is taken: writes work (again)
 		n := len(b.pending)
 		b.pending = appendFrame(b.pending, cs)
 		b.queued += int64(len(b.pending) - n)
@@ -130,7 +131,6 @@ func (b *Backend) fsyncUnlocked() {
 		n := len(b.pending)
 		b.pending = b.markIfSynced(b.pending)
 		b.queued += int64(len(b.pending) - n)
-		b.report(nil)
 	}
 	b.syncDone.Broadcast()
 }
