@@ -49,9 +49,21 @@ async function instantiate({ wasmUrl, wasmExecUrl, wasmCache = true } = {}) {
   const [module, Go] = await Promise.all([compile(wasm, wasmCache && canCache(wasm, wasmBuild)), loadGo(execUrl)]);
   const go = new Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
-  go.run(instance); // runs main until it waits for calls; resolves only on exit
+  const exited = go.run(instance); // runs main until it waits for calls; resolves only on exit
   if (typeof instance.exports.tabletop_call !== "function") throw new Error("tabletop: the engine did not start");
-  return new Engine(instance.exports);
+  const e = new Engine(instance.exports, go);
+  exited.then(() => e._fail(new Error("the Go program exited")));
+  return e;
+}
+
+/**
+ * forget makes the next loadEngine start a new engine if failed is the current one: a
+ * failed engine (its Go program exited, or a call trapped) answers nothing again.
+ */
+function forget(failed) {
+  engine?.then((e) => {
+    if (e === failed) engine = undefined;
+  });
 }
 
 /**
@@ -95,8 +107,9 @@ const longText = 512; // above this, one encodeInto costs less than the loop (me
 
 /** Engine calls the Go engine's exported functions with request and result frames. */
 export class Engine {
-  constructor(exports) {
+  constructor(exports, go) {
     this._x = exports;
+    this._go = go; // wasm_exec.js's Go: exited is set when the program exits, even inside a call
     this._ptr = 0;
     this._cap = 0;
     this._views();
@@ -123,10 +136,34 @@ export class Engine {
    * message, index } object.
    */
   call(args, decode) {
-    const n = this._write(args);
-    const r = this._x.tabletop_call(n);
+    if (this.failed) throw this.failed;
+    let n, r;
+    try {
+      n = this._write(args);
+      r = this._x.tabletop_call(n);
+    } catch (e) {
+      throw this._fail(e);
+    }
+    // A panic in Go's code exits the program and returns from the call: its answer is void.
+    if (this._go?.exited) throw this._fail(new Error("the Go program exited, having panicked"));
     if (n > bigRequest) this._cap = 0;
     return this._read(Math.abs(r), r < 0, decode);
+  }
+
+  /**
+   * _fail marks the engine failed by cause (a trap in Go's code, such as running out of
+   * memory, or its program's exit) and returns the error every call answers from then on:
+   * code "EngineFailed". The next loadEngine starts a new engine, and a stored store
+   * reloads its replica on it from IndexedDB (store.js).
+   */
+  _fail(cause) {
+    this.failed ??= {
+      code: "EngineFailed",
+      statusCode: 500,
+      message: `The in-page engine failed (${cause?.message ?? cause}); a stored store reloads from what it stored, on a new engine.`,
+    };
+    forget(this);
+    return this.failed;
   }
 
   /** _write writes the request frame of args and returns its length. */
@@ -135,7 +172,7 @@ export class Engine {
     let need = head;
     for (const a of args) need += typeof a === "string" ? a.length * 3 : a.length;
     if (need > this._cap) {
-      this._ptr = this._x.tabletop_buffer(need);
+      this._ptr = this._x.tabletop_buffer(need) >>> 0; // an i32: an address past 2 GiB reads negative
       this._cap = Math.max(need, 64 << 10);
     }
     if (this._u8.byteLength === 0) this._views();
@@ -159,7 +196,7 @@ export class Engine {
 
   /** _read reads the result frame of n bytes, its answer with decode if given. */
   _read(n, failed, decode) {
-    const p = this._x.tabletop_result();
+    const p = this._x.tabletop_result() >>> 0;
     if (this._u8.byteLength === 0) this._views();
     const u8 = this._u8, dv = this._dv;
     const jsonLen = dv.getUint32(p, true);

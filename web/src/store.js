@@ -142,6 +142,17 @@ export class Store {
     }
   }
 
+  /**
+   * _restartIfFailed starts reloading the replica on a new engine if the engine failed
+   * (see Engine._fail; the call that met the failure answered EngineFailed): reads and
+   * writes wait for it, and then find what IndexedDB holds. It runs before a read or a
+   * group of writes, never inside an IndexedDB transaction. An in-memory store has nothing
+   * to reload from: it answers EngineFailed from then on.
+   */
+  _restartIfFailed() {
+    if (this._engine.failed && this._storage && !this._closed) this._reopening ??= this._reload().finally(() => (this._reopening = null));
+  }
+
   /** _load loads pages that idb.js read ({ lo, hi, pages, sets }: the log records that touch them) into the engine. */
   _load(loaded) {
     this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages, ...loaded.sets]);
@@ -167,6 +178,7 @@ export class Store {
 
   /** _readAs is _read for an operation with a binary answer, which decode reads (see Engine.call). */
   _readAs(decode, op, ...args) {
+    this._restartIfFailed();
     if (this._reopening) return this._reopening.then(() => this._readAs(decode, op, ...args));
     if (this._pending > 0) return this._settled.then(() => this._readAs(decode, op, ...args));
     try {
@@ -323,6 +335,8 @@ export class Store {
    * and settles them. A compaction runs alone.
    */
   async _commit() {
+    this._restartIfFailed();
+    if (this._reopening) await this._reopening.catch(() => {});
     if (this._queue[0].op === "compact") {
       const w = this._queue.shift();
       try {
@@ -456,9 +470,10 @@ export class Store {
   async _reload() {
     const from = this._seq;
     const loaded = await this._storage.load(from);
-    const old = this._handle;
+    const old = this._handle, oldEngine = this._engine;
+    if (oldEngine.failed) this._engine = await loadEngine(this._engineOptions);
     this._handle = await openPartial(this._engine, loaded.changeSets);
-    closeEngineStore(this._engine, old);
+    closeEngineStore(oldEngine, old);
     this._logBytes = loaded.logBytes;
     this._carry = carryOf(loaded.changeSets);
     this._seq = loaded.nextSeq;
@@ -535,7 +550,8 @@ export class Store {
     while (this._pumping) await this._pumping; // the writes already issued are committed
     this._closed = true;
     this._channel?.close();
-    this._exec("close", []);
+    if (this._reopening) await this._reopening.catch(() => {});
+    closeEngineStore(this._engine, this._handle); // a failed engine has nothing to close
     this._storage?.close();
   }
 }
@@ -604,6 +620,7 @@ export async function openStore(name, options = {}) {
   try {
     const { changeSets, logBytes, nextSeq } = await storage.load();
     const store = new Store(name, engine, await openPartial(engine, changeSets), storage, nextSeq);
+    store._engineOptions = options;
     store._logBytes = logBytes;
     store._carry = carryOf(changeSets);
     store.sync().catch(() => {}); // what other tabs committed while it opened
