@@ -37,6 +37,8 @@ var engineCodes = []struct {
 	{&core.ErrTooManyPolicies, &InvalidXmlDocument},
 	{&core.ErrStoreClosed, &ServerBusy},
 	{&core.ErrCheckpointExpired, &CheckpointExpired},
+	{&core.ErrCheckpointOtherStore, &CheckpointFromAnotherStore},
+	{&core.ErrTableReplaced, &TableReplaced},
 	{&core.ErrIndexNotFound, &ResourceNotFound},
 	{&core.ErrNotTracked, &InvalidInput},
 
