@@ -66,6 +66,9 @@ func (tx *Tx) Track(table string) error {
 			return err
 		}
 	}
+	if err := tx.setOutboxCount(id, len(keys)); err != nil {
+		return err
+	}
 	return tx.set(trackKey(id), "")
 }
 
@@ -165,7 +168,7 @@ func (tx *Tx) takeRemote(id string, k Key, e *Entity, etag string) error {
 	pulling := tx.pulling
 	tx.pulling = true
 	defer func() { tx.pulling = pulling }()
-	if err := tx.delIfPresent(outboxKey(id, k.PartitionKey, k.RowKey)); err != nil {
+	if err := tx.removeOutbox(id, k); err != nil {
 		return err
 	}
 	if e == nil {
@@ -242,16 +245,10 @@ func (tx *Tx) SyncedKeys(table string) ([]Key, error) {
 	return keys, err
 }
 
-// Pending counts the keys of a tracked table waiting in the outbox.
+// Pending counts the keys of a tracked table waiting in the outbox, reading one record.
 func (tx *Tx) Pending(table string) (int, error) {
 	if _, err := tx.Checkpoint(table); err != nil {
 		return 0, err
 	}
-	prefix := outboxPrefix + tableID(table) + sep
-	n := 0
-	err := tx.ascend(prefix, prefix+"\xff", func(_, _ string) bool {
-		n++
-		return true
-	})
-	return n, err
+	return tx.outboxCount(tableID(table))
 }
