@@ -77,6 +77,25 @@ func (tx *Tx) Untrack(table string) error {
 	return tx.dropReplica(tableID(table))
 }
 
+// ForgetRemote forgets what a tracked table's replica knows of its remote table: the
+// outbox, the remote ETags and the checkpoint, which becomes checkpoint. The table stays
+// tracked and keeps every entity, none of them queued: how a client starts taking a remote
+// table as it is (a later pull then decides what stays). To queue them all for the push
+// instead, as new to the remote, Untrack then Track.
+func (tx *Tx) ForgetRemote(table, checkpoint string) error {
+	if _, err := tx.Checkpoint(table); err != nil {
+		return err
+	}
+	id := tableID(table)
+	if err := tx.dropReplica(id); err != nil {
+		return err
+	}
+	if err := tx.setOutboxCount(id, 0); err != nil {
+		return err
+	}
+	return tx.set(trackKey(id), checkpoint)
+}
+
 // Checkpoint returns a tracked table's checkpoint ("" before the first pull), or
 // ErrNotTracked.
 func (tx *Tx) Checkpoint(table string) (string, error) {

@@ -326,3 +326,44 @@ func TestTx_Pending(t *testing.T) {
 	update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
 	check("tracked again", 4)
 }
+
+func TestTx_ForgetRemote(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "synced", "x"))
+		insert(t, s, "ttt", rent("p", "local", "y"))
+		items := pendingOf(t, s)
+		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", items[1].Key, items[1].LocalETag(), "R1") })
+		update(t, s, func(tx *core.Tx) error { return tx.ForgetRemote("ttt", "adopt:") })
+		var cp string
+		var n int
+		var synced []core.Key
+		err := s.View(func(tx *core.Tx) (err error) {
+			if cp, err = tx.Checkpoint("ttt"); err != nil {
+				return err
+			}
+			if n, err = tx.Pending("ttt"); err != nil {
+				return err
+			}
+			synced, err = tx.SyncedKeys("ttt")
+			return err
+		})
+		if err != nil || cp != "adopt:" || n != 0 || len(synced) != 0 || len(pendingOf(t, s)) != 0 {
+			t.Fatalf("checkpoint %q, pending %d, synced %v, %v", cp, n, synced, err)
+		}
+		if got := scanAll(t, s, "ttt"); len(got) != 2 {
+			t.Fatalf("%d entities kept, want 2", len(got))
+		}
+		insert(t, s, "ttt", rent("p", "after", "z"))
+		if got := pendingOf(t, s); len(got) != 1 || got[0].RowKey != "after" {
+			t.Fatalf("a write after: outbox %+v", got)
+		}
+	})
+	t.Run("ErrNotTracked", func(t *testing.T) {
+		s := newRuleStore(t, core.Options{}, "ttt")
+		err := s.Update(func(tx *core.Tx) error { return tx.ForgetRemote("ttt", "") })
+		if !errors.Is(err, core.ErrNotTracked) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
