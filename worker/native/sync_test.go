@@ -80,7 +80,6 @@ func TestSync_TwoReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.put("p", "fresh", "a2")
-	a.push()
 	lostThen(t, a, b, want, "TableReplaced")
 	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/fresh": "a2"}) {
 		t.Fatalf("after the table was recreated: %v", got)
@@ -102,7 +101,6 @@ func TestSync_TwoReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.put("p", "new", "a3")
-	a.push()
 	lostThen(t, a, b, map[string]string{"p/fresh": "a2"}, "CheckpointFromAnotherStore")
 	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/new": "a3"}) {
 		t.Fatalf("after the server started afresh: %v", got)
@@ -112,21 +110,29 @@ func TestSync_TwoReplicas(t *testing.T) {
 	}
 }
 
-// lostThen pulls both replicas, which must stop with code, B keeping held (A holds its
-// own push besides), then adopts the server's table in both.
+// lostThen syncs A (with a change pending) and B, which must stop with code before
+// changing anything, B keeping held; then both adopt the server's table, and A pushes
+// its change to it.
 func lostThen(t *testing.T, a, b *replica, held map[string]string, code string) {
 	t.Helper()
+	a.push()
 	a.pull()
 	b.pull()
-	if !slices.Equal(a.lost, []string{code}) || !slices.Equal(b.lost, []string{code}) {
-		t.Fatalf("lost: A %v, B %v; want [%s] each", a.lost, b.lost, code)
+	if !slices.Equal(a.lost, []string{code, code}) || !slices.Equal(b.lost, []string{code}) {
+		t.Fatalf("lost: A %v, B %v; want [%s %[3]s] and [%[3]s]", a.lost, b.lost, code)
 	}
 	if got := b.state(); !maps.Equal(got, held) {
 		t.Fatalf("B after the stop holds %v, want %v", got, held)
 	}
+	if len(a.outbox) != 1 {
+		t.Fatalf("A's outbox after the stop: %v", a.outbox)
+	}
 	a.lost, b.lost = nil, nil
 	a.adopt()
 	b.adopt()
+	a.push()
+	a.pull()
+	b.pull()
 }
 
 // converged fails unless both replicas hold what the server holds, and returns it.

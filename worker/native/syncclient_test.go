@@ -102,6 +102,9 @@ func (r *replica) state() map[string]string {
 // reported, and resolved by the default policy, server wins (the local copy takes the
 // server's current version).
 func (r *replica) push() {
+	if !r.tableVouched() {
+		return
+	}
 	keys := make([]string, 0, len(r.outbox))
 	for k := range r.outbox {
 		keys = append(keys, k)
@@ -136,6 +139,29 @@ func (r *replica) push() {
 			r.t.Fatalf("push %s: status %d", k, status)
 		}
 	}
+}
+
+// tableVouched asks the change feed, before a push, whether the checkpoint still names the
+// table (a request no key matches): a push to a table created again would take its 404s
+// for deletions. A lost table stops the push (see lost); a replica with no checkpoint, or
+// pulling as from Azure, cannot ask and pushes.
+func (r *replica) tableVouched() bool {
+	if r.checkpoint == "" || r.compat {
+		return true
+	}
+	q := url.Values{"comp": {"changes"}, "since": {r.checkpoint}, "$top": {"1"}, "$filter": {"PartitionKey lt ''"}}
+	resp := r.do("GET", "/"+r.table+"()", q, "", "")
+	if isLost(resp) {
+		r.lost = append(r.lost, resp.code)
+		return false
+	}
+	return true
+}
+
+// isLost reports whether an answer says the table this replica copied is gone or its
+// history replaced.
+func isLost(resp response) bool {
+	return resp.code == "TableNotFound" || resp.code == "TableReplaced" || resp.code == "CheckpointFromAnotherStore"
 }
 
 func (r *replica) setBase(k, etag string) {
@@ -201,7 +227,7 @@ func (r *replica) pullSeeing(seen map[string]bool) {
 			r.reconcile()
 			return
 		}
-		if resp.code == "TableNotFound" || resp.code == "TableReplaced" || resp.code == "CheckpointFromAnotherStore" {
+		if isLost(resp) {
 			r.lost = append(r.lost, resp.code)
 			return
 		}
