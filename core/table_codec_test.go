@@ -33,3 +33,19 @@ func TestTable_Codec(t *testing.T) {
 		}
 	})
 }
+
+func FuzzDecodeTable(f *testing.F) {
+	f.Add(encodeTable(&Table{Name: "Things"}))
+	f.Add(encodeTable(&Table{Name: "Things", Policies: []AccessPolicy{{ID: "a", Permission: "r"}}, Incarnation: Guid{1, 15: 2}}))
+	f.Add("\x00")
+	f.Fuzz(func(t *testing.T, v string) {
+		tb, err := decodeTable(v)
+		if err != nil {
+			return
+		}
+		again, err := decodeTable(encodeTable(tb))
+		if err != nil || again.Name != tb.Name || again.Incarnation != tb.Incarnation || len(again.Policies) != len(tb.Policies) {
+			t.Fatalf("%q decodes to %+v, which does not round-trip: %+v, %v", v, tb, again, err)
+		}
+	})
+}
