@@ -5,7 +5,7 @@
 // What the pull deletes locally, and when it stops instead, is in sync-lost.js.
 
 import { remoteError } from "./sync-rest.js";
-import { ADOPTING, feedAnswer, lostAnswer, lostError, continuationOf } from "./sync-lost.js";
+import { ADOPTING, checkFeed, feedAnswer, lostAnswer, lostError, continuationOf } from "./sync-lost.js";
 
 const PAGE = 1000; // entities per pull request, unless options.pageSize says otherwise
 const OVERLAP_MS = 5 * 60_000; // how far before its mark a Timestamp pull starts
@@ -22,7 +22,10 @@ export async function pull(sync, store, totals) {
   if (checkpoint === ADOPTING) return adopt(sync, store, totals);
   if (checkpoint.startsWith("mark:") || sync._noFeed) return pullByTimestamp(sync, store, checkpoint, totals);
   sync._status({ pull: "changes" });
-  if (sync._reconcileNext && (await reconcileFeed(sync, store, totals))) return;
+  if (sync._reconcileNext) {
+    await checkFeed(sync, checkpoint); // the table must still be the one the checkpoint names
+    if (await reconcileFeed(sync, store, totals)) return;
+  }
   let since = checkpoint.replace(/^feed:/, "");
   for (;;) {
     const res = await sync.remote.changes(since, pageSize(sync), sync._range);

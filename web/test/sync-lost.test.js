@@ -94,6 +94,14 @@ test("TableSync stops when the remote table may be lost", async (t) => {
     await stops(b, "TableReplaced", all, 0);
   });
 
+  await t.test("TableReplaced/Reconcile", async (t) => {
+    // A reconciliation the application asks for checks the checkpoint first.
+    const [a] = await synced(t, 1);
+    await dropTable(a, true);
+    await assert.rejects(a.sync.sync({ reconcile: true }), (e) => e.code === "TableReplaced");
+    assert.deepEqual(await contents(a.client), all);
+  });
+
   await t.test("CheckpointFromAnotherStore", async (t) => {
     // The server started afresh: a and b find the table created again on it (a with a
     // change made offline), c finds it missing.
