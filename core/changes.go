@@ -16,9 +16,10 @@ const changeIndex = "changes"
 const changeChunk = 128
 
 // Checkpoint is a position in a table's change feed: the Timestamp and keys of the last
-// change a reader has seen, the identity of the store that issued it, and Synced, a reading
-// of that store's clock such that the reader needs no deletion at or before it. The
-// Checkpoint whose Timestamp and keys are zero is the start of the feed, in any store.
+// change a reader has seen, the identities of the store that issued it and of the table's
+// incarnation (see Table.Incarnation), and Synced, a reading of that store's clock such
+// that the reader needs no deletion at or before it. The Checkpoint whose Timestamp and
+// keys are zero is the start of the feed, in any store.
 //
 // Synced is what lets a reader page through a table whose entities are older than the
 // deletion records already purged. A reader that starts at the beginning of the feed holds
@@ -34,6 +35,7 @@ const changeChunk = 128
 // refused whenever the horizon or the retention passed c.Timestamp.
 type Checkpoint struct {
 	Store        Guid // the store's identity (see Tx.StoreID)
+	Table        Guid // the table's incarnation (see Table.Incarnation)
 	Timestamp    DateTime
 	PartitionKey string
 	RowKey       string
@@ -67,11 +69,13 @@ func (c Change) Deleted() bool { return c.Entity == nil }
 
 // Changes calls fn with each change of a table after since, in feed order, until fn returns
 // false. From the zero Checkpoint it lists every entity and deletion record; from any
-// other it first checks that no deletion the reader needs was forgotten, else it returns
-// ErrCheckpointExpired and the reader must reconcile (see ErrCheckpointExpired). Each
-// change's Checkpoint carries since.Synced forward, or from the start the store's clock.
+// other it first checks that since comes from this store's history of this table
+// (ErrCheckpointOtherStore, ErrTableReplaced) and that no deletion the reader needs was
+// forgotten (ErrCheckpointExpired: the reader must reconcile). Each change's Checkpoint
+// carries since.Synced forward, or from the start the store's clock.
 func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) error {
-	if _, err := tx.Table(table); err != nil {
+	t, err := tx.Table(table)
+	if err != nil {
 		return err
 	}
 	id := tableID(table)
@@ -83,10 +87,10 @@ func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) er
 		if since.Synced, err = tx.clock(); err != nil {
 			return err
 		}
-	} else if err := tx.checkCheckpoint(id, store, since); err != nil {
+	} else if err := tx.checkCheckpoint(id, store, t.Incarnation, since); err != nil {
 		return err
 	}
-	since.Store = store
+	since.Store, since.Table = store, t.Incarnation
 	es := &feedCursor{tx: tx, index: changeIndex, prefix: tableEntities(id), decode: true, pos: since}
 	ds := &feedCursor{tx: tx, index: deletionIndex, prefix: tableDeletions(id), pos: since}
 	for {
@@ -181,7 +185,7 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 			return true
 		}
 		pk, rk := splitEntityKey(k, len(prefix))
-		c := Change{Checkpoint: Checkpoint{Store: pos.Store, Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk, Synced: pos.Synced}}
+		c := Change{Checkpoint: Checkpoint{Store: pos.Store, Table: pos.Table, Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk, Synced: pos.Synced}}
 		if !pos.Before(c.Checkpoint) {
 			return true
 		}

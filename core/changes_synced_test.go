@@ -191,7 +191,7 @@ func TestTx_CaughtUp(t *testing.T) {
 		_, _, err = readAll(s, "feed", end, 2, nil)
 		wantErr(t, err, core.ErrCheckpointExpired)
 	})
-	t.Run("ErrCheckpointExpired/TableRecreated", func(t *testing.T) {
+	t.Run("ErrTableReplaced", func(t *testing.T) {
 		clk := newClock()
 		s := syncStore(t, clk, "feed")
 		insert(t, s, "feed", ent("p", "0"))
@@ -207,9 +207,9 @@ func TestTx_CaughtUp(t *testing.T) {
 		}
 		insert(t, s, "feed", ent("p", "1"))
 		_, _, err = readAll(s, "feed", end, 2, nil)
-		wantErr(t, err, core.ErrCheckpointExpired)
+		wantErr(t, err, core.ErrTableReplaced)
 	})
-	t.Run("ErrCheckpointExpired/RestoredOlderCopy", func(t *testing.T) {
+	t.Run("ErrCheckpointOtherStore/RestoredOlderCopy", func(t *testing.T) {
 		clk := newClock()
 		kv := memoryBackend()
 		s, err := core.Open(core.Options{Backend: kv(), Now: clk.Now, DeletionRetention: time.Hour})
@@ -225,6 +225,6 @@ func TestTx_CaughtUp(t *testing.T) {
 		}
 		end.Synced++
 		_, _, err = readAll(s, "feed", end, 2, nil)
-		wantErr(t, err, core.ErrCheckpointExpired)
+		wantErr(t, err, core.ErrCheckpointOtherStore)
 	})
 }

@@ -3,6 +3,7 @@ package core_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -78,17 +79,21 @@ func del(t testing.TB, s *core.Store, table, pk, rk string) {
 func ent(pk, rk string) *core.Entity { return &core.Entity{PartitionKey: pk, RowKey: rk} }
 
 // checkpointAt is the checkpoint of entity e, as written to store s.
-func checkpointAt(t testing.TB, s *core.Store, e *core.Entity) core.Checkpoint {
+func checkpointAt(t testing.TB, s *core.Store, table string, e *core.Entity) core.Checkpoint {
 	t.Helper()
 	var id core.Guid
+	var tb *core.Table
 	err := s.View(func(tx *core.Tx) (err error) {
-		id, err = tx.StoreID()
+		if id, err = tx.StoreID(); err != nil {
+			return err
+		}
+		tb, err = tx.Table(table)
 		return err
 	})
 	if err != nil || id == (core.Guid{}) {
 		t.Fatalf("store id %v, %v", id, err)
 	}
-	return core.Checkpoint{Store: id, Timestamp: e.Timestamp, PartitionKey: e.PartitionKey, RowKey: e.RowKey}
+	return core.Checkpoint{Store: id, Table: tb.Incarnation, Timestamp: e.Timestamp, PartitionKey: e.PartitionKey, RowKey: e.RowKey}
 }
 
 func TestTx_Changes(t *testing.T) {
@@ -201,20 +206,31 @@ func TestTx_Changes(t *testing.T) {
 		_, err := changes(s, "nope", core.Checkpoint{}, -1)
 		wantErr(t, err, core.ErrTableNotFound)
 	})
-	t.Run("ErrCheckpointExpired", func(t *testing.T) {
+	t.Run("ErrCheckpoint", func(t *testing.T) {
+		recreate := func(s *core.Store, _ *clock) {
+			s.DeleteTable("feed")
+			s.CreateTable("Feed")
+		}
 		for _, tc := range []struct {
 			name  string
 			after func(s *core.Store, clk *clock)
 			opts  func(*core.Options)
+			want  error
 		}{
-			{"OlderThanRetention", func(_ *core.Store, clk *clock) { clk.Advance(25 * time.Hour) }, nil},
-			{"NoRetention", nil, func(o *core.Options) { o.DeletionRetention = 0 }},
-			{"TableRecreated", func(s *core.Store, _ *clock) {
-				s.DeleteTable("feed")
-				s.CreateTable("Feed")
-			}, nil},
-			{"FromAnotherStore", nil, nil},
-			{"FromAStoreStartedAfresh", nil, nil},
+			{"Expired/OlderThanRetention", func(_ *core.Store, clk *clock) { clk.Advance(25 * time.Hour) }, nil, core.ErrCheckpointExpired},
+			{"Expired/NoRetention", nil, func(o *core.Options) { o.DeletionRetention = 0 }, core.ErrCheckpointExpired},
+			{"TableReplaced", recreate, nil, core.ErrTableReplaced},
+			{"TableReplaced/NoRetention", recreate, func(o *core.Options) { o.DeletionRetention = 0 }, core.ErrTableReplaced},
+			{"TableReplaced/DeletionPurged", func(s *core.Store, clk *clock) {
+				recreate(s, clk)
+				clk.Advance(25 * time.Hour)
+				if _, err := s.PurgeDeletions(); err != nil {
+					panic(err)
+				}
+			}, nil, core.ErrTableReplaced},
+			{"OtherStore/LaterThanItsClock", nil, nil, core.ErrCheckpointOtherStore},
+			{"OtherStore/StartedAfresh", nil, nil, core.ErrCheckpointOtherStore},
+			{"OtherStore/StartedAfresh/NoRetention", nil, func(o *core.Options) { o.DeletionRetention = 0 }, core.ErrCheckpointOtherStore},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				clk := newClock()
@@ -224,11 +240,11 @@ func TestTx_Changes(t *testing.T) {
 				}
 				s := newRuleStore(t, opts, "feed")
 				e := insert(t, s, "feed", ent("p", "1"))
-				cp := checkpointAt(t, s, e)
-				switch tc.name {
-				case "FromAnotherStore":
+				cp := checkpointAt(t, s, "feed", e)
+				switch {
+				case tc.name == "OtherStore/LaterThanItsClock":
 					cp.Timestamp += 1e7
-				case "FromAStoreStartedAfresh":
+				case strings.HasPrefix(tc.name, "OtherStore/StartedAfresh"):
 					clk.Advance(time.Minute)
 					s = newRuleStore(t, opts, "feed")
 					insert(t, s, "feed", ent("p", "1"))
@@ -237,11 +253,28 @@ func TestTx_Changes(t *testing.T) {
 					tc.after(s, clk)
 				}
 				_, err := changes(s, "feed", cp, -1)
-				wantErr(t, err, core.ErrCheckpointExpired)
+				wantErr(t, err, tc.want)
 				if _, err := changes(s, "feed", core.Checkpoint{}, -1); err != nil {
 					t.Fatalf("from the start: %v", err)
 				}
 			})
+		}
+	})
+	t.Run("OK/CheckpointOfATableBeforeIncarnations", func(t *testing.T) {
+		// A checkpoint of a server before incarnations carries none, as its tables did;
+		// it resumes on such a table, and not on one created since.
+		s := syncStore(t, newClock(), "feed")
+		e := insert(t, s, "feed", ent("p", "1"))
+		cp := checkpointAt(t, s, "feed", e)
+		if cp.Table == (core.Guid{}) {
+			t.Fatal("a checkpoint of a new table carries no incarnation")
+		}
+		old := cp
+		old.Table = core.Guid{}
+		_, err := changes(s, "feed", old, -1)
+		wantErr(t, err, core.ErrTableReplaced)
+		if _, err := changes(s, "feed", cp, -1); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
@@ -294,7 +327,7 @@ func TestStore_PurgeDeletions(t *testing.T) {
 		cp := feed(t, s, "feed", core.Checkpoint{})[0].Checkpoint
 		del(t, s, "feed", "p", "1")
 		e2 := insert(t, s, "feed", ent("p", "2"))
-		after := checkpointAt(t, s, e2)
+		after := checkpointAt(t, s, "feed", e2)
 		before := cp
 		before.Timestamp--
 		clk.Advance(2 * time.Hour)

@@ -2,17 +2,8 @@ package core
 
 import (
 	"encoding/binary"
-	"errors"
 	"strconv"
 )
-
-// ErrCheckpointExpired means a change feed cannot resume from a checkpoint: deletions
-// its reader needs may have been purged (see Checkpoint), the table was
-// deleted since (and perhaps created again), or the checkpoint comes from another store
-// (another identity, or later than anything this store has issued, as after a restore).
-// A sync client then reconciles: it reads the whole table again and deletes what it holds
-// that the table no longer has.
-var ErrCheckpointExpired = errors.New("checkpoint is older than the deletion records kept")
 
 // Deletion records. While Options.DeletionRetention is positive, deleting an entity leaves
 // a record of its keys and the deletion's Timestamp (d\0{table}\0{pk}\0{rk}), and deleting
@@ -180,42 +171,6 @@ func (tx *Tx) horizon() (DateTime, error) {
 // retentionCutoff is the Timestamp before which deletion records are expired now.
 func (s *Store) retentionCutoff() DateTime {
 	return DateTimeOf(s.opts.Now().Add(-s.opts.DeletionRetention))
-}
-
-// checkCheckpoint returns ErrCheckpointExpired if a change feed of table id cannot resume
-// exactly from since, which is not the zero Checkpoint: it comes from another store, or
-// from a later state of this one (a restored older copy); a deletion it may need was purged
-// (see Checkpoint: the horizon is at or after since and after since.Synced), or since is
-// older than the retention and the horizon moved since since.Synced; or the table was
-// deleted after since.
-func (tx *Tx) checkCheckpoint(id string, store Guid, since Checkpoint) error {
-	s := tx.store
-	if since.Store != store || s.opts.DeletionRetention <= 0 {
-		return ErrCheckpointExpired
-	}
-	clock, err := tx.clock()
-	if err != nil {
-		return err
-	}
-	if since.Timestamp > clock || since.Synced > clock {
-		return ErrCheckpointExpired
-	}
-	h, err := tx.horizon()
-	if err != nil {
-		return err
-	}
-	moved := h > since.Synced || since.Synced == 0
-	if moved && (since.Timestamp <= h || since.Timestamp < s.retentionCutoff()) {
-		return ErrCheckpointExpired
-	}
-	v, ok, err := tx.get(tableDeletionKey(id))
-	if err != nil {
-		return err
-	}
-	if ok && since.Timestamp <= stampOf(v) {
-		return ErrCheckpointExpired
-	}
-	return nil
 }
 
 // clock returns the last Timestamp the store issued: every later write takes a later one.

@@ -79,7 +79,11 @@
 // checkpoint that may have missed a purged one is ErrCheckpointExpired, judged by the
 // store's clock it carries (Checkpoint.Synced: when its read began, or last caught up
 // with the end of the feed, Tx.CaughtUp), so tables older than the purged records still
-// page from the start to the end. Two in-memory
+// page from the start to the end. A checkpoint also carries the identities of the store
+// and of the table's incarnation (Table.Incarnation, random, made by CreateTable), so one
+// from another store's history is ErrCheckpointOtherStore and one of a table deleted
+// since is ErrTableReplaced: unlike an expiry, neither lets a reader take what the table
+// lacks for deleted (see checkpoint.go). Two in-memory
 // buntdb indexes order entities and deletion records by Timestamp; they are rebuilt as the
 // store loads, and nothing of them is stored.
 //

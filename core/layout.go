@@ -16,8 +16,9 @@ import (
 //	s\0{table id}                              a table replicated by a sync client: its checkpoint
 //	o\0{table id}\0{PartitionKey}\0{RowKey}   outbox: changed locally, not pushed yet
 //	r\0{table id}\0{PartitionKey}\0{RowKey}   the remote ETag the local copy derives from
+//	c\0{table id}                              how many outbox records the table has
 //
-// (the last three: see replica.go).
+// (the last four: see replica.go).
 //
 // A table id is the lowercase table name. Keys may not contain U+0000–U+001F, so the \0
 // separator keeps tuple order: buntdb's binary key order is (PartitionKey, RowKey) in

@@ -83,14 +83,14 @@ func TestTx_AdoptFeed(t *testing.T) {
 			t.Fatalf("after a write: %v, %v", keys, err)
 		}
 	})
-	t.Run("ErrCheckpointExpired", func(t *testing.T) {
+	t.Run("ErrCheckpoint", func(t *testing.T) {
 		src := moveFixture(t)
 		_, cp, err := feedAfter(src, core.Checkpoint{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := feedAfter(moveTo(t, src, core.Span{From: "c"}, false), cp); !errors.Is(err, core.ErrCheckpointExpired) {
-			t.Fatalf("without adopting the feed: %v, want ErrCheckpointExpired (another store)", err)
+		if _, _, err := feedAfter(moveTo(t, src, core.Span{From: "c"}, false), cp); !errors.Is(err, core.ErrCheckpointOtherStore) {
+			t.Fatalf("without adopting the feed: %v, want ErrCheckpointOtherStore", err)
 		}
 		// the table deleted and created again after cp: cp is void in the new store too
 		if err := src.DeleteTable("things"); err != nil {
@@ -102,8 +102,8 @@ func TestTx_AdoptFeed(t *testing.T) {
 		if _, err := src.Apply("things", core.Op{Kind: core.OpInsert, Entity: entity("d", "1")}); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := feedAfter(moveTo(t, src, core.Span{From: "c"}, true), cp); !errors.Is(err, core.ErrCheckpointExpired) {
-			t.Fatalf("a checkpoint before the table's deletion: %v, want ErrCheckpointExpired", err)
+		if _, _, err := feedAfter(moveTo(t, src, core.Span{From: "c"}, true), cp); !errors.Is(err, core.ErrTableReplaced) {
+			t.Fatalf("a checkpoint before the table's deletion: %v, want ErrTableReplaced", err)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import "errors"
 //	s\0{table id}                          the table is tracked; value: the client's checkpoint (opaque)
 //	o\0{table id}\0{PartitionKey}\0{RowKey} outbox: the entity changed locally and is not pushed yet
 //	r\0{table id}\0{PartitionKey}\0{RowKey} remote ETag: the server's ETag of the version the local copy derives from
+//	c\0{table id}                          how many outbox records the table has (see replica_outbox.go)
 //
 // Every local write of a tracked table (Tx.Apply, a batch, an import) adds the entity's
 // outbox record in the same transaction, so a write that is durable is also queued for
@@ -21,6 +22,7 @@ const (
 	trackPrefix  = "s\x00"
 	outboxPrefix = "o\x00"
 	remotePrefix = "r\x00"
+	countPrefix  = "c\x00"
 )
 
 // trackKey is the key of table id's sync state.
@@ -51,7 +53,7 @@ func (tx *Tx) noteLocalChange(id, pk, rk string) error {
 	if err != nil || !ok {
 		return err
 	}
-	return tx.set(outboxKey(id, pk, rk), "")
+	return tx.addOutbox(id, pk, rk)
 }
 
 // dropReplica removes table id's sync state, outbox and remote ETags.
@@ -60,6 +62,9 @@ func (tx *Tx) dropReplica(id string) error {
 		return err
 	}
 	if err := tx.deletePrefix(remotePrefix + id + sep); err != nil {
+		return err
+	}
+	if err := tx.delIfPresent(countKey(id)); err != nil {
 		return err
 	}
 	if _, ok, err := tx.get(trackKey(id)); err != nil || !ok {

@@ -66,12 +66,34 @@ func (tx *Tx) Track(table string) error {
 			return err
 		}
 	}
+	if err := tx.setOutboxCount(id, len(keys)); err != nil {
+		return err
+	}
 	return tx.set(trackKey(id), "")
 }
 
 // Untrack stops replicating a table and forgets its outbox, remote ETags and checkpoint.
 func (tx *Tx) Untrack(table string) error {
 	return tx.dropReplica(tableID(table))
+}
+
+// ForgetRemote forgets what a tracked table's replica knows of its remote table: the
+// outbox, the remote ETags and the checkpoint, which becomes checkpoint. The table stays
+// tracked and keeps every entity, none of them queued: how a client starts taking a remote
+// table as it is (a later pull then decides what stays). To queue them all for the push
+// instead, as new to the remote, Untrack then Track.
+func (tx *Tx) ForgetRemote(table, checkpoint string) error {
+	if _, err := tx.Checkpoint(table); err != nil {
+		return err
+	}
+	id := tableID(table)
+	if err := tx.dropReplica(id); err != nil {
+		return err
+	}
+	if err := tx.setOutboxCount(id, 0); err != nil {
+		return err
+	}
+	return tx.set(trackKey(id), checkpoint)
 }
 
 // Checkpoint returns a tracked table's checkpoint ("" before the first pull), or
@@ -165,7 +187,7 @@ func (tx *Tx) takeRemote(id string, k Key, e *Entity, etag string) error {
 	pulling := tx.pulling
 	tx.pulling = true
 	defer func() { tx.pulling = pulling }()
-	if err := tx.delIfPresent(outboxKey(id, k.PartitionKey, k.RowKey)); err != nil {
+	if err := tx.removeOutbox(id, k); err != nil {
 		return err
 	}
 	if e == nil {
@@ -242,16 +264,10 @@ func (tx *Tx) SyncedKeys(table string) ([]Key, error) {
 	return keys, err
 }
 
-// Pending counts the keys of a tracked table waiting in the outbox.
+// Pending counts the keys of a tracked table waiting in the outbox, reading one record.
 func (tx *Tx) Pending(table string) (int, error) {
 	if _, err := tx.Checkpoint(table); err != nil {
 		return 0, err
 	}
-	prefix := outboxPrefix + tableID(table) + sep
-	n := 0
-	err := tx.ascend(prefix, prefix+"\xff", func(_, _ string) bool {
-		n++
-		return true
-	})
-	return n, err
+	return tx.outboxCount(tableID(table))
 }

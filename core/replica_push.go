@@ -24,7 +24,7 @@ func (tx *Tx) Acknowledge(table string, k Key, localETag, remoteETag string) err
 	if now != localETag {
 		return nil
 	}
-	return tx.delIfPresent(outboxKey(id, k.PartitionKey, k.RowKey))
+	return tx.removeOutbox(id, k)
 }
 
 // Rebase keeps the local change of key k pending but bases it on the server's version
@@ -38,7 +38,7 @@ func (tx *Tx) Rebase(table string, k Key, remoteETag string) error {
 	if err := tx.setRemote(id, k, remoteETag); err != nil {
 		return err
 	}
-	return tx.set(outboxKey(id, k.PartitionKey, k.RowKey), "")
+	return tx.addOutbox(id, k.PartitionKey, k.RowKey)
 }
 
 // TakeRemote resolves a conflict on key k for the server: if the local copy is still at

@@ -265,3 +265,105 @@ func TestTx_SameAsLocal(t *testing.T) {
 		})
 	}
 }
+
+// TestTx_Pending: the outbox count follows every change of the outbox, in the same
+// transaction: writes (a key written twice counts once), a batch, a rolled-back
+// transaction, acknowledgements, a conflict taken from the server, a rebase, and
+// tracking again.
+func TestTx_Pending(t *testing.T) {
+	s := newRuleStore(t, core.Options{}, "ttt")
+	insert(t, s, "ttt", rent("p", "before", "x"))
+	update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
+	check := func(step string, want int) {
+		t.Helper()
+		var n int
+		if err := s.View(func(tx *core.Tx) (err error) { n, err = tx.Pending("ttt"); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(pendingOf(t, s)); n != want || got != want {
+			t.Fatalf("%s: Pending = %d, outbox holds %d; want %d", step, n, got, want)
+		}
+	}
+	check("tracked", 1)
+	insert(t, s, "ttt", rent("p", "a", "1"))
+	if _, err := s.Apply("ttt", core.Op{Kind: core.OpInsertOrReplace, Entity: rent("p", "a", "2")}); err != nil {
+		t.Fatal(err)
+	}
+	check("a key written twice", 2)
+	if _, err := s.ApplyBatch("ttt", []core.Op{
+		{Kind: core.OpInsert, Entity: rent("q", "1", "")},
+		{Kind: core.OpInsert, Entity: rent("q", "2", "")},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("a batch", 4)
+	failed := errors.New("roll back")
+	if err := s.Update(func(tx *core.Tx) error {
+		if _, err := tx.Apply("ttt", core.Op{Kind: core.OpInsert, Entity: rent("r", "1", "")}); err != nil {
+			return err
+		}
+		return failed
+	}); !errors.Is(err, failed) {
+		t.Fatal(err)
+	}
+	check("a transaction rolled back", 4)
+	items := pendingOf(t, s)
+	update(t, s, func(tx *core.Tx) error {
+		return tx.Acknowledge("ttt", items[0].Key, items[0].LocalETag(), "R1")
+	})
+	update(t, s, func(tx *core.Tx) error {
+		return tx.Acknowledge("ttt", items[0].Key, items[0].LocalETag(), "R2") // twice: counted out once
+	})
+	check("acknowledged", 3)
+	update(t, s, func(tx *core.Tx) error {
+		_, err := tx.TakeRemote("ttt", items[1].Key, items[1].LocalETag(), rent(items[1].PartitionKey, items[1].RowKey, "server"), "R3")
+		return err
+	})
+	check("taken from the server", 2)
+	update(t, s, func(tx *core.Tx) error { return tx.Rebase("ttt", items[0].Key, "R4") })
+	check("rebased", 3)
+	update(t, s, func(tx *core.Tx) error { return tx.Untrack("ttt") })
+	update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
+	check("tracked again", 4)
+}
+
+func TestTx_ForgetRemote(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		s := replicaStore(t)
+		insert(t, s, "ttt", rent("p", "synced", "x"))
+		insert(t, s, "ttt", rent("p", "local", "y"))
+		items := pendingOf(t, s)
+		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", items[1].Key, items[1].LocalETag(), "R1") })
+		update(t, s, func(tx *core.Tx) error { return tx.ForgetRemote("ttt", "adopt:") })
+		var cp string
+		var n int
+		var synced []core.Key
+		err := s.View(func(tx *core.Tx) (err error) {
+			if cp, err = tx.Checkpoint("ttt"); err != nil {
+				return err
+			}
+			if n, err = tx.Pending("ttt"); err != nil {
+				return err
+			}
+			synced, err = tx.SyncedKeys("ttt")
+			return err
+		})
+		if err != nil || cp != "adopt:" || n != 0 || len(synced) != 0 || len(pendingOf(t, s)) != 0 {
+			t.Fatalf("checkpoint %q, pending %d, synced %v, %v", cp, n, synced, err)
+		}
+		if got := scanAll(t, s, "ttt"); len(got) != 2 {
+			t.Fatalf("%d entities kept, want 2", len(got))
+		}
+		insert(t, s, "ttt", rent("p", "after", "z"))
+		if got := pendingOf(t, s); len(got) != 1 || got[0].RowKey != "after" {
+			t.Fatalf("a write after: outbox %+v", got)
+		}
+	})
+	t.Run("ErrNotTracked", func(t *testing.T) {
+		s := newRuleStore(t, core.Options{}, "ttt")
+		err := s.Update(func(tx *core.Tx) error { return tx.ForgetRemote("ttt", "") })
+		if !errors.Is(err, core.ErrNotTracked) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}

@@ -139,3 +139,52 @@ func TestRule_Account_AnyNumberOfTables(t *testing.T) {
 		t.Fatalf("%d tables, want %d", got, n)
 	}
 }
+
+// TestRule_Table_Incarnation: every table created gets an incarnation of its own, which
+// changing its access policies keeps (a move keeps it too: TestStore_AdoptFeed resumes a
+// checkpoint in the new store), and a table deleted and created again under the same name
+// gets another.
+func TestRule_Table_Incarnation(t *testing.T) {
+	s := newRuleStore(t, core.Options{})
+	incarnation := func(name string) core.Guid {
+		t.Helper()
+		var g core.Guid
+		err := s.View(func(tx *core.Tx) error {
+			tb, err := tx.Table(name)
+			if err == nil {
+				g = tb.Incarnation
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	created, err := s.CreateTable("Foo")
+	if err != nil || created.Incarnation == (core.Guid{}) {
+		t.Fatalf("CreateTable = %+v, %v; want an incarnation", created, err)
+	}
+	if got := incarnation("foo"); got != created.Incarnation {
+		t.Fatalf("stored incarnation %v, created %v", got, created.Incarnation)
+	}
+	if err := s.Update(func(tx *core.Tx) error {
+		return tx.SetAccessPolicies("Foo", []core.AccessPolicy{{ID: "p", Permission: "r"}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := incarnation("Foo"); got != created.Incarnation {
+		t.Fatalf("after SetAccessPolicies: %v, want %v", got, created.Incarnation)
+	}
+	if err := s.DeleteTable("Foo"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.CreateTable("Foo")
+	if err != nil || again.Incarnation == created.Incarnation || again.Incarnation == (core.Guid{}) {
+		t.Fatalf("created again: %+v, %v; want another incarnation than %v", again, err, created.Incarnation)
+	}
+	other, err := s.CreateTable("Bar")
+	if err != nil || other.Incarnation == again.Incarnation {
+		t.Fatalf("another table: %+v, %v", other, err)
+	}
+}

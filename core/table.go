@@ -5,10 +5,16 @@ import (
 	"strings"
 )
 
-// Table describes a table: its name as created and its stored access policies.
+// Table describes a table: its name as created, its stored access policies and its
+// incarnation.
 type Table struct {
 	Name     string
 	Policies []AccessPolicy
+	// Incarnation identifies this table among every table of its name, before and after
+	// it: random, made when the table is created, so a table deleted and created again is
+	// told apart from the one before (its change feed's checkpoints carry it, see
+	// Checkpoint). It is the zero Guid for a table created before tables had one.
+	Incarnation Guid
 }
 
 // AccessPolicy is a stored access policy (a signed identifier of the table's ACL) that a
@@ -33,7 +39,7 @@ func (tx *Tx) CreateTable(name string) (*Table, error) {
 	if _, ok, err := tx.get(key); err != nil || ok {
 		return nil, orErr(err, ErrTableExists)
 	}
-	t := &Table{Name: name}
+	t := &Table{Name: name, Incarnation: NewGuid()}
 	if err := tx.set(key, encodeTable(t)); err != nil {
 		return nil, err
 	}
@@ -126,10 +132,19 @@ func orErr(err, alt error) error {
 	return alt
 }
 
+// tableIncarnationMark starts a table record that holds an incarnation: a byte no record
+// before incarnations starts with, since those start with the uvarint length of a table
+// name, never 0.
+const tableIncarnationMark = 0
+
 // encodeTable returns the stored form of a table record: uvarint-prefixed strings, the
-// name first, then four per access policy.
+// name first, then four per access policy; a table with an incarnation has the mark byte
+// and the incarnation's 16 bytes before them.
 func encodeTable(t *Table) string {
 	var b []byte
+	if t.Incarnation != (Guid{}) {
+		b = append(append(b, tableIncarnationMark), t.Incarnation[:]...)
+	}
 	b = appendString(b, t.Name)
 	for _, p := range t.Policies {
 		b = appendString(b, p.ID)
@@ -146,8 +161,15 @@ func appendString(b []byte, s string) []byte {
 }
 
 func decodeTable(v string) (*Table, error) {
+	var g Guid
+	if len(v) > 0 && v[0] == tableIncarnationMark {
+		if len(v) < 1+len(g) {
+			return nil, errCorrupt
+		}
+		v = v[1+copy(g[:], v[1:]):]
+	}
 	d := decoder{s: v}
-	t := &Table{Name: d.bytes(d.uvarint())}
+	t := &Table{Name: d.bytes(d.uvarint()), Incarnation: g}
 	for len(d.s) > 0 && !d.err {
 		t.Policies = append(t.Policies, AccessPolicy{
 			ID: d.bytes(d.uvarint()), Start: d.bytes(d.uvarint()),

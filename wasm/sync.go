@@ -21,6 +21,12 @@ func syncHandler(op string) handler {
 		return func(s *store, a [][]byte) ([]byte, error) {
 			return nil, s.db.Update(func(tx *core.Tx) error { return tx.Untrack(arg(a, 0)) })
 		}
+	case "syncRequeue":
+		return (*store).syncRequeue
+	case "syncForget":
+		return func(s *store, a [][]byte) ([]byte, error) {
+			return nil, s.db.Update(func(tx *core.Tx) error { return tx.ForgetRemote(arg(a, 0), arg(a, 1)) })
+		}
 	case "syncState":
 		return (*store).syncState
 	case "syncOutbox":
@@ -198,11 +204,31 @@ func (s *store) syncSame(a [][]byte) ([]byte, error) {
 	return appendBool(nil, ok), err
 }
 
+// syncRequeue queues every entity of a tracked table for the push as new to the remote
+// (no base ETag), forgetting the outbox, remote ETags and checkpoint before: how a client
+// pushes its whole copy to a remote table that lost it. Argument: the table.
+func (s *store) syncRequeue(a [][]byte) ([]byte, error) {
+	return nil, s.db.Update(func(tx *core.Tx) error {
+		if _, err := tx.Checkpoint(arg(a, 0)); err != nil {
+			return err
+		}
+		if err := tx.Untrack(arg(a, 0)); err != nil {
+			return err
+		}
+		return tx.Track(arg(a, 0))
+	})
+}
+
 // syncKeys answers the keys of a tracked table that have a remote ETag, [["pk","rk"],…]:
-// what a key reconciliation compares with the server's keys.
+// what a key reconciliation compares with the server's keys; with argument 1 "all", the
+// keys of every local entity (what adopting a remote table compares).
 func (s *store) syncKeys(a [][]byte) ([]byte, error) {
 	var keys []core.Key
 	err := s.db.View(func(tx *core.Tx) (err error) {
+		if arg(a, 1) == "all" {
+			keys, err = localKeys(tx, arg(a, 0))
+			return err
+		}
 		keys, err = tx.SyncedKeys(arg(a, 0))
 		return err
 	})
@@ -218,6 +244,19 @@ func (s *store) syncKeys(a [][]byte) ([]byte, error) {
 		b = append(wire.AppendString(append(b, ','), k.RowKey), ']')
 	}
 	return append(b, ']'), nil
+}
+
+// localKeys lists the keys of every entity of a tracked table, in key order.
+func localKeys(tx *core.Tx, table string) ([]core.Key, error) {
+	if _, err := tx.Checkpoint(table); err != nil {
+		return nil, err
+	}
+	var keys []core.Key
+	err := tx.ScanRecords(table, core.WholeTable, func(r *core.Record) bool {
+		keys = append(keys, core.Key{PartitionKey: r.PartitionKey, RowKey: r.RowKey})
+		return true
+	})
+	return keys, err
 }
 
 func appendBool(b []byte, v bool) []byte {

@@ -42,11 +42,40 @@ func TestAPI_Sync(t *testing.T) {
 			t.Fatal("a partial ack group was accepted")
 		}
 	})
+	t.Run("OK/RequeueAndForget", func(t *testing.T) {
+		s := newSession(t)
+		s.must("createTable", "people")
+		s.must("syncTrack", "people")
+		page := `{"tabletop.checkpoint":"c1","tabletop.more":false,"value":[{"odata.etag":"W/\"r1\"","PartitionKey":"p","RowKey":"remote"}],"tabletop.deleted":[]}`
+		s.must("syncPull", "people", page, "feed", "", "")
+		s.must("write", "people", "create", `{"PartitionKey":"p","RowKey":"local"}`, "")
+		if got := s.must("syncKeys", "people", "all"); got != `[["p","local"],["p","remote"]]` {
+			t.Fatalf("all keys = %s", got)
+		}
+		s.must("syncRequeue", "people")
+		if got := s.must("syncState", "people"); got != `{"checkpoint":"","pending":2}` {
+			t.Fatalf("state after requeue = %s", got)
+		}
+		if box := s.must("syncOutbox", "people", "", "", "0"); strings.Count(box, `"base":""`) != 2 {
+			t.Fatalf("outbox after requeue = %s", box)
+		}
+		s.must("syncForget", "people", "adopt:")
+		if got := s.must("syncState", "people"); got != `{"checkpoint":"adopt:","pending":0}` {
+			t.Fatalf("state after forget = %s", got)
+		}
+		if got := s.must("syncKeys", "people"); got != `[]` {
+			t.Fatalf("synced keys after forget = %s", got)
+		}
+	})
 	t.Run("ErrNotTracked", func(t *testing.T) {
 		s := newSession(t)
 		s.must("createTable", "people")
 		_, _, err := s.call("syncOutbox", "people", "", "", "0")
 		wantCode(t, err, "InvalidInput")
+		for _, op := range []string{"syncRequeue", "syncForget"} {
+			_, _, err := s.call(op, "people", "")
+			wantCode(t, err, "InvalidInput")
+		}
 	})
 	t.Run("ErrPageInvalid", func(t *testing.T) {
 		s := newSession(t)

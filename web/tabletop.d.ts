@@ -432,10 +432,11 @@ export interface SyncConflict {
 export interface SyncStatus {
   online?: boolean;
   syncing: boolean;
-  /** Local changes not pushed yet. */
+  /** Local changes not pushed yet, exact after every local write (offline too) and every push; known once tracked. */
   pending?: number;
   lastSync?: Date;
-  error: { code: string; statusCode?: number; message: string } | null;
+  /** The last run's failure; remoteLost: the sync stopped because the remote table may be lost (see TableSyncOptions.onRemoteLost). */
+  error: { code: string; statusCode?: number; message: string; remoteLost?: boolean } | null;
   /** How pulls read the server: its change feed, or the Timestamp fallback (Azure, Azurite). */
   pull?: "changes" | "timestamp";
 }
@@ -459,22 +460,34 @@ export interface TableSyncOptions {
   /** Entities per pull request, 1 to 1000 (default 1000). */
   pageSize?: number;
   fetch?: typeof fetch;
+  /**
+   * What to do when the remote table may be lost: missing (TableNotFound), deleted or created
+   * again (TableReplaced), on a server whose data was replaced (CheckpointFromAnotherStore), or
+   * emptied where there is no change feed (RemoteTableEmpty). "stop" (the default): every sync
+   * fails with an Error of that code and remoteLost: true, keeping every local entity and
+   * queued change, until the application decides; "push": push every local entity to the
+   * remote table (created if missing); "adopt": take the remote table (created if missing)
+   * as it is, deleting the local entities it lacks and dropping queued changes.
+   */
+  onRemoteLost?: RemoteLostDecision;
 }
+export type RemoteLostDecision = "stop" | "push" | "adopt";
 /** TableSync replicates a local table with a remote Azure Table endpoint's table. */
 export declare class TableSync {
   constructor(client: TableClient, options: TableSyncOptions);
   readonly status: SyncStatus;
   /** track creates the local table if needed and queues every local change of it for the push. */
   track(): Promise<void>;
-  /** sync pushes the outbox, then pulls; reconcile: true also compares every key with the server. */
-  sync(options?: { reconcile?: boolean }): Promise<SyncResult>;
+  /** sync pushes the outbox, then pulls; reconcile: true also compares every key with the server; onRemoteLost decides for this run. */
+  sync(options?: { reconcile?: boolean; onRemoteLost?: RemoteLostDecision }): Promise<SyncResult>;
   /** start syncs now, after local changes, every interval ms and when back online, with backoff on failure. */
   start(options?: { interval?: number; debounce?: number }): this;
+  /** stop ends start, and the updates of status.pending after local writes until the next track or sync. */
   stop(): Promise<unknown>;
   on(event: "status", listener: (status: SyncStatus) => void): this;
   on(event: "conflict", listener: (conflict: SyncConflict & { resolution: "remote" | "local" | "merge" }) => void): this;
   on(event: "progress", listener: (progress: SyncResult & { phase: "push" | "pull" }) => void): this;
-  on(event: "error", listener: (error: Error & { code?: string; statusCode?: number }) => void): this;
+  on(event: "error", listener: (error: Error & { code?: string; statusCode?: number; remoteLost?: boolean }) => void): this;
   off(event: string, listener: (...args: any[]) => void): this;
 }
 /** listRemoteTables lists the tables of a remote endpoint (the account URL), e.g. to choose one to sync. */

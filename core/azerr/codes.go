@@ -87,10 +87,19 @@ var (
 // The codes of Tabletop's change feed, an extension no Azure client sees (see the
 // README's "Sync protocol").
 var (
-	// CheckpointExpired answers a change feed request whose checkpoint may have missed a
-	// deletion: it is older than the deletion records kept, the table was deleted since,
-	// or it comes from another store. The client reconciles from a full read.
-	CheckpointExpired = Code{"CheckpointExpired", 410, "The checkpoint is older than the deletion records the server keeps, or the table was deleted since. Read the whole table again and reconcile."}
+	// CheckpointExpired answers a change feed request whose checkpoint, of this store and
+	// this table, may have missed a deletion: it is older than the deletion records kept.
+	// The client reconciles from a full read.
+	CheckpointExpired = Code{"CheckpointExpired", 410, "The checkpoint is older than the deletion records the server keeps. Read the whole table again and reconcile."}
+	// CheckpointFromAnotherStore answers a change feed request whose checkpoint another
+	// store issued, or a later state of this one: the server's data was replaced (started
+	// afresh, restored from an older copy). The table proves nothing about what the client
+	// holds, so it must not reconcile by itself.
+	CheckpointFromAnotherStore = Code{"CheckpointFromAnotherStore", 409, "The checkpoint was issued by another store: the server's data was replaced since. What the table lacks was not deleted from it."}
+	// TableReplaced answers a change feed request whose checkpoint was issued for a table
+	// deleted since (perhaps created again). As for CheckpointFromAnotherStore, the client
+	// must not reconcile by itself.
+	TableReplaced = Code{"TableReplaced", 409, "The table the checkpoint was issued for was deleted since. What the table lacks now was not deleted from it."}
 )
 
 // InvalidInput with the messages of Azure's for If-None-Match, which it refuses on entity

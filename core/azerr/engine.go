@@ -38,6 +38,8 @@ var engineCodes = []struct {
 	{&core.ErrStoreClosed, &ServerBusy},
 	{&core.ErrNoSpace, &NoSpace},
 	{&core.ErrCheckpointExpired, &CheckpointExpired},
+	{&core.ErrCheckpointOtherStore, &CheckpointFromAnotherStore},
+	{&core.ErrTableReplaced, &TableReplaced},
 	{&core.ErrIndexNotFound, &ResourceNotFound},
 	{&core.ErrNotTracked, &InvalidInput},
 

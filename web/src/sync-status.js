@@ -1,10 +1,13 @@
 // The events and status of a TableSync.
 //
 //   sync.on("status", ({ online, syncing, pending, lastSync, error, pull }) => …)
+//     pending: the local changes waiting for the push, exact after every write (watchPending)
+//     error: { code, statusCode, message, remoteLost } of the last run that failed, else null
 //     pull: "changes" (Tabletop's change feed) or "timestamp" (the fallback), once known
 //   sync.on("conflict", ({ partitionKey, rowKey, local, remote, code, resolution }) => …)
 //   sync.on("progress", ({ phase, pushed, pulled, conflicts }) => …)
-//   sync.on("error", (error) => …)            // error.code: the Azure code, or "NetworkError"
+//   sync.on("error", (error) => …)            // error.code: the Azure code, or "NetworkError";
+//                                               // error.remoteLost: stopped (see sync-lost.js)
 
 /** SyncEmitter keeps listeners by event name and the current status. */
 export class SyncEmitter {
@@ -45,4 +48,36 @@ export class SyncEmitter {
     this.status = { ...this.status, ...change };
     this.emit("status", this.status);
   }
+}
+
+/**
+ * watchPending keeps sync.status.pending exact: the count of queued changes is read again
+ * after every commit that touches the table or changes no entity (an acknowledged push).
+ * It returns the unsubscribe function.
+ */
+export function watchPending(sync, store) {
+  const table = sync.client.tableName.toLowerCase();
+  return store._subscribe((commit) => {
+    if (commit.changes.length === 0 || commit.changes.some((c) => c.table?.toLowerCase() === table)) countPending(sync, store);
+  });
+}
+
+/**
+ * countPending sets sync.status.pending from the count the engine holds now (a commit
+ * being reported is durable), or, when the engine must load its key range first, once it
+ * has. A table no longer tracked has no count.
+ */
+export function countPending(sync, store) {
+  const set = (json) => {
+    const n = JSON.parse(json).pending;
+    if (n !== sync.status.pending) sync._status({ pending: n });
+  };
+  let json;
+  try {
+    json = store._exec("syncState", [sync.client.tableName]).json;
+  } catch {
+    Promise.resolve(store._read("syncState", sync.client.tableName)).then(set, () => {});
+    return;
+  }
+  set(json);
 }

@@ -25,13 +25,24 @@
 // otherwise (Azure, Azurite) Query Entities filtered on Timestamp, plus a key
 // reconciliation (a full pass of the keys) to find remote deletions. A 410
 // CheckpointExpired, or options.reconcile, makes the pull reconcile.
+//
+// Local data is deleted only on positive evidence of a remote delete. Evidence that the
+// remote table may be lost (missing, deleted or created again, a server whose data was
+// replaced, an emptied table without the change feed) stops the sync instead, keeping
+// every local entity and queued change, until the application decides
+// (options.onRemoteLost, see sync-lost.js).
+//
+// status.pending is the number of queued local changes at every moment: the engine keeps
+// the count, read again after every commit that touches the table (local writes, offline
+// too, and each acknowledged push).
 
 import { RemoteTable, remoteError } from "./sync-rest.js";
 import { fromWire } from "./values.js";
-import { SyncEmitter } from "./sync-status.js";
+import { SyncEmitter, watchPending, countPending } from "./sync-status.js";
 import { MAX_BATCH } from "./sync-batch.js";
 import { entityPath } from "./sync-rest.js";
 import { pull, rangeFilter } from "./sync-pull.js";
+import { REMOTE_LOST, checkFeed, checkNotEmpty, keepLost, lostAnswer, recover, storedLost } from "./sync-lost.js";
 
 const PUSH_PAGE = 200; // outbox keys read at a time
 const PUSH_CONCURRENCY = 8; // push requests in flight
@@ -42,11 +53,13 @@ export class TableSync extends SyncEmitter {
    * @param client the local TableClient
    * @param options { url, table?, credential?, resolve?, partitionKeyRange?: { start?, end? },
    *   reconcileInterval? (ms between key reconciliations without the change feed, 0: every sync),
-   *   pageSize? (entities per pull request, 1 to 1000, default 1000), fetch? }
+   *   pageSize? (entities per pull request, 1 to 1000, default 1000), fetch?,
+   *   onRemoteLost? ("stop", the default, "push" or "adopt": see sync-lost.js) }
    */
   constructor(client, options = {}) {
     super();
     if (!options.url) throw new TypeError("tabletop: TableSync needs options.url, the remote account endpoint");
+    checkDecision(options.onRemoteLost);
     this.client = client;
     this.remote = new RemoteTable(options.url, options.table ?? client.tableName, options.credential, options);
     this.options = options;
@@ -74,16 +87,22 @@ export class TableSync extends SyncEmitter {
     const store = await this.client._store();
     await this.client.createTable();
     await store._write("syncTrack", [this.client.tableName], () => []);
+    this._unwatch ??= watchPending(this, store);
+    countPending(this, store);
     return store;
   }
 
   /**
    * sync pushes the outbox then pulls, once; concurrent calls share one run (and a call
    * during a run makes it run once more). It resolves with { pushed, pulled, conflicts }
-   * and rejects with an Error with the Azure code (or "NetworkError") when it fails.
+   * and rejects with an Error with the Azure code (or "NetworkError") when it fails; with
+   * remoteLost: true when the remote table may be lost (see sync-lost.js), which
+   * options.onRemoteLost ("push" or "adopt") decides for this run.
    */
   sync(options = {}) {
     if (options.reconcile) this._reconcileNext = true;
+    checkDecision(options.onRemoteLost);
+    if (options.onRemoteLost) this._decision = options.onRemoteLost;
     if (this._running) {
       this._again = true;
       return this._running;
@@ -94,21 +113,67 @@ export class TableSync extends SyncEmitter {
 
   async _run() {
     const totals = { pushed: 0, pulled: 0, conflicts: 0 };
+    let store;
+    let recovered = false; // a decision is carried out once per run: the same stop after it stops
     do {
       this._again = false;
       this._status({ syncing: true });
       try {
-        const store = await this._local();
+        store = await this._local();
+        await this._resume(store);
         await this._push(store, totals);
         await this._pull(store, totals);
         this._status({ syncing: false, online: true, error: null, lastSync: new Date(), pending: await this._pending(store) });
-      } catch (e) {
-        this._status({ syncing: false, online: e.code !== "NetworkError", error: { code: e.code, statusCode: e.statusCode, message: e.message } });
+      } catch (caught) {
+        let e = caught;
+        if (e.remoteLost && store) {
+          try {
+            if (!recovered && this._decided() !== "stop") {
+              recovered = true;
+              await this._recover(store, e);
+              this._again = true;
+              continue;
+            }
+            await this._keepLost(store, e);
+          } catch (failed) {
+            e = failed;
+          }
+        }
+        const error = { code: e.code, statusCode: e.statusCode, message: e.message, remoteLost: e.remoteLost === true };
+        this._status({ syncing: false, online: e.code !== "NetworkError", error });
         this.emit("error", e);
         throw e;
       }
     } while (this._again);
     return totals;
+  }
+
+  /** _decided is the application's decision when the remote table may be lost. */
+  _decided() {
+    return this._decision ?? this.options.onRemoteLost ?? "stop";
+  }
+
+  /** _resume stops again a sync stopped before (sync-lost.js), unless the application decided. */
+  async _resume(store) {
+    const lost = storedLost(await this._checkpoint(store));
+    if (!lost) return;
+    if (this._decided() === "stop") throw lost;
+    await this._recover(store, lost);
+  }
+
+  /** _recover carries out the application's decision on the stop e (sync-lost.js recover). */
+  async _recover(store, e) {
+    await recover(this, store, this._decided(), e);
+    this._decision = undefined;
+  }
+
+  /** _keepLost stores the stop e with the local table, unless a stop is stored already. */
+  async _keepLost(store, e) {
+    if (!storedLost(await this._checkpoint(store))) await keepLost(this, store, e);
+  }
+
+  async _checkpoint(store) {
+    return JSON.parse(await store._read("syncState", this.client.tableName)).checkpoint;
   }
 
   async _pending(store) {
@@ -117,16 +182,26 @@ export class TableSync extends SyncEmitter {
 
   // ---- push ----
 
+  /**
+   * _push pushes the outbox, a page at a time. Before the first push it checks that the
+   * remote table is the one the local copy came from (sync-lost.js): the change feed
+   * vouches for it, or else the table is not empty while this device holds entities synced
+   * from it. Only then is a 404 ResourceNotFound taken for a remote deletion.
+   */
   async _push(store, totals) {
     const table = this.client.tableName;
     let after = ["", ""];
+    let checked = false;
     for (;;) {
       const items = JSON.parse(await store._read("syncOutbox", table, after[0], after[1], String(PUSH_PAGE)));
       if (items.length === 0) return;
       after = [items.at(-1).pk, items.at(-1).rk];
       const inRange = items.filter((it) => this._inRange(it.pk));
+      if (!checked && inRange.length > 0) {
+        if (!(await checkFeed(this, await this._checkpoint(store)))) await checkNotEmpty(this, store, "before a push");
+        checked = true;
+      }
       await pool(batches(inRange), PUSH_CONCURRENCY, (group) => this._pushGroup(store, group, totals));
-      this._status({ pending: await this._pending(store) });
       this.emit("progress", { phase: "push", ...totals });
     }
   }
@@ -146,7 +221,9 @@ export class TableSync extends SyncEmitter {
       for (const it of items) await this._pushOne(store, it, totals);
       return;
     }
-    const subs = await this.remote.batch(ops.map((it) => pushOp(this.remote.table, it)));
+    const subs = await this.remote.batch(ops.map((it) => pushOp(this.remote.table, it))).catch((e) => {
+      throw lostAnswer({ status: e.statusCode, code: e.code }, "$batch") ?? e;
+    });
     if (!subs) {
       for (const it of items) await this._pushOne(store, it, totals);
       return;
@@ -169,6 +246,8 @@ export class TableSync extends SyncEmitter {
       totals.pushed++;
       return this._ack(store, it, it.body === "" ? "" : res.headers.get("ETag") ?? "");
     }
+    const lost = lostAnswer(res, `the push of (${it.pk}, ${it.rk})`);
+    if (lost) throw lost;
     if (it.body === "" && res.status === 404) return this._ack(store, it, ""); // deleted on both sides
     if (res.status === 409 || res.status === 412 || res.status === 404) return this._conflict(store, it, res, totals);
     throw remoteError(res, `push of (${it.pk}, ${it.rk})`);
@@ -182,7 +261,8 @@ export class TableSync extends SyncEmitter {
   async _conflict(store, it, res, totals) {
     const table = this.client.tableName;
     const got = await this.remote.get(it.pk, it.rk);
-    if (!got.ok && got.status !== 404) throw remoteError(got, `read of (${it.pk}, ${it.rk}) after a conflict`);
+    const what = `read of (${it.pk}, ${it.rk}) after a conflict`;
+    if (!got.ok && (lostAnswer(got, what) || got.status !== 404)) throw lostAnswer(got, what) ?? remoteError(got, what);
     const serverBody = got.ok ? got.text : "";
     const serverETag = got.ok ? got.headers.get("ETag") ?? JSON.parse(got.text)["odata.etag"] : "";
     if ((await store._read("syncSame", table, it.pk, it.rk, serverBody)) === "true") {
@@ -236,7 +316,11 @@ export class TableSync extends SyncEmitter {
     const run = () =>
       this.sync().then(
         () => ((this._backoff = 0), tick(interval)),
-        () => ((this._backoff = Math.min((this._backoff || 500) * 2, 60_000)), tick(this._backoff * (0.75 + Math.random() / 2))),
+        (e) => {
+          if (e.remoteLost) return tick(interval); // stopped until the application decides: no backoff
+          this._backoff = Math.min((this._backoff || 500) * 2, 60_000);
+          tick(this._backoff * (0.75 + Math.random() / 2));
+        },
       );
     this._kick = () => tick(debounce);
     Promise.resolve(this.client._store()).then((store) => {
@@ -251,15 +335,25 @@ export class TableSync extends SyncEmitter {
     return this;
   }
 
-  /** stop ends what start began; a sync in flight finishes. */
+  /**
+   * stop ends what start began, and the updates of status.pending after local writes
+   * (until the next track or sync); a sync in flight finishes.
+   */
   stop() {
     clearTimeout(this._timer);
     this._timer = undefined;
     this._unsubscribe?.();
+    this._unwatch?.();
+    this._unwatch = undefined;
     globalThis.removeEventListener?.("online", this._kick);
     globalThis.removeEventListener?.("offline", this._offline);
     return this._running ?? Promise.resolve();
   }
+}
+
+/** checkDecision throws a TypeError unless d is a value of onRemoteLost (or undefined). */
+function checkDecision(d) {
+  if (d !== undefined && !REMOTE_LOST.includes(d)) throw new TypeError(`tabletop: onRemoteLost must be "stop", "push" or "adopt", not ${JSON.stringify(d)}`);
 }
 
 /** pushOp is the $batch operation that pushes an outbox item (see _pushOne). */

@@ -72,7 +72,15 @@ export async function startAzurite() {
     proc.on("exit", (code) => reject(new Error(`azurite exited ${code}: ${log}`)));
   });
   process.once("exit", () => proc.kill("SIGKILL"));
-  return { url: `http://127.0.0.1:${port}/devstoreaccount1`, stop: async () => (proc.kill("SIGINT"), await exited) };
+  // Azurite's graceful stop waits for idle keep-alive connections (Node's fetch keeps them
+  // for minutes): after a moment, it is killed. Its data is a temporary directory.
+  const stop = async () => {
+    proc.kill("SIGINT");
+    const t = setTimeout(() => proc.kill("SIGKILL"), 1000);
+    await exited;
+    clearTimeout(t);
+  };
+  return { url: `http://127.0.0.1:${port}/devstoreaccount1`, stop };
 }
 
 /**

@@ -70,7 +70,8 @@ func TestSync_TwoReplicas(t *testing.T) {
 		t.Fatalf("%d reconciliations; the checkpoints should have held", a.reconciled+b.reconciled)
 	}
 
-	// A table deleted and created again voids the checkpoints: both reconcile.
+	// A table deleted and created again voids the checkpoints: the pulls stop, keeping
+	// every local entity, until the application adopts the new table.
 	svc := client(t, s, "notes")
 	if _, err := svc.Delete(context.Background(), nil); err != nil {
 		t.Fatal(err)
@@ -79,9 +80,7 @@ func TestSync_TwoReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.put("p", "fresh", "a2")
-	a.push()
-	a.pull()
-	b.pull()
+	lostThen(t, a, b, want, "TableReplaced")
 	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/fresh": "a2"}) {
 		t.Fatalf("after the table was recreated: %v", got)
 	}
@@ -89,7 +88,7 @@ func TestSync_TwoReplicas(t *testing.T) {
 		t.Fatalf("reconciliations: A %d, B %d; want 1 each", a.reconciled, b.reconciled)
 	}
 
-	// A server started afresh, its data removed, is another store: both reconcile again.
+	// A server started afresh, its data removed, is another store: both stop again.
 	if err := s.stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -102,15 +101,38 @@ func TestSync_TwoReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.put("p", "new", "a3")
-	a.push()
-	a.pull()
-	b.pull()
+	lostThen(t, a, b, map[string]string{"p/fresh": "a2"}, "CheckpointFromAnotherStore")
 	if got := converged(t, s, a, b); !maps.Equal(got, map[string]string{"p/new": "a3"}) {
 		t.Fatalf("after the server started afresh: %v", got)
 	}
 	if a.reconciled != 2 || b.reconciled != 2 {
 		t.Fatalf("reconciliations: A %d, B %d; want 2 each", a.reconciled, b.reconciled)
 	}
+}
+
+// lostThen syncs A (with a change pending) and B, which must stop with code before
+// changing anything, B keeping held; then both adopt the server's table, and A pushes
+// its change to it.
+func lostThen(t *testing.T, a, b *replica, held map[string]string, code string) {
+	t.Helper()
+	a.push()
+	a.pull()
+	b.pull()
+	if !slices.Equal(a.lost, []string{code, code}) || !slices.Equal(b.lost, []string{code}) {
+		t.Fatalf("lost: A %v, B %v; want [%s %[3]s] and [%[3]s]", a.lost, b.lost, code)
+	}
+	if got := b.state(); !maps.Equal(got, held) {
+		t.Fatalf("B after the stop holds %v, want %v", got, held)
+	}
+	if len(a.outbox) != 1 {
+		t.Fatalf("A's outbox after the stop: %v", a.outbox)
+	}
+	a.lost, b.lost = nil, nil
+	a.adopt()
+	b.adopt()
+	a.push()
+	a.pull()
+	b.pull()
 }
 
 // converged fails unless both replicas hold what the server holds, and returns it.

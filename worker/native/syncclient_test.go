@@ -31,6 +31,11 @@ type replica struct {
 	checkpoint string            // the x-tabletop-checkpoint pulled to; "" from the start
 	conflicts  []string          // keys whose local change lost to the server's (server wins)
 	reconciled int               // how many pulls fell back to reconciliation
+	// lost lists the codes of the answers that said the table this replica copied is gone
+	// or its history replaced (TableNotFound, TableReplaced, CheckpointFromAnotherStore):
+	// the push or pull that met one stopped, keeping the local copy and the outbox, and
+	// only adopt (the application's decision) reconciles.
+	lost []string
 
 	// compat pulls as against an endpoint without the change feed (Azure, Azurite): a
 	// Timestamp filter from mark, less overlap, then a key reconciliation. The first pull
@@ -97,6 +102,9 @@ func (r *replica) state() map[string]string {
 // reported, and resolved by the default policy, server wins (the local copy takes the
 // server's current version).
 func (r *replica) push() {
+	if !r.tableVouched() {
+		return
+	}
 	keys := make([]string, 0, len(r.outbox))
 	for k := range r.outbox {
 		keys = append(keys, k)
@@ -106,16 +114,20 @@ func (r *replica) push() {
 		pk, rk := splitKey(k)
 		e, err := r.local.Get(r.table, pk, rk)
 		var status int
-		var etag string
+		var etag, code string
 		switch {
 		case err == nil && r.base[k] == "":
-			status, etag = r.send("POST", "/"+r.table, "", body(e))
+			status, etag, code = r.send("POST", "/"+r.table, "", body(e))
 		case err == nil:
-			status, etag = r.send("PUT", entityPath(r.table, pk, rk), r.base[k], body(e))
+			status, etag, code = r.send("PUT", entityPath(r.table, pk, rk), r.base[k], body(e))
 		case r.base[k] == "":
 			status = http.StatusNoContent // created and deleted offline: nothing to send
 		default:
-			status, _ = r.send("DELETE", entityPath(r.table, pk, rk), r.base[k], "")
+			status, _, code = r.send("DELETE", entityPath(r.table, pk, rk), r.base[k], "")
+		}
+		if code == "TableNotFound" {
+			r.lost = append(r.lost, code) // not a deletion of k: the table is not there
+			return
 		}
 		delete(r.outbox, k)
 		switch status {
@@ -127,6 +139,29 @@ func (r *replica) push() {
 			r.t.Fatalf("push %s: status %d", k, status)
 		}
 	}
+}
+
+// tableVouched asks the change feed, before a push, whether the checkpoint still names the
+// table (a request no key matches): a push to a table created again would take its 404s
+// for deletions. A lost table stops the push (see lost); a replica with no checkpoint, or
+// pulling as from Azure, cannot ask and pushes.
+func (r *replica) tableVouched() bool {
+	if r.checkpoint == "" || r.compat {
+		return true
+	}
+	q := url.Values{"comp": {"changes"}, "since": {r.checkpoint}, "$top": {"1"}, "$filter": {"PartitionKey lt ''"}}
+	resp := r.do("GET", "/"+r.table+"()", q, "", "")
+	if isLost(resp) {
+		r.lost = append(r.lost, resp.code)
+		return false
+	}
+	return true
+}
+
+// isLost reports whether an answer says the table this replica copied is gone or its
+// history replaced.
+func isLost(resp response) bool {
+	return resp.code == "TableNotFound" || resp.code == "TableReplaced" || resp.code == "CheckpointFromAnotherStore"
 }
 
 func (r *replica) setBase(k, etag string) {
@@ -173,7 +208,8 @@ func valueOf(e *core.Entity) string {
 
 // pull reads the change feed from the checkpoint to its end. Keys with a change not yet
 // pushed are left alone: their push meets the server's new ETag and reports the conflict.
-// 410 CheckpointExpired falls back to reconciliation.
+// 410 CheckpointExpired falls back to reconciliation; 404 TableNotFound and 409
+// TableReplaced or CheckpointFromAnotherStore stop it (see lost).
 func (r *replica) pull() {
 	if r.compat {
 		r.pullCompat()
@@ -189,6 +225,10 @@ func (r *replica) pullSeeing(seen map[string]bool) {
 		resp := r.do("GET", "/"+r.table+"()", q, "", "")
 		if resp.status == http.StatusGone && resp.code == "CheckpointExpired" {
 			r.reconcile()
+			return
+		}
+		if isLost(resp) {
+			r.lost = append(r.lost, resp.code)
 			return
 		}
 		page := r.decodePage(resp.body)
@@ -222,6 +262,10 @@ func (r *replica) pullSeeing(seen map[string]bool) {
 		}
 	}
 }
+
+// adopt is the application's decision after a lost table: take the server's table as it
+// is now, reconciling with it.
+func (r *replica) adopt() { r.reconcile() }
 
 // reconcile reads the whole feed from the start and deletes every local entity the server
 // no longer has, unless it has a change not yet pushed.
@@ -334,10 +378,10 @@ func (r *replica) decodePage(b []byte) *feedPage {
 	return &p
 }
 
-// send writes an entity and returns the status and the new ETag.
-func (r *replica) send(method, path, ifMatch, payload string) (int, string) {
+// send writes an entity and returns the status, the new ETag and the error code.
+func (r *replica) send(method, path, ifMatch, payload string) (int, string, string) {
 	resp := r.do(method, path, nil, ifMatch, payload)
-	return resp.status, resp.header.Get("ETag")
+	return resp.status, resp.header.Get("ETag"), resp.code
 }
 
 type response struct {

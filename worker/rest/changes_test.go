@@ -174,14 +174,24 @@ func TestChanges_Feed(t *testing.T) {
 			t.Fatalf("%d %s", p.status, p.code)
 		}
 	})
-	t.Run("ErrCheckpointExpired", func(t *testing.T) {
+	t.Run("ErrCheckpointOtherStore", func(t *testing.T) {
+		// A server started afresh is another store: 409, not the 410 that makes a client reconcile.
+		cp := changes(t, e, "feed", url.Values{}).checkpoint
+		other := newSyncEnv(t)
+		other.table(t, "feed")
+		p := changes(t, other, "feed", url.Values{"since": {cp}})
+		if p.status != http.StatusConflict || p.code != "CheckpointFromAnotherStore" {
+			t.Fatalf("%d %s", p.status, p.code)
+		}
+	})
+	t.Run("ErrTableReplaced", func(t *testing.T) {
 		cp := changes(t, e, "feed", url.Values{}).checkpoint
 		if _, err := e.svc.DeleteTable(ctx, "feed", nil); err != nil {
 			t.Fatal(err)
 		}
 		e.table(t, "Feed")
 		p := changes(t, e, "feed", url.Values{"since": {cp}})
-		if p.status != http.StatusGone || p.code != "CheckpointExpired" {
+		if p.status != http.StatusConflict || p.code != "TableReplaced" {
 			t.Fatalf("%d %s", p.status, p.code)
 		}
 		if p := changes(t, e, "feed", url.Values{}); p.status != http.StatusOK || len(p.keys()) != 0 {

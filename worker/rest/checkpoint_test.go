@@ -16,6 +16,7 @@ func TestDecodeCheckpoint(t *testing.T) {
 			{Timestamp: core.MinDateTime, PartitionKey: "", RowKey: ""},
 			{Store: core.Guid{1, 2, 3, 15: 0xff}, Timestamp: core.MaxDateTime, PartitionKey: "p\U0001F600", RowKey: "r 'x'"},
 			{Store: core.Guid{7}, Timestamp: core.MinDateTime + 9, PartitionKey: "p", RowKey: "r", Synced: core.MaxDateTime},
+			{Store: core.Guid{7}, Table: core.Guid{9, 15: 1}, Timestamp: core.MinDateTime + 9, PartitionKey: "p", RowKey: "r"},
 		} {
 			got, err := decodeCheckpoint(encodeCheckpoint(c))
 			if err != nil || got != c {
@@ -34,15 +35,28 @@ func TestDecodeCheckpoint(t *testing.T) {
 			t.Fatalf("decode = %+v, %v; want %+v", got, err, want)
 		}
 	})
+	t.Run("OK/Version2", func(t *testing.T) {
+		// A checkpoint of a server before table incarnations: version 2, without one.
+		want := core.Checkpoint{Store: core.Guid{7}, Timestamp: core.MinDateTime, PartitionKey: "p", RowKey: "r", Synced: core.MinDateTime + 3}
+		b := append([]byte{2}, want.Store[:]...)
+		b = binary.AppendUvarint(b, uint64(want.Timestamp))
+		b = binary.AppendUvarint(b, uint64(want.Synced))
+		b = append(binary.AppendUvarint(b, 1), "pr"...)
+		got, err := decodeCheckpoint(base64.RawURLEncoding.EncodeToString(b))
+		if err != nil || got != want {
+			t.Fatalf("decode = %+v, %v; want %+v", got, err, want)
+		}
+	})
 	t.Run("ErrCheckpointInvalid", func(t *testing.T) {
 		for _, s := range []string{
-			"!!",                           // not base64url
-			"AA==",                         // padded
-			"AQAAAAAA",                     // no store identity
-			"AwAAAAAAAAAAAAAAAAAAAAABAA",   // an unknown version
-			"AQAAAAAAAAAAAAAAAAAAAACA",     // a truncated Timestamp
-			"AQAAAAAAAAAAAAAAAAAAAAAB",     // no key length
-			"AQAAAAAAAAAAAAAAAAAAAAABBWFi", // a key length beyond the end
+			"!!",                               // not base64url
+			"AA==",                             // padded
+			"AQAAAAAA",                         // no store identity
+			"BAAAAAAAAAAAAAAAAAAAAAABAA",       // an unknown version
+			"AwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", // a truncated table incarnation
+			"AQAAAAAAAAAAAAAAAAAAAACA",         // a truncated Timestamp
+			"AQAAAAAAAAAAAAAAAAAAAAAB",         // no key length
+			"AQAAAAAAAAAAAAAAAAAAAAABBWFi",     // a key length beyond the end
 			encodeCheckpoint(core.Checkpoint{Timestamp: 1, PartitionKey: "p"}),            // before 1601
 			encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime, RowKey: "a/b"}), // a key no entity has
 			encodeCheckpoint(core.Checkpoint{Timestamp: core.MaxDateTime + 1}),

@@ -147,6 +147,16 @@
 // GET /{table}()?comp=changes&since=… answers a page of the table's entities and deletion
 // records after a checkpoint (changes.go), for sync clients; the README's "Sync protocol"
 // specifies it. No Azure client sends comp=changes, so what they see is unchanged.
+// A since the feed cannot resume from is answered by one of three codes, chosen so that a
+// client can tell from the status alone whether the table's contents are evidence about
+// its copy: 410 CheckpointExpired (same store, same table, deletion records purged: a full
+// read of the table and a reconciliation are safe), and 409 CheckpointFromAnotherStore
+// (the server's data was replaced: another store's identity, or a position later than
+// the store's clock, as after a restore) or 409 TableReplaced (the table was deleted since,
+// perhaps created again: the checkpoint names another incarnation of it), after which a
+// client must not delete what the table lacks without its application's say. They are
+// 409 rather than 410 so that a client that reads only the status does not take them for
+// an expiry.
 //
 // # Tabletop's extension: secondary indexes
 //

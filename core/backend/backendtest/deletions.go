@@ -49,8 +49,8 @@ func testDeletionRecords(t *testing.T, open func() core.Backend, compact bool) {
 		t.Fatalf("the last checkpoint before the reopen: %v", err)
 	}
 	err = s.View(func(tx *core.Tx) error { return tx.Changes("gone", old, func(core.Change) bool { return true }) })
-	if !errors.Is(err, core.ErrCheckpointExpired) {
-		t.Fatalf("checkpoint before the table was deleted: err = %v, want ErrCheckpointExpired", err)
+	if !errors.Is(err, core.ErrTableReplaced) {
+		t.Fatalf("checkpoint before the table was deleted: err = %v, want ErrTableReplaced", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import { TableClient, TableSync, AzureNamedKeyCredential, liveQuery, odata, type
 
 declare const key: string;
 declare function render(todos: unknown[]): void;
+declare function confirm(question: string): boolean;
 declare function show(online: boolean | undefined, pending: number | undefined, lastSync: Date | undefined, code: string | undefined): void;
 
 interface Todo {
@@ -22,6 +23,9 @@ export async function main(): Promise<void> {
   await sync.track();
   sync.on("status", (s: SyncStatus) => show(s.online, s.pending, s.lastSync, s.error?.code));
   sync.on("conflict", (c) => console.warn("conflict on", c.rowKey, c.local, c.remote, c.resolution));
+  sync.on("error", (e) => {
+    if (e.remoteLost && confirm(`The server's table may be lost (${e.code}). Send it this device's copy?`)) void sync.sync({ onRemoteLost: "push" });
+  });
   sync.start({ interval: 30_000 });
 
   const sub = liveQuery(() => todos.listEntities<Todo>({ queryOptions: { filter: odata`done eq ${false}` } })).subscribe((open) => render(open));

@@ -32,10 +32,11 @@ export async function changes(env, r, request) {
   let tries = 0;
   return retrying(env, r, async (map) => {
     if (vector.epoch !== null && vector.epoch !== epochOf(map)) {
-      return errorResponse("The table was deleted after the checkpoint was issued.", 410, "CheckpointExpired");
+      return errorResponse("The table the checkpoint was issued for was deleted since. What the table lacks now was not deleted from it.", 409, "TableReplaced");
     }
     if (!fits(vector, map)) {
-      if (tries++ > 0) return errorResponse("since is not a valid checkpoint", 400, "InvalidQueryParameterValue");
+      // Ranges only split, so a vector of this table's history fits its map once read again.
+      if (tries++ > 0) return errorResponse("The checkpoint was issued by another store: the server's data was replaced since. What the table lacks was not deleted from it.", 409, "CheckpointFromAnotherStore");
       return null; // a vector of a newer map than the one cached: read the map again
     }
     return page(env, map, request, url, vector, top);

@@ -1,7 +1,8 @@
 // The change feed at the edge (the README's "Sync protocol"): GET /{table}()?comp=changes
 // reaches the table's object through the glue, authorized by a table SAS; deletion
 // records survive a restart of the runtime; TABLETOP_DELETION_RETENTION=0 keeps none, so a
-// checkpoint is then answered 410 CheckpointExpired.
+// checkpoint is then answered 410 CheckpointExpired; a fresh storage answers 409
+// CheckpointFromAnotherStore.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { generateTableSas } from "@azure/data-tables";
@@ -9,7 +10,8 @@ import { startEdge } from "../runtime.mjs";
 import { clients, credential, tempDir, accountName } from "./helpers.mjs";
 
 const tmp = tempDir();
-after(() => tmp.cleanup());
+const afresh = tempDir(); // another runtime's storage
+after(() => (tmp.cleanup(), afresh.cleanup()));
 
 /** changes reads one page of table's change feed with a query-only table SAS. */
 async function changes(url, table, since = "", top = 1000) {
@@ -60,6 +62,17 @@ test("the change feed reports deletions across a restart, and expires without re
     assert.deepEqual([expired.status, expired.code], [410, "CheckpointExpired"]);
     const fresh = await changes(edge.url, "Synced");
     assert.deepEqual([fresh.status, fresh.keys], [200, ["a", "d"]]);
+  } finally {
+    await edge.stop();
+  }
+  // A fresh storage is another store: its table of the same name is no evidence.
+  edge = await startEdge({ persistDir: afresh.dir, vars: { TABLETOP_DELETION_RETENTION: "1h" } });
+  try {
+    const { service, table } = clients(edge.url);
+    await service.createTable("Synced");
+    await table("Synced").createEntity({ partitionKey: "p", rowKey: "a" });
+    const other = await changes(edge.url, "Synced", checkpoint);
+    assert.deepEqual([other.status, other.code], [409, "CheckpointFromAnotherStore"]);
   } finally {
     await edge.stop();
   }

@@ -72,7 +72,7 @@ test("the change feed of a split table: every change once, across splits and a r
     // The table deleted and created again: the old checkpoint is void.
     await c.service.deleteTable("Feed");
     await c.service.createTable("Feed");
-    assert.deepEqual(await page(edge.url, "Feed", since), { status: 410, code: "CheckpointExpired" });
+    assert.deepEqual(await page(edge.url, "Feed", since), { status: 409, code: "TableReplaced" });
     assert.deepEqual((await page(edge.url, "Feed")).changes, []);
   } finally {
     await edge.stop();

@@ -1,0 +1,54 @@
+package core
+
+import "testing"
+
+// TestTx_outboxCount_BeforeCounts: a table tracked before outbox counts were kept has no
+// count record; its outbox is counted once, and the first change writes the record.
+func TestTx_outboxCount_BeforeCounts(t *testing.T) {
+	s, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	e := func(rk string) *Entity { return &Entity{PartitionKey: "p", RowKey: rk} }
+	err = s.Update(func(tx *Tx) error {
+		if _, err := tx.CreateTable("ttt"); err != nil {
+			return err
+		}
+		if err := tx.Track("ttt"); err != nil {
+			return err
+		}
+		for _, rk := range []string{"a", "b"} {
+			if _, err := tx.Apply("ttt", Op{Kind: OpInsert, Entity: e(rk)}); err != nil {
+				return err
+			}
+		}
+		return tx.del(countKey("ttt")) // as a store before counts left it
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending := func() (n int, stored bool) {
+		t.Helper()
+		err := s.View(func(tx *Tx) (err error) {
+			if n, err = tx.Pending("ttt"); err != nil {
+				return err
+			}
+			stored, err = tx.has(countKey("ttt"))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, stored
+	}
+	if n, stored := pending(); n != 2 || stored {
+		t.Fatalf("before any change: %d (record %v), want 2 counted", n, stored)
+	}
+	if _, err := s.Apply("ttt", Op{Kind: OpInsert, Entity: e("c")}); err != nil {
+		t.Fatal(err)
+	}
+	if n, stored := pending(); n != 3 || !stored {
+		t.Fatalf("after a write: %d (record %v), want 3 recorded", n, stored)
+	}
+}
