@@ -176,7 +176,7 @@ func decodeTable(v string) (*Table, error) {
 			Expiry: d.bytes(d.uvarint()), Permission: d.bytes(d.uvarint()),
 		})
 	}
-	if d.err || strings.ContainsRune(t.Name, 0) {
+	if d.err || t.Name == "" || strings.ContainsRune(t.Name, 0) { // "" would encode as the incarnation mark
 		return nil, errCorrupt
 	}
 	return t, nil
