@@ -87,9 +87,10 @@
 //   - $top above 1000 (or not a number): 400 InvalidQueryParameterValue, not clamped.
 //     $top=0 is 200 with no entities and no continuation, as Azure answers it (Azure
 //     Storage Explorer sends it).
-//   - x-ms-version must name a service version Azure has published (version.go);
-//     anything else, malformed or in the future, is 400 InvalidHeaderValue, as in Azure,
-//     and the answer's x-ms-version is then 2019-02-02.
+//   - x-ms-version must be a date no older than Azure's first service version
+//     (version.go); a version not yet published is served (SDKs send each new version
+//     before emulators know it), a malformed or older one is 400 InvalidHeaderValue, and
+//     the answer's x-ms-version is then 2019-02-02.
 //   - The query string is parsed from the raw text: parameters are separated by "&"
 //     only, so a raw ";" belongs to its value, and a malformed percent escape is 400
 //     InvalidQueryParameterValue rather than a parameter silently dropped.

@@ -66,7 +66,7 @@ func TestRaw_TopZero(t *testing.T) {
 func TestRaw_Version(t *testing.T) {
 	e := seedAzure(t)
 	t.Run("OK", func(t *testing.T) {
-		for _, v := range []string{"2019-02-02", "2017-04-17", "2020-12-06", "2021-12-02", "2024-11-04", "2025-11-05"} {
+		for _, v := range []string{"2019-02-02", "2017-04-17", "2020-12-06", "2021-12-02", "2024-11-04", "2025-11-05", "2019-02-03", "2099-01-01"} {
 			req := signedRequest(t, e, http.MethodGet, "/Tables", "")
 			req.Header.Set("x-ms-version", v)
 			if resp := do(t, req); resp.StatusCode != http.StatusOK || resp.Header.Get("x-ms-version") != v {
@@ -75,7 +75,7 @@ func TestRaw_Version(t *testing.T) {
 		}
 	})
 	t.Run("ErrVersionInvalid", func(t *testing.T) {
-		for _, v := range []string{"invalid", "2099-01-01", "2019-02-03", "", "2019-02-02x"} {
+		for _, v := range []string{"invalid", "2008-12-31", "2019-02-30", "", "2019-02-02x"} {
 			req := signedRequest(t, e, http.MethodGet, "/Tables", "")
 			req.Header["X-Ms-Version"] = []string{v}
 			resp := do(t, req)
