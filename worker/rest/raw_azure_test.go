@@ -216,3 +216,16 @@ func TestRaw_BatchTrailingSlashAndQuery(t *testing.T) {
 		t.Fatalf("POST /$batch/ with a malformed sub-request query: %d\n%s", resp.StatusCode, body(resp))
 	}
 }
+
+// TestRaw_GetTable: GET /Tables('t') answers the table, as Microsoft's "Querying tables
+// and entities" shows, and 404 TableNotFound for a table that does not exist.
+func TestRaw_GetTable(t *testing.T) {
+	e := seedAzure(t)
+	resp := do(t, signedRequest(t, e, http.MethodGet, "/Tables('Azr')", ""))
+	if got := body(resp); resp.StatusCode != http.StatusOK || !strings.Contains(got, `"TableName":"Azr"`) || !strings.Contains(got, "@Element") {
+		t.Fatalf("GET /Tables('Azr'): %d %s", resp.StatusCode, got)
+	}
+	t.Run("ErrTableNotFound", func(t *testing.T) {
+		wantRaw(t, do(t, signedRequest(t, e, http.MethodGet, "/Tables('Nope')", "")), 404, "TableNotFound")
+	})
+}

@@ -21,6 +21,7 @@ type route struct {
 var routes = []route{
 	{"GET", kindTables, "", false, (*call).queryTables},             // Query Tables: GET /Tables
 	{"POST", kindTables, "", false, (*call).createTable},            // Create Table: POST /Tables
+	{"GET", kindTable, "", false, (*call).getTable},                 // Query Tables for one: GET /Tables('t')
 	{"DELETE", kindTable, "", false, (*call).deleteTable},           // Delete Table: DELETE /Tables('t')
 	{"GET", kindEntities, "acl", true, (*call).getACL},              // Get Table ACL: GET /t?comp=acl
 	{"PUT", kindEntities, "acl", true, (*call).setACL},              // Set Table ACL: PUT /t?comp=acl

@@ -48,6 +48,33 @@ func (c *call) queryTables() {
 	c.writeJSON(exchange.StatusOK, wire.AppendTables(nil, names, c.wireContext("")))
 }
 
+// getTable serves Query Tables for one table, GET /Tables('t') (Microsoft's "Querying
+// tables and entities"): the table as Create Table answers it, 404 TableNotFound if it
+// does not exist.
+func (c *call) getTable() {
+	if err := c.negotiate(true); err != nil {
+		c.fail(err)
+		return
+	}
+	if err := c.authorize(auth.QueryTables, c.res.table); err != nil {
+		c.fail(err)
+		return
+	}
+	var name string
+	err := c.acct.Store.View(func(tx *core.Tx) error {
+		t, err := tx.Table(c.res.table)
+		if err == nil {
+			name = t.Name
+		}
+		return err
+	})
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	c.writeJSON(exchange.StatusOK, wire.AppendTable(nil, name, c.wireContext("")))
+}
+
 // createTable serves Create Table: POST /Tables with {"TableName":"t"}.
 func (c *call) createTable() {
 	content, applied := preferOf(c.r.Header, true)

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { generateTableSas } from "@azure/data-tables";
 import { startEdge } from "../runtime.mjs";
-import { clients, tempDir, credential, listAll } from "./helpers.mjs";
+import { clients, tempDir, credential, listAll, signedFetch } from "./helpers.mjs";
 
 const CORS_TTL_MS = 5000; // src/objects.mjs, which imports cloudflare:workers and so only loads in workerd
 
@@ -42,6 +42,16 @@ test("an unauthenticated Delete Table deletes nothing", async () => {
   const res = await fetch(`${c.endpoint}/Tables('Keep')`, { method: "DELETE" });
   assert.equal(res.status, 403);
   assert.equal((await listAll(c.table("Keep"))).length, 1);
+});
+
+test("GET /Tables('t') answers the table, as Azure does, and 404 for one that does not exist", async () => {
+  await c.service.createTable("Shown");
+  const res = await signedFetch(edge.url, { method: "GET", path: "/Tables('Shown')", headers: { accept: "application/json;odata=nometadata" } });
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).TableName, "Shown");
+  const missing = await signedFetch(edge.url, { method: "GET", path: "/Tables('Absent')", headers: { accept: "application/json;odata=nometadata" } });
+  assert.equal(missing.status, 404);
+  assert.equal(missing.headers.get("x-ms-error-code"), "TableNotFound");
 });
 
 test("the account's CORS rules apply to entity answers, and a change arrives within CORS_TTL_MS", async () => {
