@@ -14,6 +14,11 @@
 // head, and deletes the old snapshot and the whole log in one KV commit, so a crash at
 // any point leaves either the old or the new state, never a mix.
 //
+// Commits are atomic, so nothing is torn: Load refuses, with a *DamageError naming the
+// key, a head that does not parse, a snapshot chunk or log record missing from what the
+// head names, a log record past it, and a record that does not replay; it writes nothing.
+// Values carry no checksum: a damaged byte inside a record that still replays is served.
+//
 // Values are of any size. A storage that limits the size of one value splits values
 // itself: Durable Object storage does (worker/edge/src/storage.mjs, 2 MiB), IndexedDB
 // needs not.

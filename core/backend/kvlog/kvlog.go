@@ -40,6 +40,11 @@ func New(kv KV) *Backend { return &Backend{kv: kv} }
 // commit that writes a snapshot or a log key writes the head with it), so opening an empty
 // store reads the head alone: one storage call, and at the edge none of the listing's code
 // runs (under lazy wasm compilation, each function first run at a start is compiled then).
+//
+// Commits are atomic, so nothing is ever torn: a head that does not parse, a snapshot
+// chunk or log record missing from what the head names, a record past it, or a record
+// that does not replay is damage, and Load fails with a *DamageError naming the key,
+// writing nothing.
 func (b *Backend) Load(snapshot func(r io.Reader) error, changeSet func(cs []byte) error) error {
 	raw, err := b.kv.Get(headKey)
 	if err != nil {
@@ -49,19 +54,47 @@ func (b *Backend) Load(snapshot func(r io.Reader) error, changeSet func(cs []byt
 		return nil
 	}
 	if b.head, err = parseHead(raw); err != nil {
-		return err
+		return &DamageError{Key: headKey, Problem: "it does not parse", Err: err}
 	}
 	if b.head.chunks > 0 {
 		if err := b.loadSnapshot(snapshot); err != nil {
 			return err
 		}
 	}
-	return b.kv.Scan(logPrefix, func(key string, value []byte) error {
-		if seq, ok := parseSeq(key); ok && seq >= b.head.firstSeq {
-			return changeSet(value)
+	return b.replayLog(changeSet)
+}
+
+// replayLog calls changeSet with each log record the head names, in order, checking that
+// none is missing and none follows.
+func (b *Backend) replayLog(changeSet func(cs []byte) error) error {
+	next := b.head.firstSeq
+	err := b.kv.Scan(logPrefix, func(key string, value []byte) error {
+		seq, ok := parseSeq(key)
+		switch {
+		case !ok:
+			return &DamageError{Key: key, Problem: "a log key that names no sequence number"}
+		case seq < b.head.firstSeq:
+			return nil // before the snapshot: a compaction deletes it in the same commit
+		case seq >= b.head.nextSeq:
+			return &DamageError{Key: key, Problem: "a log record past the end the head names"}
+		case seq != next:
+			return b.missing(next)
+		}
+		next++
+		if err := changeSet(value); err != nil {
+			return &DamageError{Key: key, Problem: "a change set that does not replay", Err: err}
 		}
 		return nil
 	})
+	if err == nil && next != b.head.nextSeq {
+		err = b.missing(next)
+	}
+	return err
+}
+
+// missing is the damage of a log record the head names and the storage lacks.
+func (b *Backend) missing(seq uint64) error {
+	return &DamageError{Key: logKey(seq), Problem: fmt.Sprintf("missing, though the head names log records %d to %d", b.head.firstSeq, b.head.nextSeq-1)}
 }
 
 func (b *Backend) loadSnapshot(snapshot func(r io.Reader) error) error {
@@ -76,9 +109,12 @@ func (b *Backend) loadSnapshot(snapshot func(r io.Reader) error) error {
 		return fmt.Errorf("read snapshot: %w", err)
 	}
 	if n != b.head.chunks {
-		return fmt.Errorf("read snapshot: %d of %d chunks present", n, b.head.chunks)
+		return &DamageError{Key: snapPrefix(b.head.gen), Problem: fmt.Sprintf("%d of the head's %d snapshot chunks present", n, b.head.chunks)}
 	}
-	return snapshot(&buf)
+	if err := snapshot(&buf); err != nil {
+		return &DamageError{Key: snapPrefix(b.head.gen), Problem: "a snapshot that does not replay", Err: err}
+	}
+	return nil
 }
 
 // Append stores one change set under the next log key.
