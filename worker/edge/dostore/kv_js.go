@@ -68,14 +68,24 @@ func (s *KV) Commit(puts []kvlog.Entry, deletes []string) error {
 	return err
 }
 
-// call calls a method of the adapter and turns what it throws into an ErrStorage.
+// call calls a method of the adapter and turns what it throws into an error: the
+// adapter's damage (code "DataCorrupted", see storage.mjs) into a *kvlog.DamageError,
+// anything else into an ErrStorage.
 func call(obj js.Value, method string, args ...any) (v js.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: %w: %v", method, ErrStorage, r)
+			err = thrown(method, r)
 		}
 	}()
 	return obj.Call(method, args...), nil
+}
+
+// thrown is the error of what a call of method threw.
+func thrown(method string, r any) error {
+	if e, ok := r.(js.Error); ok && e.Value.Type() == js.TypeObject && e.Value.Get("code").Equal(js.ValueOf("DataCorrupted")) {
+		return fmt.Errorf("%s: %w", method, &kvlog.DamageError{Key: e.Value.Get("key").String(), Problem: e.Value.Get("problem").String()})
+	}
+	return fmt.Errorf("%s: %w: %v", method, ErrStorage, r)
 }
 
 func goBytes(v js.Value) []byte {

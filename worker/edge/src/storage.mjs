@@ -36,25 +36,55 @@ export function kvStorage(storage) {
   };
 }
 
+// read and list check a value's parts as they join them: parts 1, 2, … in turn right after
+// their key, each but the last PART_SIZE bytes long, as write stores them. Anything else
+// is damage, thrown as damaged (a part missing at the end shows only as a value that does
+// not decode).
 function read(kv, key) {
   const first = kv.get(key);
   if (first === undefined) return undefined;
-  const parts = [bytes(first)];
-  for (const [, v] of kv.list({ prefix: key + PART })) parts.push(bytes(v));
-  return concat(parts);
+  const value = joined(key, first);
+  for (const [k, v] of kv.list({ prefix: key + PART })) value.add(k, v);
+  return value.bytes();
 }
 
 function list(kv, prefix) {
   const keys = [];
   const values = [];
+  let value;
   for (const [k, v] of kv.list({ prefix })) {
-    const b = bytes(v);
-    if (!k.includes(PART)) keys.push(k), values.push([b]);
-    else if (values.length > 0) values[values.length - 1].push(b);
+    if (k.includes(PART)) {
+      if (value === undefined) throw damaged(k, "a part of a value whose first part is missing");
+      value.add(k, v);
+      continue;
+    }
+    if (value) values.push(value.bytes());
+    keys.push(k), (value = joined(k, v));
   }
-  const joined = values.map(concat);
-  const text = keys.map((k, i) => `${k}\t${joined[i].length}\n`).join("");
-  return [text, concat(joined)];
+  if (value) values.push(value.bytes());
+  const text = keys.map((k, i) => `${k}\t${values[i].length}\n`).join("");
+  return [text, concat(values)];
+}
+
+/** joined collects the parts of the value at key, whose first part is first. */
+function joined(key, first) {
+  const parts = [bytes(key, first)];
+  return {
+    add(k, v) {
+      if (k !== partKey(key, parts.length)) throw damaged(k, `not part ${parts.length} of ${JSON.stringify(key)}, the next one`);
+      if (parts.at(-1).length !== PART_SIZE) throw damaged(k, `follows a part of ${parts.at(-1).length} bytes, not ${PART_SIZE}`);
+      parts.push(bytes(k, v));
+    },
+    bytes: () => concat(parts),
+  };
+}
+
+/**
+ * damaged is the error of a stored value that is damaged, with code "DataCorrupted" and
+ * the key: worker/edge/dostore reports it as kvlog's damage.
+ */
+function damaged(key, problem) {
+  return Object.assign(new Error(`dostore: stored key ${JSON.stringify(key)} is damaged: ${problem}`), { code: "DataCorrupted", key, problem });
 }
 
 // write stores value (a view into the commit's data) at key, in parts if it is long. Each
@@ -94,10 +124,10 @@ function* lines(text) {
   for (const line of text.split("\n")) if (line !== "") yield line;
 }
 
-function bytes(v) {
+function bytes(key, v) {
   if (v instanceof Uint8Array) return v;
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
-  throw new Error(`dostore: stored value is ${Object.prototype.toString.call(v)}, not bytes`);
+  throw damaged(key, `the value is ${Object.prototype.toString.call(v)}, not bytes`);
 }
 
 function concat(parts) {

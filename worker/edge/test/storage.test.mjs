@@ -54,3 +54,14 @@ test("keys the packed form cannot carry are refused", () => {
   for (const key of ["", "a\tb", `a${PART}b`]) assert.throws(() => kv.get(key), /bad key/);
   assert.throws(() => kv.commit("no-tab\n", new Uint8Array(0), ""), /bad commit line/);
 });
+
+test("a stored value that is not bytes is damage, named", () => {
+  const storage = fakeStorage();
+  const kv = kvStorage(storage);
+  kv.commit(...pack([["log/1", enc.encode("one")]]), "");
+  const real = storage.kv;
+  storage.kv = { ...real, get: () => "one", *list() { yield ["log/1", "one"]; } }; // as a value written by other code would read
+  const refused = { code: "DataCorrupted", key: "log/1", message: /"log\/1" is damaged: the value is \[object String\], not bytes/ };
+  assert.throws(() => kvStorage(storage).get("log/1"), refused);
+  assert.throws(() => kvStorage(storage).list("log/"), refused);
+});
