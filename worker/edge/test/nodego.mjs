@@ -13,13 +13,14 @@ await import(join(edgeDir, "build", "wasm_exec.js"));
 
 /**
  * startGo runs one Go instance of the worker wasm over an empty storage, as an object's
- * first start does, and creates table. prepare(go), if given, runs before the module is
- * instantiated. It resolves to {go, binding, exit, exports}; stopGo ends it.
+ * first start does, or over storage (a fake ctx.storage, fakestorage.cjs) as a restart
+ * does, and creates table. prepare(go), if given, runs before the module is instantiated.
+ * It resolves to {go, binding, exit, exports}; stopGo ends it.
  */
-export async function startGo(table, prepare = () => {}) {
+export async function startGo(table, prepare = () => {}, storage = fakeStorage()) {
   const go = new Go();
   prepare(go);
-  const binding = { account: "devstoreaccount1", storage: kvStorage(fakeStorage()) };
+  const binding = { account: "devstoreaccount1", storage: kvStorage(storage) };
   let ready;
   const isReady = new Promise((resolve) => (ready = resolve));
   const module = await WebAssembly.compile(readFileSync(join(edgeDir, "build", "app.wasm")));
