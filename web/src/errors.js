@@ -69,3 +69,14 @@ export function checkAbort(options) {
     throw e;
   }
 }
+
+/**
+ * dataCorrupted is the RestError of a stored value of a persistent store that does not
+ * read back as the module wrote it (damaged outside the module): key names the IndexedDB
+ * record ("head", "log/…", "pages/…") and problem what was wrong. The call that met it
+ * fails and the record is left as it is: nothing reads around it, rewrites or deletes it.
+ */
+export function dataCorrupted(key, problem) {
+  const e = new RestError(`The stored store is damaged at ${key}: ${problem}. Nothing was changed; restore it from a copy (a dump, or a server it syncs with) or delete it.`, { code: "DataCorrupted", statusCode: 500 });
+  return Object.assign(e, { key, problem });
+}

@@ -3,7 +3,8 @@
 // head, log records and the keys of pages, the directory of pages and the carried keys.
 // The layout as a whole is described at the top of idb.js.
 
-import { compareBytes, eachCommand, eachKey } from "./load.js";
+import { dataCorrupted } from "./errors.js";
+import { commandsEnd, compareBytes, eachCommand, eachKey } from "./load.js";
 
 /** KV, META and PAGES are the database's object stores; TOUCHES the log's index (see idb.js); DIRECTORY a key of META. */
 export const KV = "kv";
@@ -42,8 +43,9 @@ export const logKey = (seq) => `log/${hex(seq, 16)}`;
 /** parseHead reads the head record (see idb.js); a missing one is an empty store's. */
 export function parseHead(raw) {
   if (raw === undefined) return { gen: 0, chunks: 0, nextSeq: 0, firstSeq: 0 };
-  const f = new TextDecoder().decode(raw).split(" ").map(Number);
-  if (f.length !== 4 || f.some((n) => !Number.isSafeInteger(n) || n < 0) || f[3] > f[2]) throw new Error("tabletop: the store's head record is corrupt");
+  const text = ArrayBuffer.isView(raw) || raw instanceof ArrayBuffer ? new TextDecoder().decode(raw) : String(raw);
+  const f = text.split(" ").map(Number);
+  if (f.length !== 4 || f.some((n) => !Number.isSafeInteger(n) || n < 0) || f[3] > f[2]) throw dataCorrupted("head", `${JSON.stringify(text)} is not a head record`);
   return { gen: f[0], chunks: f[1], nextSeq: f[2], firstSeq: f[3] };
 }
 
@@ -108,6 +110,9 @@ function touches(cs, dir) {
   return [...pages].map((i) => pageKey(dir.keys[i]));
 }
 
+/** pageName names, in an error, the page whose range starts at engine key k. */
+export const pageName = (k) => `pages/${JSON.stringify(new TextDecoder().decode(k))}`;
+
 /** pageKey is the IndexedDB key of the page whose range starts at engine key k. */
 export function pageKey(k) {
   const out = new Uint8Array(k.length + 1);
@@ -156,4 +161,27 @@ export function concat(chunks) {
   let pos = 0;
   for (const c of chunks) out.set(c, pos), (pos += c.length);
   return out;
+}
+
+/**
+ * damageIn finds, in what readPagesIn (idb.js) read, the first page or log record whose
+ * value is not whole commands, and returns the DataCorrupted error naming it, or
+ * undefined: called when the engine would not load them.
+ */
+export function damageIn(loaded) {
+  const lo = loaded.lo, hi = loaded.hi;
+  const named = [
+    ...loaded.pages.map((b, i) => [loaded.names.pages?.[i] ?? `the pages from ${pageName(lo)} to ${hi === KEY_END ? "the end" : pageName(hi)}`, b]),
+    ...loaded.sets.map((b, i) => [loaded.names.sets[i], b]),
+  ];
+  for (const [key, b] of named) {
+    if (!(b instanceof Uint8Array)) return dataCorrupted(key, `the value is ${Object.prototype.toString.call(b)}, not bytes`);
+    try {
+      commandsEnd(b, 0, b.length);
+    } catch (e) {
+      if (e.code !== "DataCorrupted") throw e;
+      return dataCorrupted(key, e.problem);
+    }
+  }
+  return undefined;
 }

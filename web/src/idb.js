@@ -87,9 +87,9 @@
 // every commit checks it. Version 4 of the database changes no record, only keeps out the
 // code of version 3, which compacts without the lock.
 
-import { RestError } from "./errors.js";
+import { RestError, dataCorrupted } from "./errors.js";
 import { compareBytes, cutPage, eachKey, yieldToPage } from "./load.js";
-import { Carry, DIRECTORY, Directory, KV, META, PAGES, PAGE_BYTES, TOUCHES, KEY_END, allLog, encodeHead, logEntry, logKey, logRange, logRecord, pageKey, parseHead, writeDirectory } from "./idb-format.js";
+import { Carry, DIRECTORY, Directory, KV, META, PAGES, PAGE_BYTES, TOUCHES, KEY_END, allLog, encodeHead, logEntry, logKey, logRange, logRecord, pageKey, pageName, parseHead, writeDirectory } from "./idb-format.js";
 import { upgrade } from "./idb-upgrade.js";
 
 export { Carry, KEY_END, PAGE_BYTES };
@@ -203,10 +203,39 @@ function readSince(kv, seq, done, fail) {
     }
     kv.getAll(logRange(seq, head.nextSeq)).onsuccess = (ev) => {
       const records = ev.target.result;
-      if (records.length !== head.nextSeq - seq) return fail(new Error(`tabletop: ${records.length} of ${head.nextSeq - seq} log records present`));
+      if (records.length !== head.nextSeq - seq) return findLogDamage(kv, head, fail);
       done({ head, nextSeq: head.nextSeq, entries: records.map(logEntry) });
     };
   }, fail);
+}
+
+/**
+ * checkLog checks, in the transaction of kv, that the log holds the records head gives
+ * (head.firstSeq to head.nextSeq-1, every one and no other: a compaction deletes the
+ * records it folds in and writes the head in one transaction), then calls done(), or
+ * fail(error) with the damage (see findLogDamage). It counts the records, reading none.
+ */
+function checkLog(kv, head, done, fail) {
+  kv.count(allLog()).onsuccess = (ev) => (ev.target.result === head.nextSeq - head.firstSeq ? done() : findLogDamage(kv, head, fail));
+}
+
+/**
+ * findLogDamage reads, in the transaction of kv, the log's keys, and calls fail with the
+ * DataCorrupted error naming the first that differs from what head gives (head.firstSeq
+ * to head.nextSeq-1): a record missing, or one outside that run.
+ */
+function findLogDamage(kv, head, fail) {
+  kv.getAllKeys(allLog()).onsuccess = (ev) => {
+    const keys = ev.target.result.filter((k) => k >= logKey(head.firstSeq));
+    const span = `the log runs from ${logKey(head.firstSeq)} to ${logKey(head.nextSeq - 1)}`;
+    const stray = ev.target.result.find((k) => k < logKey(head.firstSeq));
+    if (stray !== undefined) return fail(dataCorrupted(stray, `a log record before the log's start: ${span}`));
+    for (let i = 0; i < head.nextSeq - head.firstSeq; i++) {
+      if (keys[i] !== logKey(head.firstSeq + i)) return fail(dataCorrupted(logKey(head.firstSeq + i), `missing, though ${span}`));
+    }
+    if (keys.length > head.nextSeq - head.firstSeq) return fail(dataCorrupted(keys[head.nextSeq - head.firstSeq], `a log record past the log's end: ${span}`));
+    fail(new Error("tabletop: the log changed while it was read")); // not in one transaction: cannot happen
+  };
 }
 
 /**
@@ -231,15 +260,18 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, done, fail) {
   let got, waiting = 2;
   const finish = () => {
     if (--waiting > 0) return;
+    // Before the first compaction (generation 0) no page is written yet.
+    if (got.length < last - first && dir.gen > 0) return findMissingPage(pages, range, dir.keys.slice(first, last), fail);
     const order = [...sets.keys()].sort(); // fixed-width hex: text order is sequence order
-    done({ lo: start, hi: end, pages: got, sets: order.map((k) => sets.get(k)) });
+    const names = got.length === last - first ? dir.keys.slice(first, last).map(pageName) : undefined;
+    done({ lo: start, hi: end, pages: got, sets: order.map((k) => sets.get(k)), names: { pages: names, sets: order } });
   };
   const records = (range) => {
     let keys;
     index.getAllKeys(range).onsuccess = (ev) => (keys = ev.target.result);
     const req = index.getAll(range);
     req.onsuccess = (ev) => {
-      ev.target.result.forEach((v, i) => keys[i] < limit && sets.set(keys[i], v.cs));
+      ev.target.result.forEach((v, i) => keys[i] < limit && sets.set(keys[i], v?.cs));
       finish();
     };
     req.onerror = () => fail(req.error);
@@ -248,6 +280,19 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, done, fail) {
   req.onsuccess = (ev) => ((got = ev.target.result), finish());
   req.onerror = () => fail(req.error);
   records(range);
+}
+
+/**
+ * findMissingPage reads, in the transaction of pages, the keys of the pages in range and
+ * calls fail with the DataCorrupted error naming the first of known (engine keys starting
+ * pages, as the directory lists them) that is not among them: pages are never deleted.
+ */
+function findMissingPage(pages, range, known, fail) {
+  pages.getAllKeys(range).onsuccess = (ev) => {
+    const have = new Set(ev.target.result.map((k) => pageName(new Uint8Array(k).subarray(1))));
+    const missing = known.map(pageName).find((n) => !have.has(n));
+    fail(dataCorrupted(missing ?? pageName(known[0]), "missing, though the directory of pages lists it"));
+  };
 }
 
 /**
@@ -414,7 +459,7 @@ function storage(name, db, lease, durability, release) {
           let keys;
           meta.get(DIRECTORY).onsuccess = (ev) => (keys = ev.target.result ?? []);
           let head, tail;
-          readHead(kv, (h) => ((head = h), tail && done({ head, keys, ...tail })), fail);
+          readHead(kv, (h) => checkLog(kv, h, () => ((head = h), tail && done({ head, keys, ...tail })), fail), fail);
           readTail(kv, (t) => ((tail = t), head && done({ head, keys, ...tail })));
         });
         const { head } = start;

@@ -58,7 +58,8 @@ export async function openPartial(engine, changeSets) {
 
 /**
  * commandsEnd returns the end of the run of whole RESP commands starting at pos that
- * reaches at least size bytes (or the end of b). It reads only the commands' lengths.
+ * reaches at least size bytes (or the end of b). It reads only the commands' lengths; a
+ * run that is not whole commands throws a malformed error.
  */
 export function commandsEnd(b, pos, size) {
   const stop = Math.min(b.length, pos + size);
@@ -67,19 +68,36 @@ export function commandsEnd(b, pos, size) {
       pos++; // buntdb skips NUL bytes between commands
       continue;
     }
-    if (b[pos] !== 0x2a) throw new Error(`tabletop: the stored store is corrupt (no command at byte ${pos})`);
-    let n = 0;
-    for (pos++; b[pos] !== 0x0d; pos++) n = n * 10 + b[pos] - 0x30;
-    pos += 2;
+    if (b[pos] !== 0x2a) throw malformed(`no command at byte ${pos}`);
+    let n;
+    [n, pos] = readLength(b, pos + 1);
     for (let i = 0; i < n; i++) {
-      if (b[pos] !== 0x24) throw new Error(`tabletop: the stored store is corrupt (no argument at byte ${pos})`);
-      let len = 0;
-      for (pos++; b[pos] !== 0x0d; pos++) len = len * 10 + b[pos] - 0x30;
-      pos += 2 + len + 2;
+      if (b[pos] !== 0x24) throw malformed(`no argument at byte ${pos}`);
+      let len;
+      [len, pos] = readLength(b, pos + 1);
+      pos += len + 2;
+      if (pos > b.length || b[pos - 2] !== 0x0d || b[pos - 1] !== 0x0a) throw malformed(`an argument of ${len} bytes runs past its end at byte ${pos - len - 2}`);
     }
   }
-  if (pos > b.length) throw new Error("tabletop: the stored store is corrupt (a command runs past its end)");
   return pos;
+}
+
+/** readLength reads the decimal length ending in CRLF at pos; it returns [length, pos after it]. */
+function readLength(b, pos) {
+  let n = 0;
+  const start = pos;
+  for (; pos < b.length && b[pos] >= 0x30 && b[pos] <= 0x39 && pos - start < 10; pos++) n = n * 10 + b[pos] - 0x30;
+  if (pos === start || b[pos] !== 0x0d || b[pos + 1] !== 0x0a) throw malformed(`no length at byte ${start}`);
+  return [n, pos + 2];
+}
+
+/**
+ * malformed is the error of stored bytes that are not whole commands (code
+ * "DataCorrupted", problem what was wrong); idb.js and store.js name the page or log
+ * record it was found in (see dataCorrupted).
+ */
+export function malformed(problem) {
+  return Object.assign(new Error(`tabletop: the stored store is corrupt: ${problem}`), { code: "DataCorrupted", problem });
 }
 
 /**

@@ -51,6 +51,7 @@
 
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
+import { damageIn } from "./idb-format.js";
 import { openIDBStorage, deleteIDBStorage, Carry } from "./idb.js";
 import { openPartial, fromHex } from "./load.js";
 
@@ -155,7 +156,11 @@ export class Store {
 
   /** _load loads pages that idb.js read ({ lo, hi, pages, sets }: the log records that touch them) into the engine. */
   _load(loaded) {
-    this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages, ...loaded.sets]);
+    try {
+      this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages, ...loaded.sets]);
+    } catch (e) {
+      throw e?.code === "EngineFailed" ? e : (damageIn(loaded) ?? e);
+    }
   }
 
   /** _loadRange loads the pages covering the start of a needed range, in turn with what else changes the replica. */
