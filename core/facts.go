@@ -50,13 +50,16 @@ func (tx *Tx) useTable(name string) (id string, err error) {
 
 // findFacts looks up the facts of table id.
 func (tx *Tx) findFacts(id string) (tableFacts, error) {
-	tracked, err := tx.tracked(id)
-	if err != nil {
-		return tableFacts{}, err
+	tracked := false
+	if tx.store.opts.Replicas {
+		var err error
+		if tracked, err = tx.tracked(id); err != nil {
+			return tableFacts{}, err
+		}
 	}
 	prefix := tableDeletions(id)
 	found := false
-	err = tx.btx.AscendGreaterOrEqual("", prefix, func(k, _ string) bool {
+	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, _ string) bool {
 		found = strings.HasPrefix(k, prefix)
 		return false
 	})

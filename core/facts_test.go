@@ -33,7 +33,7 @@ func TestStore_Apply_tableFacts(t *testing.T) {
 		}
 	})
 	t.Run("Tracked", func(t *testing.T) {
-		s := newRuleStore(t, core.Options{}, "ttt")
+		s := newRuleStore(t, core.Options{Replicas: true}, "ttt")
 		insert(t, s, "TTT", rent("p", "before", "x")) // the table is not tracked
 		update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
 		insert(t, s, "TTT", rent("p", "after", "y")) // the same table by another spelling
@@ -56,6 +56,29 @@ func TestStore_Apply_tableFacts(t *testing.T) {
 		changeSets(boxB)
 		if got := pendingOf(t, b); len(got) != 1 || got[0].RowKey != "after" {
 			t.Fatalf("outbox = %+v, want the insert after the change set that tracks the table", got)
+		}
+	})
+	t.Run("NoReplicas", func(t *testing.T) {
+		// A store without Options.Replicas (the native server's, the edge's) runs no replica
+		// code on a write: a table that a replica's change set tracks queues nothing there.
+		clk := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		a, boxA := replica(t, 0, clk)
+		b, err := core.Open(core.Options{Backend: outbox.New(nil, nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		if _, err := a.CreateTable("ttt"); err != nil {
+			t.Fatal(err)
+		}
+		update(t, a, func(tx *core.Tx) error { return tx.Track("ttt") })
+		applySets(t, b, boxA)
+		insert(t, b, "ttt", rent("p", "r", "x"))
+		if got := pendingOf(t, b); len(got) != 0 {
+			t.Fatalf("outbox = %+v, want nothing queued on a store without replicas", got)
+		}
+		if err := b.Update(func(tx *core.Tx) error { return tx.Track("ttt") }); !errors.Is(err, core.ErrNoReplicas) {
+			t.Fatalf("Track: %v, want ErrNoReplicas", err)
 		}
 	})
 	t.Run("ErrTableNameInvalid", func(t *testing.T) {

@@ -113,7 +113,7 @@ func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 	if err := precondition(op, old); err != nil {
 		return nil, err
 	}
-	if err := tx.noteLocalChange(id, e.PartitionKey, e.RowKey); err != nil {
+	if err := tx.localChange(id, e.PartitionKey, e.RowKey); err != nil {
 		return nil, err
 	}
 	if op.Kind == OpDelete {
@@ -160,10 +160,19 @@ func (tx *Tx) insertPrepared(p *preparedInsert) (*Entity, error) {
 		return nil, err
 	}
 	pk, rk := p.out.PartitionKey, p.out.RowKey
-	if err := tx.noteLocalChange(p.id, pk, rk); err != nil {
+	if err := tx.localChange(p.id, pk, rk); err != nil {
 		return nil, err
 	}
 	return p.out, tx.supersedeDeletion(p.id, pk, rk)
+}
+
+// localChange queues entity (pk, rk) of table id for a sync client's push, on a store
+// that keeps replicas (Options.Replicas); elsewhere it does nothing.
+func (tx *Tx) localChange(id, pk, rk string) error {
+	if !tx.store.opts.Replicas {
+		return nil
+	}
+	return tx.noteLocalChange(id, pk, rk)
 }
 
 // validateOp checks the op's kind and entity before anything is read.

@@ -18,6 +18,9 @@ import "errors"
 // ErrNotTracked means a sync operation named a table that is not tracked for sync.
 var ErrNotTracked = errors.New("table is not tracked for sync")
 
+// ErrNoReplicas means Track was called on a store opened without Options.Replicas.
+var ErrNoReplicas = errors.New("the store keeps no sync replicas (Options.Replicas)")
+
 const (
 	trackPrefix  = "s\x00"
 	outboxPrefix = "o\x00"

@@ -44,8 +44,11 @@ func (p Pending) LocalETag() string {
 
 // Track marks a table as replicated: from now on every local write of it is queued in
 // the outbox. Entities it already holds are queued too (they are new to the server).
-// Tracking a tracked table changes nothing.
+// Tracking a tracked table changes nothing. The store must keep replicas (Options.Replicas).
 func (tx *Tx) Track(table string) error {
+	if !tx.store.opts.Replicas {
+		return ErrNoReplicas
+	}
 	if _, err := tx.Table(table); err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import "testing"
 // TestTx_outboxCount_BeforeCounts: a table tracked before outbox counts were kept has no
 // count record; its outbox is counted once, and the first change writes the record.
 func TestTx_outboxCount_BeforeCounts(t *testing.T) {
-	s, err := Open(Options{})
+	s, err := Open(Options{Replicas: true})
 	if err != nil {
 		t.Fatal(err)
 	}

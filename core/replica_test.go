@@ -10,7 +10,7 @@ import (
 // replicaStore opens a store with table "ttt" tracked for sync.
 func replicaStore(t *testing.T) *core.Store {
 	t.Helper()
-	s := newRuleStore(t, core.Options{}, "ttt")
+	s := newRuleStore(t, core.Options{Replicas: true}, "ttt")
 	if err := s.Update(func(tx *core.Tx) error { return tx.Track("ttt") }); err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func update(t *testing.T, s *core.Store, fn func(tx *core.Tx) error) {
 
 func TestTx_Track(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		s := newRuleStore(t, core.Options{}, "ttt", "uuu")
+		s := newRuleStore(t, core.Options{Replicas: true}, "ttt", "uuu")
 		insert(t, s, "ttt", rent("p", "old", "x"))
 		update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
 		insert(t, s, "ttt", rent("p", "new", "y"))
@@ -56,7 +56,7 @@ func TestTx_Track(t *testing.T) {
 		}
 	})
 	t.Run("ErrTableNotFound", func(t *testing.T) {
-		s := newRuleStore(t, core.Options{})
+		s := newRuleStore(t, core.Options{Replicas: true})
 		if err := s.Update(func(tx *core.Tx) error { return tx.Track("nope") }); !errors.Is(err, core.ErrTableNotFound) {
 			t.Fatalf("err = %v", err)
 		}
@@ -271,7 +271,7 @@ func TestTx_SameAsLocal(t *testing.T) {
 // transaction, acknowledgements, a conflict taken from the server, a rebase, and
 // tracking again.
 func TestTx_Pending(t *testing.T) {
-	s := newRuleStore(t, core.Options{}, "ttt")
+	s := newRuleStore(t, core.Options{Replicas: true}, "ttt")
 	insert(t, s, "ttt", rent("p", "before", "x"))
 	update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
 	check := func(step string, want int) {

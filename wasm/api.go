@@ -78,7 +78,7 @@ func (a *api) open(args [][]byte) ([]byte, []outbox.Record, error) {
 		return nil, nil, ErrActionInvalid
 	}
 	s := &store{}
-	var opts core.Options
+	opts := core.Options{Replicas: true} // the sync client (web/src/sync.js) tracks tables
 	if string(args[0]) == "partial" {
 		s.box = outbox.New(nil, nil)
 		opts.Backend, opts.Partial = s.box, true
