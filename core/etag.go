@@ -15,18 +15,24 @@ func ETagOf(ts DateTime) string { return string(AppendETag(make([]byte, 0, 48), 
 // AppendETag appends ETagOf(ts) to b.
 func AppendETag(b []byte, ts DateTime) []byte {
 	var tmp [40]byte
-	b = append(b, `W/"datetime'`...)
-	text := ts.AppendText(tmp[:0])
+	return AppendETagText(b, ts.AppendText(tmp[:0]), `"`)
+}
+
+// AppendETagText appends the ETag of an entity whose Timestamp reads tsText
+// (DateTime.AppendText), with its two double quotes written as quote: `"` for the ETag
+// itself, `\"` for the ETag inside a JSON string.
+func AppendETagText(b, tsText []byte, quote string) []byte {
+	b = append(append(append(b, "W/"...), quote...), "datetime'"...)
 	for {
-		i := bytes.IndexByte(text, ':')
+		i := bytes.IndexByte(tsText, ':')
 		if i < 0 {
 			break
 		}
-		b = append(append(b, text[:i]...), "%3A"...)
-		text = text[i+1:]
+		b = append(append(b, tsText[:i]...), "%3A"...)
+		tsText = tsText[i+1:]
 	}
-	b = append(b, text...)
-	return append(b, `'"`...)
+	b = append(append(b, tsText...), '\'')
+	return append(b, quote...)
 }
 
 // CheckETag validates an If-Match value: "*" or a weak ETag W/"…".

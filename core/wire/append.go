@@ -83,19 +83,11 @@ func appendDouble(b []byte, f float64) []byte {
 	return core.AppendDouble(b, f)
 }
 
-// appendETag appends the entity ETag (core.AppendETag) as a JSON string, given the text
-// of its Timestamp (core.DateTime.AppendText):
+// appendETag appends the entity ETag (core.AppendETagText) as a JSON string, given the
+// text of its Timestamp (core.DateTime.AppendText):
 // "W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"".
 func appendETag(b []byte, tsText []byte) []byte {
-	b = append(b, `"W/\"datetime'`...)
-	for _, c := range tsText {
-		if c == ':' {
-			b = append(b, "%3A"...)
-		} else {
-			b = append(b, c)
-		}
-	}
-	return append(b, `'\""`...)
+	return append(core.AppendETagText(append(b, '"'), tsText, `\"`), '"')
 }
 
 // AppendKeyPredicate appends "table(PartitionKey='pk',RowKey='rk')", the entity's path
