@@ -79,16 +79,14 @@ func checkDate(r *Request) (string, error) {
 	return text, nil
 }
 
-// appendSharedKeyStringToSign appends the Table service string to sign to b: for Shared
-// Key Lite "date\nresource", for Shared Key "VERB\nContent-MD5\nContent-Type\ndate\nresource".
+// appendSharedKeyStringToSign appends the string to sign of request r under kind
+// (AppendStringToSign) to b; date is the request's date text.
 func appendSharedKeyStringToSign(b []byte, r *Request, kind Kind, date string) []byte {
-	if kind == SharedKey {
-		h := r.HTTP.Header
-		for _, f := range [...]string{r.HTTP.Method, h.Get("Content-MD5"), h.Get("Content-Type")} {
-			b = append(append(b, f...), '\n')
-		}
-	}
-	b = append(append(b, date...), '\n')
+	h := r.HTTP.Header
 	path, comp, hasComp := r.resourceParts()
-	return appendResource(b, r.Account.Name, path, comp, hasComp)
+	s := Signed{Date: date, Path: path, Comp: comp, HasComp: hasComp}
+	if kind == SharedKey {
+		s.Method, s.ContentMD5, s.ContentType = r.HTTP.Method, h.Get("Content-MD5"), h.Get("Content-Type")
+	}
+	return AppendStringToSign(b, kind, r.Account.Name, s)
 }

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"hash"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // client sends signed requests to one table endpoint over keep-alive HTTP/1.1
@@ -22,7 +21,6 @@ type client struct {
 	addr    string // host:port of the endpoint
 	prefix  string // the endpoint's path (/devstoreaccount1), no trailing slash
 	account string
-	signed  []byte // "\n/" + account: what the string to sign has between date and path
 	key     []byte
 	conns   chan *conn // idle connections
 }
@@ -37,8 +35,7 @@ func newClient(cfg config, base string, conns int) (*client, error) {
 		return nil, fmt.Errorf("endpoint %q: want http://host:port/path", base)
 	}
 	return &client{addr: u.Host, prefix: u.EscapedPath(), account: cfg.account, key: key,
-		signed: []byte("\n/" + cfg.account),
-		conns:  make(chan *conn, conns)}, nil
+		conns: make(chan *conn, conns)}, nil
 }
 
 // response is one answer: its status, the continuation headers and the body.
@@ -97,13 +94,12 @@ func (c *client) dial() (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newConn(nc, hmac.New(sha256.New, c.key)), nil
+	return newConn(nc), nil
 }
 
 // appendRequest appends the request's head and body, signed: x-ms-date and a
-// SharedKeyLite Authorization, the HMAC-SHA256 of the date and the canonicalized
-// resource, "/" + account + the path as sent, without its query.
-func (c *client) appendRequest(b []byte, mac hash.Hash, method, path, body string) []byte {
+// SharedKeyLite Authorization.
+func (c *client) appendRequest(b []byte, method, path, body string) []byte {
 	b = append(b, method...)
 	b = append(b, ' ')
 	start := len(b)
@@ -113,20 +109,15 @@ func (c *client) appendRequest(b []byte, mac hash.Hash, method, path, body strin
 	if i := strings.IndexByte(path, '?'); i >= 0 {
 		resource = b[start : start+len(c.prefix)+i]
 	}
-	date := time.Now().UTC().AppendFormat(make([]byte, 0, 32), http.TimeFormat)
-	mac.Reset()
-	mac.Write(date)
-	mac.Write(c.signed)
-	mac.Write(resource)
-	var sum [sha256.Size]byte
+	var tmp [32]byte
+	date := time.Now().UTC().AppendFormat(tmp[:0], http.TimeFormat)
+	signed := auth.Signed{Date: string(date), Path: string(resource)}
 	b = append(b, " HTTP/1.1\r\nHost: "...)
 	b = append(b, c.addr...)
 	b = append(b, "\r\nX-Ms-Version: 2019-02-02\r\nDataServiceVersion: 3.0\r\nAccept: application/json;odata=minimalmetadata\r\nX-Ms-Date: "...)
 	b = append(b, date...)
-	b = append(b, "\r\nAuthorization: SharedKeyLite "...)
-	b = append(b, c.account...)
-	b = append(b, ':')
-	b = base64.StdEncoding.AppendEncode(b, mac.Sum(sum[:0]))
+	b = append(b, "\r\nAuthorization: "...)
+	b = auth.AppendAuthorization(b, auth.SharedKeyLite, c.account, c.key, signed)
 	if body != "" {
 		b = append(b, "\r\nContent-Type: application/json\r\nPrefer: return-no-content\r\nContent-Length: "...)
 		b = fmt.Appendf(b, "%d", len(body))

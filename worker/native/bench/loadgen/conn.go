@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"net"
 	"strconv"
@@ -17,9 +16,8 @@ import (
 type conn struct {
 	nc      net.Conn
 	r       *bufio.Reader
-	buf     []byte    // the request being written
-	mac     hash.Hash // HMAC-SHA256 under the account key
-	closing bool      // the server closes the connection after this answer
+	buf     []byte // the request being written
+	closing bool   // the server closes the connection after this answer
 }
 
 // errIdleClosed means the server had closed the connection before the request reached
@@ -30,15 +28,15 @@ var errIdleClosed = errors.New("connection closed before the answer")
 // or chunk size.
 var errFraming = errors.New("malformed answer")
 
-func newConn(nc net.Conn, mac hash.Hash) *conn {
-	return &conn{nc: nc, r: bufio.NewReaderSize(nc, 64<<10), mac: mac}
+func newConn(nc net.Conn) *conn {
+	return &conn{nc: nc, r: bufio.NewReaderSize(nc, 64<<10)}
 }
 
 func (cn *conn) close() { cn.nc.Close() }
 
 // roundTrip writes one request and reads its answer.
 func (cn *conn) roundTrip(c *client, method, path, body string) (*response, error) {
-	cn.buf = c.appendRequest(cn.buf[:0], cn.mac, method, path, body)
+	cn.buf = c.appendRequest(cn.buf[:0], method, path, body)
 	if _, err := cn.nc.Write(cn.buf); err != nil {
 		return nil, errors.Join(errIdleClosed, err)
 	}

@@ -3,9 +3,6 @@ package endpoint
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +13,8 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 // version is the x-ms-version the client speaks.
@@ -151,23 +150,16 @@ func joinQuery(a, b string) string {
 	return a + "&" + b
 }
 
-// sign sets x-ms-date and, with an account key, a Shared Key Authorization header:
-// HMAC-SHA256 of "VERB\nContent-MD5\nContent-Type\nDate\nCanonicalizedResource" as Azure
-// documents for the Table service.
+// sign sets x-ms-date and, with an account key, a Shared Key Authorization header.
 func (c *Client) sign(req *http.Request, query url.Values) {
 	date := time.Now().UTC().Format(http.TimeFormat)
 	req.Header.Set("x-ms-date", date)
 	if c.key == nil {
 		return
 	}
-	res := "/" + c.account + req.URL.EscapedPath()
-	if comp := query.Get("comp"); comp != "" {
-		res += "?comp=" + comp
-	}
-	sts := strings.Join([]string{req.Method, req.Header.Get("Content-MD5"), req.Header.Get("Content-Type"), date, res}, "\n")
-	mac := hmac.New(sha256.New, c.key)
-	mac.Write([]byte(sts))
-	req.Header.Set("Authorization", "SharedKey "+c.account+":"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	s := auth.Signed{Method: req.Method, ContentMD5: req.Header.Get("Content-MD5"), ContentType: req.Header.Get("Content-Type"),
+		Date: date, Path: req.URL.EscapedPath(), Comp: query.Get("comp"), HasComp: query.Has("comp")}
+	req.Header.Set("Authorization", string(auth.AppendAuthorization(nil, auth.SharedKey, c.account, c.key, s)))
 }
 
 // readError makes an *Error of an error answer: the code from x-ms-error-code or the
