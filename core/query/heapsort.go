@@ -2,9 +2,9 @@ package query
 
 // heapSort sorts n elements in place given less and swap, in O(n log n) at worst, not
 // stably. The planner's two sorts use it rather than package sort or slices: either links
-// its own pdqsort (sort.Slice also reflect's swapper) into the wasm builds, 6 KB of gzip,
-// for sorts of index candidates and key ranges that are rarely large (BenchmarkSortKeys:
-// about 1.3× pdqsort's time on 10,000 records).
+// its own pdqsort (sort.Slice also reflect's swapper) into the wasm builds, for sorts of
+// index candidates and key ranges that are rarely large (BenchmarkSortKeys compares the
+// two).
 func heapSort(n int, less func(i, j int) bool, swap func(i, j int)) {
 	down := func(root, hi int) {
 		for {

@@ -88,8 +88,10 @@ func New(opts Options) (*Handler, error) {
 	return h, nil
 }
 
-// Serve answers one request of the Table service. Natively, worker/rest/nethttp serves
-// it from net/http; at the edge, worker/edge/bridge calls it.
+// Serve answers one request of the Table service. Natively, the server (worker/native)
+// reads each request with worker/rest/http1 and calls it; worker/rest/nethttp adapts it
+// to net/http for the tests' servers and the playground's files; at the edge,
+// worker/edge/bridge calls it.
 func (h *Handler) Serve(w exchange.ResponseWriter, r *exchange.Request) {
 	c := h.newCall(w, r)
 	defer c.release()
