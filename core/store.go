@@ -76,6 +76,7 @@ type Store struct {
 	syncing    sync.WaitGroup        // commits written and waiting for their sync
 	unsynced   []unsyncedCommit      // commits not yet known durable, oldest first (see rollback.go); guarded by commitMu
 	durable    atomic.Uint64         // the last change set known durable, with a GroupCommitter
+	notify     notifier              // the waiters for the next durable write (see Changed)
 }
 
 // Open opens a store, restoring its state from opts.Backend if one is given.
@@ -198,7 +199,7 @@ func (s *Store) View(fn func(tx *Tx) error) error {
 // taking it (the file backend on Linux) fails a write for a full disk before it is
 // applied, so that no reader ever sees it.
 func (s *Store) Update(fn func(tx *Tx) error) error {
-	seq, compact, err := s.commit(fn)
+	seq, wrote, compact, err := s.commit(fn)
 	if err != nil {
 		return mapClosed(err)
 	}
@@ -214,6 +215,9 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 			s.commitMu.Unlock()
 			return fmt.Errorf("sync change set: %w", err)
 		}
+	}
+	if wrote {
+		s.noteWrite()
 	}
 	if compact {
 		s.commitMu.Lock()
@@ -240,14 +244,15 @@ func (s *Store) patchDerived(tx *Tx) {
 
 // commit applies fn's transaction and hands its change set to the backend under the write
 // lock. It returns the change set's sequence number when a group sync is still to wait
-// for, and whether the log has outgrown the snapshot.
-func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err error) {
+// for, whether the transaction wrote anything, and whether the log has outgrown the
+// snapshot.
+func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, wrote, compact bool, err error) {
 	tx := &Tx{store: s, writable: true, logging: s.backend != nil, undoing: s.group != nil} // allocated before the lock is taken
 	appendFailed := false
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	if s.syncErr != nil {
-		return 0, false, fmt.Errorf("write after a failure to recover from: %w", s.syncErr)
+		return 0, false, false, fmt.Errorf("write after a failure to recover from: %w", s.syncErr)
 	}
 	err = s.db.Update(func(btx *buntdb.Tx) error {
 		tx.btx = btx
@@ -278,12 +283,12 @@ func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, compact bool, err err
 		if appendFailed && s.group != nil {
 			s.recoverLocked() // a failed Write may have left the backend failed
 		}
-		return 0, false, err
+		return 0, false, false, err
 	}
 	if seq != 0 {
 		s.syncing.Add(1)
 	}
-	return seq, s.backend != nil && s.compactionDue(), nil
+	return seq, tx.dirty, s.backend != nil && s.compactionDue(), nil
 }
 
 // compactionDue reports whether the log has outgrown the snapshot enough to compact;

@@ -19,6 +19,7 @@ type Tx struct {
 	log      []byte     // the change set: buntdb commands in RESP form
 	ts       DateTime   // the Timestamp of every entity this transaction writes, once issued
 	pulling  bool       // writes are the sync client's, not queued for the push (see replica.go)
+	dirty    bool       // the transaction wrote something
 	factsID  string     // the table whose facts this transaction knows, "" for none (see useTable)
 	facts    tableFacts // that table's facts
 
@@ -135,6 +136,7 @@ func newEntityWrite(id, key, value string, deleted bool) entityWrite {
 // keeps beside the index: its table's scan image and point map are patched at commit, and
 // the table facts the write could make wrong are dropped. set, setNew and del call it once the write is made.
 func (tx *Tx) wrote(key, value string, deleted bool) {
+	tx.dirty = true
 	tx.patchImage(key, value, deleted)
 	tx.patchPoints(key, value, deleted)
 	tx.dropFacts(key)

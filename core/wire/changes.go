@@ -15,25 +15,39 @@ const (
 	MoreMember = "tabletop.more"
 	// DeletedMember lists the deleted entities.
 	DeletedMember = "tabletop.deleted"
+	// WaitMember, in the answer to a request that asked to wait for changes, holds how
+	// many seconds the server may hold an empty page open: 0 where it serves no waits.
+	WaitMember = "tabletop.wait"
 )
 
-// AppendChanges appends a change feed page: the checkpoint to resume after and whether
-// more may follow, the entities of cs under "value", written as Query Entities writes
-// them, then the deletions under DeletedMember, each as its keys and the deletion's
-// Timestamp, both in feed order:
+// ChangePage is a page of a change feed as AppendChanges writes it.
+type ChangePage struct {
+	Changes    []core.Change
+	Checkpoint string // the checkpoint the next page resumes after
+	More       bool   // more changes may follow
+	Wait       int    // the seconds an empty page may wait (WaitMember); negative: not asked
+}
+
+// AppendChanges appends a change feed page: the checkpoint to resume after, whether more
+// may follow and the wait if asked, the entities of its changes under "value", written as
+// Query Entities writes them, then the deletions under DeletedMember, each as its keys and
+// the deletion's Timestamp, both in feed order:
 // {"odata.metadata":…,"tabletop.checkpoint":…,"tabletop.more":…,"value":[…],"tabletop.deleted":[{"PartitionKey":…,"RowKey":…,"Timestamp":…}]}.
 // A page holds each entity at most once, so the two lists may be applied in either order.
-func AppendChanges(b []byte, cs []core.Change, checkpoint string, more bool, c *Context) []byte {
+func AppendChanges(b []byte, p ChangePage, c *Context) []byte {
 	b = append(b, '{')
 	if c.Metadata != NoMetadata {
 		b = appendMetadataURL(b, c, c.Table, false)
 	}
-	b = AppendString(append(b, `"`+CheckpointMember+`":`...), checkpoint)
-	b = strconv.AppendBool(append(b, `,"`+MoreMember+`":`...), more)
-	b = appendChangeList(append(b, `,"value":[`...), cs, false, c)
+	b = AppendString(append(b, `"`+CheckpointMember+`":`...), p.Checkpoint)
+	b = strconv.AppendBool(append(b, `,"`+MoreMember+`":`...), p.More)
+	if p.Wait >= 0 {
+		b = strconv.AppendInt(append(b, `,"`+WaitMember+`":`...), int64(p.Wait), 10)
+	}
+	b = appendChangeList(append(b, `,"value":[`...), p.Changes, false, c)
 	b = append(b, `],"`+DeletedMember+`":[`...)
 	keys := &Context{Metadata: NoMetadata}
-	b = appendChangeList(b, cs, true, keys)
+	b = appendChangeList(b, p.Changes, true, keys)
 	return append(b, "]}"...)
 }
 

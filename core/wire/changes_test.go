@@ -19,15 +19,18 @@ func TestAppendChanges(t *testing.T) {
 		cs   []core.Change
 		cp   string
 		more bool
+		wait int
 		m    wire.Metadata
 		want string
 	}{
-		{"OK/Minimal", cs, "cp", true, wire.MinimalMetadata, `{"odata.metadata":"` + base + `/$metadata#People","tabletop.checkpoint":"cp","tabletop.more":true,"value":[{"odata.etag":"W/\"datetime'1601-01-01T00%3A00%3A01.0000000Z'\"","PartitionKey":"p","RowKey":"a","Timestamp":"1601-01-01T00:00:01.0000000Z","N":1}],` +
+		{"OK/Minimal", cs, "cp", true, -1, wire.MinimalMetadata, `{"odata.metadata":"` + base + `/$metadata#People","tabletop.checkpoint":"cp","tabletop.more":true,"value":[{"odata.etag":"W/\"datetime'1601-01-01T00%3A00%3A01.0000000Z'\"","PartitionKey":"p","RowKey":"a","Timestamp":"1601-01-01T00:00:01.0000000Z","N":1}],` +
 			`"tabletop.deleted":[{"PartitionKey":"p","RowKey":"b\"","Timestamp":"1601-01-01T00:00:01.0000001Z"}]}`},
-		{"OK/NoMetadataEmpty", nil, "", false, wire.NoMetadata, `{"tabletop.checkpoint":"","tabletop.more":false,"value":[],"tabletop.deleted":[]}`},
+		{"OK/NoMetadataEmpty", nil, "", false, -1, wire.NoMetadata, `{"tabletop.checkpoint":"","tabletop.more":false,"value":[],"tabletop.deleted":[]}`},
+		{"OK/Wait", nil, "", false, 30, wire.NoMetadata, `{"tabletop.checkpoint":"","tabletop.more":false,"tabletop.wait":30,"value":[],"tabletop.deleted":[]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(wire.AppendChanges(nil, tc.cs, tc.cp, tc.more, ctx(tc.m))); got != tc.want {
+			p := wire.ChangePage{Changes: tc.cs, Checkpoint: tc.cp, More: tc.more, Wait: tc.wait}
+			if got := string(wire.AppendChanges(nil, p, ctx(tc.m))); got != tc.want {
 				t.Fatalf("got  %s\nwant %s", got, tc.want)
 			}
 		})

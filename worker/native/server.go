@@ -23,11 +23,12 @@ const shutdownTimeout = 30 * time.Second
 type server struct {
 	addr     string
 	accounts []*rest.Account
+	api      *rest.Handler
 	http     *http1.Server
 }
 
 func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*server, error) {
-	api, err := rest.New(rest.Options{Accounts: accounts})
+	api, err := rest.New(rest.Options{Accounts: accounts, MaxWait: rest.DefaultMaxWait})
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +37,7 @@ func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*serve
 		h = withLog(logger, h)
 	}
 	hs := &http1.Server{Handler: h, Refuse: refuse, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, WriteTimeout: time.Minute}
-	return &server{addr: cfg.addr, accounts: accounts, http: hs}, nil
+	return &server{addr: cfg.addr, accounts: accounts, api: api, http: hs}, nil
 }
 
 // serve listens, prints where and how to connect, and serves until ctx is done; then it
@@ -56,6 +57,7 @@ func (s *server) serve(ctx context.Context, out io.Writer) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
+	s.api.StopWaits() // a change feed request held open would hold the shutdown
 	err = s.http.Shutdown(sctx)
 	if serr := <-errc; !errors.Is(serr, http1.ErrServerClosed) {
 		err = errors.Join(err, serr)

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
@@ -19,6 +20,10 @@ const (
 	// sinceParam is the query parameter holding the checkpoint to resume after; absent or
 	// empty starts the feed.
 	sinceParam = "since"
+	// waitParam is the query parameter holding how many seconds a page with no change
+	// may wait for one before it is answered (a long-poll); absent or 0 answers at once.
+	// The wait is cut to the handler's MaxWait, which the answer states (WaitMember).
+	waitParam = "wait"
 	// CheckpointHeader is the response header holding the checkpoint to send as since
 	// for the next page; the body's tabletop.checkpoint holds it too, for browsers whose
 	// CORS rule does not expose the header.
@@ -35,6 +40,8 @@ var (
 	// ErrChangesFilter means a change feed $filter compares more than PartitionKey and
 	// RowKey; whether a deleted entity matched any other property is unknown.
 	ErrChangesFilter = azerr.New(azerr.InvalidQueryParameterValue, "a change feed $filter may compare only PartitionKey and RowKey")
+	// ErrWaitInvalid means wait is not a whole number of seconds, 0 or more.
+	ErrWaitInvalid = azerr.New(azerr.InvalidQueryParameterValue, "wait is not a whole number of seconds")
 )
 
 // queryChanges serves the change feed: GET /t()?comp=changes&since=…&$top=…&$filter=…,
@@ -54,15 +61,54 @@ func (c *call) queryChanges() {
 		return
 	}
 	req.within = c.principal.KeyRange()
-	err = c.acct.Store.View(func(tx *core.Tx) error { return req.read(tx, c.res.table) })
-	if err != nil {
+	if err := c.readChanges(req); err != nil {
 		c.fail(err)
 		return
 	}
 	next := encodeCheckpoint(req.next)
 	c.w.Header().Set(CheckpointHeader, next)
 	c.w.Header().Set(MoreHeader, strconv.FormatBool(req.more))
-	c.writeJSON(exchange.StatusOK, wire.AppendChanges(make([]byte, 0, 4096), req.out, next, req.more, c.wireContext(c.res.table)))
+	page := wire.ChangePage{Changes: req.out, Checkpoint: next, More: req.more, Wait: int(req.wait / time.Second)}
+	if !req.waitAsked {
+		page.Wait = -1
+	}
+	c.writeJSON(exchange.StatusOK, wire.AppendChanges(make([]byte, 0, 4096), page, c.wireContext(c.res.table)))
+}
+
+// readChanges fills the page; a page with no change, asked to wait, waits for a write to
+// the store and reads again, until one brings a change or the wait is over.
+func (c *call) readChanges(req *changePage) error {
+	store := c.acct.Store
+	deadline := time.Now().Add(req.wait)
+	for {
+		var changed <-chan struct{}
+		if req.wait > 0 {
+			changed = store.Changed() // before the read: no write falls between the two
+		}
+		if err := store.View(func(tx *core.Tx) error { return req.read(tx, c.res.table) }); err != nil {
+			return err
+		}
+		if changed == nil || len(req.out) > 0 || req.more || !c.waitFor(changed, time.Until(deadline)) {
+			return nil
+		}
+	}
+}
+
+// waitFor waits for changed to close, for up to d and until the handler stops waits; it
+// reports whether changed closed.
+func (c *call) waitFor(changed <-chan struct{}, d time.Duration) bool {
+	if d <= 0 {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-changed:
+		return true
+	case <-t.C:
+	case <-c.h.stopWaits:
+	}
+	return false
 }
 
 // changesRequest parses the change feed's query parameters.
@@ -85,15 +131,35 @@ func (c *call) changesRequest() (*changePage, error) {
 	if top == 0 {
 		top = query.MaxTop
 	}
-	return &changePage{filter: f, limit: top, next: since}, nil
+	p := &changePage{filter: f, limit: top, next: since}
+	if p.wait, p.waitAsked, err = c.waitOf(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// waitOf parses the wait parameter, cut to the handler's MaxWait, and reports whether
+// the request has one.
+func (c *call) waitOf() (time.Duration, bool, error) {
+	text, ok := c.query[waitParam]
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseUint(text[0], 10, 32)
+	if err != nil {
+		return 0, true, ErrWaitInvalid
+	}
+	return min(time.Duration(n)*time.Second, c.h.maxWait), true, nil
 }
 
 // changePage reads one page of a change feed: up to limit changes within a key range that
 // match a keys-only filter, bounded by the query budget.
 type changePage struct {
-	filter *query.Filter
-	limit  int
-	within core.KeyRange
+	filter    *query.Filter
+	limit     int
+	within    core.KeyRange
+	wait      time.Duration // how long an empty page may wait for a change
+	waitAsked bool          // the request has a wait parameter
 
 	out      []core.Change
 	bytes    int

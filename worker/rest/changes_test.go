@@ -34,6 +34,8 @@ type changePage struct {
 	// BodyCheckpoint and BodyMore repeat the headers in the body.
 	BodyCheckpoint *string `json:"tabletop.checkpoint"`
 	BodyMore       *bool   `json:"tabletop.more"`
+	// Wait is the wait the server honours, in the answer to a request with wait.
+	Wait *int `json:"tabletop.wait"`
 }
 
 // keys lists the page as "pk/rk" for entities, then "-pk/rk" for deletions.

@@ -45,11 +45,18 @@ func newEnvAt(t testing.TB, now func() time.Time) *env {
 // newEnvWith is newEnv over a store opened with opts.
 func newEnvWith(t testing.TB, opts core.Options) *env {
 	t.Helper()
+	return newEnvServing(t, opts, rest.Options{})
+}
+
+// newEnvServing is newEnvWith with the handler's options (but its accounts) as given.
+func newEnvServing(t testing.TB, opts core.Options, serving rest.Options) *env {
+	t.Helper()
 	st, err := core.Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := rest.New(rest.Options{Accounts: []*rest.Account{{Account: auth.DevAccount(), Store: st}}})
+	serving.Accounts = []*rest.Account{{Account: auth.DevAccount(), Store: st}}
+	h, err := rest.New(serving)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -38,7 +39,16 @@ type Options struct {
 	// a body still arriving then is answered 408 OperationTimedOut and its connection
 	// closed. Zero means DefaultBodyTimeout. Hosts without read deadlines ignore it.
 	BodyTimeout time.Duration
+	// MaxWait is the longest a change feed request may wait for a change (its wait
+	// parameter) before an empty page is answered. Zero serves no waits, as a host that
+	// serves one request at a time (a Durable Object) must: the page is answered at once
+	// and says so, and the client polls.
+	MaxWait time.Duration
 }
+
+// DefaultMaxWait is a MaxWait for a server that holds each request in its own goroutine:
+// under the idle timeouts of common proxies and load balancers.
+const DefaultMaxWait = 50 * time.Second
 
 // DefaultMaxEntityBytes is the default cap on a single-entity request body. An entity of
 // 1 MiB by Azure's size formula can take several MiB of JSON (escapes, base64, names); the
@@ -53,6 +63,9 @@ type Handler struct {
 	maxEntity   int64
 	bodies      *bodyBudget
 	bodyTimeout time.Duration
+	maxWait     time.Duration
+	stopWaits   chan struct{} // closed by StopWaits
+	stopOnce    sync.Once
 }
 
 // Errors of New.
@@ -70,7 +83,8 @@ func New(opts Options) (*Handler, error) {
 	}
 	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes,
 		bodies:      &bodyBudget{max: orDefaultInt(opts.MaxBodyMemory, DefaultBodyMemory)},
-		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout)))}
+		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout))), maxWait: max(opts.MaxWait, 0),
+		stopWaits: make(chan struct{})}
 	if h.now == nil {
 		h.now = time.Now
 	}
@@ -86,6 +100,13 @@ func New(opts Options) (*Handler, error) {
 		h.accounts[a.Name] = a
 	}
 	return h, nil
+}
+
+// StopWaits answers every change feed request waiting for a change at once, and every
+// later one without waiting: a server shutting down calls it before it waits for the
+// requests in flight.
+func (h *Handler) StopWaits() {
+	h.stopOnce.Do(func() { close(h.stopWaits) })
 }
 
 // Serve answers one request of the Table service. Natively, the server (worker/native)
