@@ -480,8 +480,12 @@ export declare class TableSync {
   track(): Promise<void>;
   /** sync pushes the outbox, then pulls; reconcile: true also compares every key with the server; onRemoteLost decides for this run. */
   sync(options?: { reconcile?: boolean; onRemoteLost?: RemoteLostDecision }): Promise<SyncResult>;
-  /** start syncs now, after local changes, every interval ms and when back online, with backoff on failure. */
-  start(options?: { interval?: number; debounce?: number }): this;
+  /**
+   * start syncs now, after local changes, as soon as the remote table changes where the
+   * endpoint can tell (live, the default: a change feed request held open by Tabletop's
+   * native server), else every interval ms, and when back online, with backoff on failure.
+   */
+  start(options?: { interval?: number; debounce?: number; live?: boolean }): this;
   /** stop ends start, and the updates of status.pending after local writes until the next track or sync. */
   stop(): Promise<unknown>;
   on(event: "status", listener: (status: SyncStatus) => void): this;

@@ -29,9 +29,13 @@ export class RemoteTable {
     this._fetch = f ?? ((...a) => globalThis.fetch(...a));
   }
 
-  /** changes reads a page of Tabletop's change feed after checkpoint since ("" for the start). */
-  changes(since, top, filter) {
-    return this.request("GET", `${this.table}()`, { comp: "changes", since, $top: String(top), $filter: filter });
+  /**
+   * changes reads a page of Tabletop's change feed after checkpoint since ("" for the
+   * start); with wait, a page with no change may be held up to wait seconds for one, and
+   * signal aborts the request.
+   */
+  changes(since, top, filter, { wait, signal } = {}) {
+    return this.request("GET", `${this.table}()`, { comp: "changes", since, $top: String(top), $filter: filter, wait: wait && String(wait) }, { signal });
   }
 
   /** query reads a page of Query Entities. */
@@ -83,7 +87,7 @@ export class RemoteTable {
   }
 
   /** request sends one request and answers { status, ok, headers, text, code }. */
-  async request(method, resource, query = {}, { body, headers = {} } = {}) {
+  async request(method, resource, query = {}, { body, headers = {}, signal } = {}) {
     const params = Object.entries(query).filter(([, v]) => v !== undefined && v !== "");
     let search = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
     if (this._sas) search = search ? `${search}&${this._sas}` : this._sas;
@@ -100,7 +104,7 @@ export class RemoteTable {
     if (this.credential?.key) h.Authorization = this._sharedKey(method, url, h);
     let res;
     try {
-      res = await this._fetch(url.href, { method, headers: h, body });
+      res = await this._fetch(url.href, { method, headers: h, body, signal });
     } catch (e) {
       throw Object.assign(new Error(`tabletop sync: ${method} ${url.pathname} failed: ${e.message}`), { code: "NetworkError", statusCode: 0, offline: true, cause: e });
     }

@@ -4,7 +4,8 @@
 //   const sync = new TableSync(client, { url, table, credential });
 //   sync.on("status", (s) => …); sync.on("conflict", (c) => …);
 //   await sync.sync();          // push the outbox, then pull from the checkpoint
-//   sync.start({ interval });   // and again on every local change, periodically, with backoff
+//   sync.start({ interval });   // and again on every local change, on every remote one
+//                               // (live: sync-live.js) or periodically, with backoff
 //
 // The local side lives in the engine (core/replica.go): the outbox of keys changed
 // locally, written in the same transaction (hence the same IndexedDB commit) as the
@@ -43,6 +44,7 @@ import { MAX_BATCH } from "./sync-batch.js";
 import { entityPath } from "./sync-rest.js";
 import { pull, rangeFilter } from "./sync-pull.js";
 import { REMOTE_LOST, checkFeed, checkNotEmpty, keepLost, lostAnswer, recover, storedLost } from "./sync-lost.js";
+import { watch } from "./sync-live.js";
 
 const PUSH_PAGE = 200; // outbox keys read at a time
 const PUSH_CONCURRENCY = 8; // push requests in flight
@@ -302,20 +304,31 @@ export class TableSync extends SyncEmitter {
   // ---- running by itself ----
 
   /**
-   * start syncs now, after each local change of the table (debounced), every interval ms
-   * (default 30 s), and when the browser comes back online; a failure is retried with
-   * exponential backoff (1 s doubling to 60 s). stop() ends it.
+   * start syncs now, after each local change of the table (debounced), as soon as the
+   * remote table changes where the endpoint tells (live, the default: sync-live.js), else
+   * every interval ms (default 30 s), and when the browser comes back online; a failure
+   * is retried with exponential backoff (1 s doubling to 60 s). stop() ends it.
    */
-  start({ interval = 30_000, debounce = 50 } = {}) {
+  start({ interval = 30_000, debounce = 50, live = true } = {}) {
     if (this._timer !== undefined) return this;
     this._backoff = 0;
     const tick = (delay) => {
       clearTimeout(this._timer);
       this._timer = setTimeout(run, delay);
     };
+    const next = () => {
+      this._watching?.abort();
+      if (this._timer === undefined) return; // stopped during the sync
+      if (!live) return tick(interval);
+      const ctl = (this._watching = new AbortController());
+      watch(this, ctl.signal).then(
+        (w) => ctl.signal.aborted || this._timer === undefined || tick(w === "changed" ? 0 : interval),
+        () => ctl.signal.aborted || this._timer === undefined || tick(interval),
+      );
+    };
     const run = () =>
       this.sync().then(
-        () => ((this._backoff = 0), tick(interval)),
+        () => ((this._backoff = 0), next()),
         (e) => {
           if (e.remoteLost) return tick(interval); // stopped until the application decides: no backoff
           this._backoff = Math.min((this._backoff || 500) * 2, 60_000);
@@ -342,6 +355,7 @@ export class TableSync extends SyncEmitter {
   stop() {
     clearTimeout(this._timer);
     this._timer = undefined;
+    this._watching?.abort();
     this._unsubscribe?.();
     this._unwatch?.();
     this._unwatch = undefined;

@@ -370,3 +370,45 @@ test("TableSync: a reconciliation interrupted midway starts over and still delet
   assert.deepEqual(await contents(c.client), { "p/1": "1", "p/2": "2", "p/3": "3" });
   assert.equal(queries, 0, "the feed is read to its end without a 410");
 });
+
+test("TableSync.start live", async (t) => {
+  await t.test("OK", async (t) => {
+    // A change pushed by one replica reaches the other, started live with a poll interval
+    // of a minute, at once; while nothing changes it holds one request, no more.
+    let requests = 0;
+    const fetch = (url, init) => (requests++, globalThis.fetch(url, init));
+    const [a, b] = await replicas(t, 2);
+    const live = new TableSync(b.client, { url: server.url, table: b.sync.remote.table, credential: cred, fetch });
+    live.start({ interval: 60_000 });
+    t.after(() => live.stop());
+    while (!live.status.lastSync) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 200));
+    const idle = requests;
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(requests, idle, "requests made while nothing changed");
+    for (const [i, v] of [1, 2, 3].entries()) {
+      await a.client.upsertEntity({ partitionKey: "p", rowKey: "r", v });
+      const start = performance.now();
+      await a.sync.sync();
+      while ((await contents(b.client))["p/r"] !== v) {
+        assert.ok(performance.now() - start < 3000, `change ${i} not seen live after 3 s`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    }
+    await live.stop();
+  });
+
+  await t.test("OK/NotLive", async (t) => {
+    // live: false polls every interval: a remote change waits for the next poll.
+    const [a, b] = await replicas(t, 2);
+    const polled = new TableSync(b.client, { url: server.url, table: b.sync.remote.table, credential: cred });
+    polled.start({ interval: 60_000, live: false });
+    t.after(() => polled.stop());
+    while (!polled.status.lastSync) await new Promise((r) => setTimeout(r, 10));
+    await a.client.upsertEntity({ partitionKey: "p", rowKey: "r", v: 1 });
+    await a.sync.sync();
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(await contents(b.client), {});
+    await polled.stop();
+  });
+});
