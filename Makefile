@@ -108,9 +108,10 @@ bench: worker
 	$(MAKE) bench-web
 	$(MAKE) bench-sync
 
-# TableSync throughput, 10,000 entities pushed and pulled over loopback (native server).
+# TableSync throughput, 10,000 entities pushed and pulled over loopback (native server),
+# and live sync's latency: a write on one device to a liveQuery on another.
 bench-sync: web
-	cd web && npm ci --no-audit --no-fund && node bench/sync.js
+	cd web && npm ci --no-audit --no-fund && node bench/sync.js && node bench/sync-live.js
 
 # The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one table.
 bench-web: web

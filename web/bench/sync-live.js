@@ -1,0 +1,55 @@
+// `make bench-sync`, live: the time from a write on device A to its arrival in a
+// liveQuery on device B, through the native server over loopback. A writes one entity and
+// syncs (the push); B runs TableSync.start(), which holds a change feed request open
+// between syncs, and a liveQuery of that entity. 100 writes one after another; prints the
+// median and the 99th percentile, and B's requests while idle.
+import "fake-indexeddb/auto";
+import { startNative, DEV_KEY } from "../test/servers.js";
+import { openStore, TableClient, TableSync, AzureNamedKeyCredential, liveQuery } from "../tabletop.js";
+
+const N = Number(process.env.N ?? 100);
+const credential = new AzureNamedKeyCredential("devstoreaccount1", DEV_KEY);
+const server = await startNative();
+try {
+  let requests = 0;
+  const counted = (url, init) => (requests++, globalThis.fetch(url, init));
+  const device = async (name, options = {}) => {
+    const client = new TableClient(await openStore(`bench-live-${name}-${process.pid}`, {}), "items");
+    return new TableSync(client, { url: server.url, table: "benchlive", credential, ...options });
+  };
+  const a = await device("a");
+  await a.remote.createTable();
+  await a.track();
+  const b = await device("b", { fetch: counted });
+  b.start({ interval: 60_000 });
+  while (!b.status.lastSync) await new Promise((r) => setTimeout(r, 10));
+
+  let arrived = () => {};
+  let want = -1;
+  const sub = liveQuery(() => b.client.getEntity("p", "r").catch(() => null)).subscribe((e) => e?.n === want && arrived());
+  const times = [];
+  for (let n = 0; n < N; n++) {
+    const seen = new Promise((r) => (arrived = r));
+    want = n;
+    const t0 = performance.now();
+    await a.client.upsertEntity({ partitionKey: "p", rowKey: "r", n });
+    await a.sync();
+    await seen;
+    times.push(performance.now() - t0);
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  const before = requests;
+  await new Promise((r) => setTimeout(r, 5000));
+  const idle = requests - before;
+  sub.unsubscribe();
+  await b.stop();
+
+  times.sort((x, y) => x - y);
+  const at = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)].toFixed(1);
+  console.log(`make bench-sync, live: ${N} writes on device A seen by a liveQuery on device B, loopback, native server, Node ${process.version}`);
+  console.log(`| median | 99th percentile | slowest | B's requests in 5 s idle |`);
+  console.log(`| ---: | ---: | ---: | ---: |`);
+  console.log(`| ${at(0.5)} ms | ${at(0.99)} ms | ${times.at(-1).toFixed(1)} ms | ${idle} |`);
+} finally {
+  await server.stop();
+}
