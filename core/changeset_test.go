@@ -13,7 +13,7 @@ import (
 func replica(t *testing.T, compactAfter int64, now time.Time) (*core.Store, *outbox.Backend) {
 	t.Helper()
 	box := outbox.New(nil, nil)
-	s, err := core.Open(core.Options{Backend: box, CompactAfter: compactAfter, Now: func() time.Time { return now }, Replicas: true})
+	s, err := core.Open(core.Options{Backend: box, CompactAfter: compactAfter, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}

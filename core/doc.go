@@ -87,13 +87,13 @@
 // buntdb indexes order entities and deletion records by Timestamp; they are rebuilt as the
 // store loads, and nothing of them is stored.
 //
-// # Replicas
+// # Records of a host's own
 //
-// A table tracked for sync (Tx.Track) keeps an outbox record for each key written
-// locally, in the same transaction as the write, and for each synced key the server's
-// ETag; Tx.ApplyPulled applies a page of remote changes with its checkpoint in one
-// transaction, leaving keys with a pending change alone. Tx.Acknowledge, Tx.TakeRemote and
-// Tx.Rebase record a push's outcome. See replica.go.
+// A host keeps records of its own beside the data model's, in the same transactions,
+// through the Raw methods of Tx and the store's Hooks, which the application's writes call
+// (extend.go): the browser's sync replica (core/replica) queues each local write of a
+// tracked table for the push that way. A store without Hooks (the native server's, the
+// edge's) runs no such code on a write.
 //
 // # Durability
 //

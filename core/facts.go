@@ -3,18 +3,17 @@ package core
 import "strings"
 
 // tableFacts is what an entity write needs to know of its table besides the entity: that
-// the table exists, whether a sync client tracks it and whether it holds deletion records.
+// the table exists and whether it holds deletion records.
 // Each is one B-tree lookup under the write lock; the store keeps them per table between
 // writes (Store.facts) so that a stream of writes to the same table looks them up once.
 //
 // The facts are dropped whenever a write could make one of them wrong: any write of a
-// table record, a sync-tracking record or a deletion record (Tx.wrote), and any
+// table record or a deletion record (Tx.wrote), and any
 // change set loaded as it stands (Store.loadCommands). A transaction that rolls back after
 // dropping them has only made the next write look them up again; one that rolls back after
 // finding them leaves them true, since it found them before writing anything.
 type tableFacts struct {
 	id          string // the table's id (tableID), kept so as not to fold the name again
-	untracked   bool   // no sync client tracks the table: its writes queue nothing to push
 	noDeletions bool   // no deletion record of an entity of the table: an insert supersedes none
 }
 
@@ -50,20 +49,13 @@ func (tx *Tx) useTable(name string) (id string, err error) {
 
 // findFacts looks up the facts of table id.
 func (tx *Tx) findFacts(id string) (tableFacts, error) {
-	tracked := false
-	if tx.store.opts.Replicas {
-		var err error
-		if tracked, err = tx.tracked(id); err != nil {
-			return tableFacts{}, err
-		}
-	}
 	prefix := tableDeletions(id)
 	found := false
 	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, _ string) bool {
 		found = strings.HasPrefix(k, prefix)
 		return false
 	})
-	return tableFacts{id: id, untracked: !tracked, noDeletions: !found}, err
+	return tableFacts{id: id, noDeletions: !found}, err
 }
 
 // known returns the facts of table id if tx knows them (see useTable).
@@ -76,7 +68,7 @@ func (tx *Tx) known(id string) (tableFacts, bool) {
 
 // dropFacts drops the table facts that a write of key could make wrong (see tableFacts).
 func (tx *Tx) dropFacts(key string) {
-	if strings.HasPrefix(key, tablePrefix) || strings.HasPrefix(key, trackPrefix) || strings.HasPrefix(key, deletionPrefix) {
+	if strings.HasPrefix(key, tablePrefix) || strings.HasPrefix(key, deletionPrefix) {
 		tx.store.forgetFacts()
 		tx.factsID = ""
 	}

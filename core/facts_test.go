@@ -11,8 +11,7 @@ import (
 )
 
 // TestStore_Apply_tableFacts checks that what single writes remember of their table
-// between transactions (that it exists, is not tracked for sync, holds no deletion
-// records) is dropped by every write that changes it, so that no write acts on a stale
+// between transactions (that it exists, holds no deletion records) is dropped by every write that changes it, so that no write acts on a stale
 // fact.
 func TestStore_Apply_tableFacts(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
@@ -32,55 +31,6 @@ func TestStore_Apply_tableFacts(t *testing.T) {
 			t.Fatalf("feed = %v, want the entity without its deletion", got)
 		}
 	})
-	t.Run("Tracked", func(t *testing.T) {
-		s := newRuleStore(t, core.Options{Replicas: true}, "ttt")
-		insert(t, s, "TTT", rent("p", "before", "x")) // the table is not tracked
-		update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
-		insert(t, s, "TTT", rent("p", "after", "y")) // the same table by another spelling
-		if got := pendingOf(t, s); len(got) != 2 || got[0].RowKey != "after" || got[1].RowKey != "before" {
-			t.Fatalf("outbox = %+v, want the entity Track queued and the insert after it", got)
-		}
-	})
-	t.Run("TrackedByChangeSet", func(t *testing.T) {
-		clk := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-		a, boxA := replica(t, 0, clk)
-		b, boxB := replica(t, 0, clk)
-		if _, err := a.CreateTable("ttt"); err != nil {
-			t.Fatal(err)
-		}
-		applySets(t, b, boxA)
-		insert(t, b, "ttt", rent("p", "before", "x")) // b: the table is not tracked
-		update(t, a, func(tx *core.Tx) error { return tx.Track("ttt") })
-		applySets(t, b, boxA)
-		insert(t, b, "ttt", rent("p", "after", "y"))
-		changeSets(boxB)
-		if got := pendingOf(t, b); len(got) != 1 || got[0].RowKey != "after" {
-			t.Fatalf("outbox = %+v, want the insert after the change set that tracks the table", got)
-		}
-	})
-	t.Run("NoReplicas", func(t *testing.T) {
-		// A store without Options.Replicas (the native server's, the edge's) runs no replica
-		// code on a write: a table that a replica's change set tracks queues nothing there.
-		clk := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-		a, boxA := replica(t, 0, clk)
-		b, err := core.Open(core.Options{Backend: outbox.New(nil, nil)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.Close()
-		if _, err := a.CreateTable("ttt"); err != nil {
-			t.Fatal(err)
-		}
-		update(t, a, func(tx *core.Tx) error { return tx.Track("ttt") })
-		applySets(t, b, boxA)
-		insert(t, b, "ttt", rent("p", "r", "x"))
-		if got := pendingOf(t, b); len(got) != 0 {
-			t.Fatalf("outbox = %+v, want nothing queued on a store without replicas", got)
-		}
-		if err := b.Update(func(tx *core.Tx) error { return tx.Track("ttt") }); !errors.Is(err, core.ErrNoReplicas) {
-			t.Fatalf("Track: %v, want ErrNoReplicas", err)
-		}
-	})
 	t.Run("ErrTableNameInvalid", func(t *testing.T) {
 		s := newRuleStore(t, core.Options{}, "kkk")
 		insert(t, s, "kkk", ent("p", "a"))
@@ -93,7 +43,9 @@ func TestStore_Apply_tableFacts(t *testing.T) {
 		s := newRuleStore(t, core.Options{}, "ttt")
 		insert(t, s, "ttt", ent("p", "a")) // the table exists
 		insert(t, s, "Ttt", ent("p", "b"))
-		update(t, s, func(tx *core.Tx) error { return tx.DeleteTable("tTt") })
+		if err := s.DeleteTable("tTt"); err != nil {
+			t.Fatal(err)
+		}
 		for _, name := range []string{"ttt", "Ttt"} {
 			if _, err := s.Apply(name, core.Op{Kind: core.OpInsert, Entity: ent("p", "c")}); !errors.Is(err, core.ErrTableNotFound) {
 				t.Fatalf("insert into deleted table %s: %v, want ErrTableNotFound", name, err)

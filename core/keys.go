@@ -31,3 +31,9 @@ func Shorten(s string) string {
 	}
 	return s[:cut] + "…"
 }
+
+// Key names one entity of a table.
+type Key struct {
+	PartitionKey string
+	RowKey       string
+}

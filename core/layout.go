@@ -13,12 +13,8 @@ import (
 //	d\0{table id}                              a deleted table's record: the deletion's Timestamp
 //	i\0{table id}\0{property}                  a secondary index's declaration (index.go)
 //	m\0clock, m\0user/{name}                  the last Timestamp issued; host settings
-//	s\0{table id}                              a table replicated by a sync client: its checkpoint
-//	o\0{table id}\0{PartitionKey}\0{RowKey}   outbox: changed locally, not pushed yet
-//	r\0{table id}\0{PartitionKey}\0{RowKey}   the remote ETag the local copy derives from
-//	c\0{table id}                              how many outbox records the table has
-//
-// (the last four: see replica.go).
+//	s\0…, o\0…, r\0…, c\0…                     the browser's sync replica (core/replica)
+
 //
 // A table id is the lowercase table name. Keys may not contain U+0000–U+001F, so the \0
 // separator keeps tuple order: buntdb's binary key order is (PartitionKey, RowKey) in

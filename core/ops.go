@@ -166,13 +166,14 @@ func (tx *Tx) insertPrepared(p *preparedInsert) (*Entity, error) {
 	return p.out, tx.supersedeDeletion(p.id, pk, rk)
 }
 
-// localChange queues entity (pk, rk) of table id for a sync client's push, on a store
-// that keeps replicas (Options.Replicas); elsewhere it does nothing.
+// localChange tells the store's Hooks of the application's write of entity (pk, rk) of
+// table id, if it has Hooks and the write is the application's (not ApplyQuiet).
 func (tx *Tx) localChange(id, pk, rk string) error {
-	if !tx.store.opts.Replicas {
+	h := tx.store.opts.Hooks
+	if h == nil || tx.quiet {
 		return nil
 	}
-	return tx.noteLocalChange(id, pk, rk)
+	return h.LocalWrite(tx, id, pk, rk)
 }
 
 // validateOp checks the op's kind and entity before anything is read.

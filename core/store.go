@@ -44,11 +44,10 @@ type Options struct {
 	// store's point maps (hash maps of a table's entities for point reads, see Tx.Get)
 	// may take as much again, on the same terms.
 	ScanImageBytes int
-	// Replicas lets a sync client replicate tables (Tx.Track): every local write of a
-	// tracked table then queues the entity for the push in its own transaction (see
-	// replica.go). Only the browser's store sets it; without it Track fails with
-	// ErrNoReplicas and a write runs none of the replica's code.
-	Replicas bool
+	// Hooks, if set, are called in the transactions of the application's writes, so that
+	// a host keeps records of its own in step with them (the browser's sync replica:
+	// core/replica). Nil runs no host code on a write.
+	Hooks Hooks
 }
 
 // Store is one account's tables and entities: an ordered buntdb index in memory, kept

@@ -86,8 +86,10 @@ func (tx *Tx) DeleteTable(name string) error {
 	if err := tx.recordTableDeletion(id); err != nil {
 		return err
 	}
-	if err := tx.dropReplica(id); err != nil {
-		return err
+	if h := tx.store.opts.Hooks; h != nil {
+		if err := h.DropTable(tx, id); err != nil {
+			return err
+		}
 	}
 	return tx.del(tableKey(id))
 }

@@ -18,7 +18,7 @@ type Tx struct {
 	undo     []undoWrite
 	log      []byte     // the change set: buntdb commands in RESP form
 	ts       DateTime   // the Timestamp of every entity this transaction writes, once issued
-	pulling  bool       // writes are the sync client's, not queued for the push (see replica.go)
+	quiet    bool       // writes are the host's own, not the application's: no Hooks.LocalWrite (ApplyQuiet)
 	dirty    bool       // the transaction wrote something
 	factsID  string     // the table whose facts this transaction knows, "" for none (see useTable)
 	facts    tableFacts // that table's facts

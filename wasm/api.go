@@ -5,6 +5,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/outbox"
+	"github.com/tabletopdb/tabletop/core/replica"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
@@ -78,7 +79,7 @@ func (a *api) open(args [][]byte) ([]byte, []outbox.Record, error) {
 		return nil, nil, ErrActionInvalid
 	}
 	s := &store{}
-	opts := core.Options{Replicas: true} // the sync client (web/src/sync.js) tracks tables
+	opts := core.Options{Hooks: replica.Hooks{}} // the sync client (web/src/sync.js) tracks tables
 	if string(args[0]) == "partial" {
 		s.box = outbox.New(nil, nil)
 		opts.Backend, opts.Partial = s.box, true

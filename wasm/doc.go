@@ -49,7 +49,7 @@
 // The sync* operations (sync.go) serve web/src/sync.js: they mark a table as replicated,
 // list its outbox, apply a page a remote endpoint answered (decoded here, so that every
 // value keeps its exact type) with its checkpoint, and record pushes and conflicts, each
-// in one transaction whose change set reaches IndexedDB like any write's (core/replica.go).
+// in one transaction whose change set reaches IndexedDB like any write's (core/replica).
 //
 // The operations (api.go, ops.go, dump.go, policy.go, sync.go) are plain Go and are tested
 // natively; natively the command only says that it must be built for js/wasm.

@@ -4,28 +4,29 @@ import (
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/replica"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
 // syncHandler returns the sync client's operation op (web/src/sync.js) on a replicated
-// table, nil for none; see core/replica.go for the records they keep. Writes among them
+// table, nil for none; see core/replica for the records they keep. Writes among them
 // leave records for IndexedDB like any write, so a pulled page and its checkpoint, or an
 // acknowledgement, are durable together.
 func syncHandler(op string) handler {
 	switch op {
 	case "syncTrack":
 		return func(s *store, a [][]byte) ([]byte, error) {
-			return nil, s.db.Update(func(tx *core.Tx) error { return tx.Track(arg(a, 0)) })
+			return nil, s.db.Update(func(tx *core.Tx) error { return replica.Track(tx, arg(a, 0)) })
 		}
 	case "syncUntrack":
 		return func(s *store, a [][]byte) ([]byte, error) {
-			return nil, s.db.Update(func(tx *core.Tx) error { return tx.Untrack(arg(a, 0)) })
+			return nil, s.db.Update(func(tx *core.Tx) error { return replica.Untrack(tx, arg(a, 0)) })
 		}
 	case "syncRequeue":
 		return (*store).syncRequeue
 	case "syncForget":
 		return func(s *store, a [][]byte) ([]byte, error) {
-			return nil, s.db.Update(func(tx *core.Tx) error { return tx.ForgetRemote(arg(a, 0), arg(a, 1)) })
+			return nil, s.db.Update(func(tx *core.Tx) error { return replica.ForgetRemote(tx, arg(a, 0), arg(a, 1)) })
 		}
 	case "syncState":
 		return (*store).syncState
@@ -37,7 +38,7 @@ func syncHandler(op string) handler {
 		return (*store).syncAck
 	case "syncRebase":
 		return func(s *store, a [][]byte) ([]byte, error) {
-			return nil, s.db.Update(func(tx *core.Tx) error { return tx.Rebase(arg(a, 0), keyArgs(a, 1), arg(a, 3)) })
+			return nil, s.db.Update(func(tx *core.Tx) error { return replica.Rebase(tx, arg(a, 0), keyArgs(a, 1), arg(a, 3)) })
 		}
 	case "syncTakeRemote":
 		return (*store).syncTakeRemote
@@ -70,7 +71,7 @@ func (s *store) syncAck(a [][]byte) ([]byte, error) {
 	}
 	return nil, s.db.Update(func(tx *core.Tx) error {
 		for i := 1; i < len(a); i += 4 {
-			if err := tx.Acknowledge(arg(a, 0), keyArgs(a, i), arg(a, i+2), arg(a, i+3)); err != nil {
+			if err := replica.Acknowledge(tx, arg(a, 0), keyArgs(a, i), arg(a, i+2), arg(a, i+3)); err != nil {
 				return err
 			}
 		}
@@ -83,10 +84,10 @@ func (s *store) syncState(a [][]byte) ([]byte, error) {
 	var cp string
 	var n int
 	err := s.db.View(func(tx *core.Tx) (err error) {
-		if cp, err = tx.Checkpoint(arg(a, 0)); err != nil {
+		if cp, err = replica.Checkpoint(tx, arg(a, 0)); err != nil {
 			return err
 		}
-		n, err = tx.Pending(arg(a, 0))
+		n, err = replica.PendingCount(tx, arg(a, 0))
 		return err
 	})
 	if err != nil {
@@ -101,9 +102,9 @@ func (s *store) syncState(a [][]byte) ([]byte, error) {
 // {"pk","rk","base","local","body"}: body is the local entity as a JSON text with every
 // type annotated (the request body of its push), "" for a deletion.
 func (s *store) syncOutbox(a [][]byte) ([]byte, error) {
-	var items []core.Pending
+	var items []replica.Pending
 	err := s.db.View(func(tx *core.Tx) (err error) {
-		items, err = tx.Outbox(arg(a, 0), keyArgs(a, 1), num(a, 3))
+		items, err = replica.Outbox(tx, arg(a, 0), keyArgs(a, 1), num(a, 3))
 		return err
 	})
 	if err != nil {
@@ -139,16 +140,16 @@ func (s *store) syncPull(a [][]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pulled := core.Pulled{Entities: page.Entities, Deleted: page.Deleted, OnlySynced: arg(a, 4) == "1"}
+	pulled := replica.Pulled{Entities: page.Entities, Deleted: page.Deleted, OnlySynced: arg(a, 4) == "1"}
 	switch arg(a, 2) {
 	case "feed":
 		pulled.Checkpoint, pulled.SetCheckpoint = "feed:"+page.Checkpoint, page.HasCheckpoint
 	case "set":
 		pulled.Checkpoint, pulled.SetCheckpoint = arg(a, 3), true
 	}
-	var changed core.Applied
+	var changed replica.Applied
 	err = s.db.Update(func(tx *core.Tx) (err error) {
-		changed, err = tx.ApplyPulled(arg(a, 0), pulled)
+		changed, err = replica.ApplyPulled(tx, arg(a, 0), pulled)
 		return err
 	})
 	if err != nil {
@@ -157,7 +158,7 @@ func (s *store) syncPull(a [][]byte) ([]byte, error) {
 	return appendPullAnswer(s.scratch[:0], page, changed), nil
 }
 
-func appendPullAnswer(b []byte, page *wire.Page, changed core.Applied) []byte {
+func appendPullAnswer(b []byte, page *wire.Page, changed replica.Applied) []byte {
 	b = append(b, `{"changed":[`...)
 	for i, k := range append(changed.Written, changed.Deleted...) {
 		if i > 0 {
@@ -183,7 +184,7 @@ func (s *store) syncTakeRemote(a [][]byte) ([]byte, error) {
 	}
 	var ok bool
 	err = s.db.Update(func(tx *core.Tx) (err error) {
-		ok, err = tx.TakeRemote(arg(a, 0), keyArgs(a, 1), arg(a, 3), e, arg(a, 5))
+		ok, err = replica.TakeRemote(tx, arg(a, 0), keyArgs(a, 1), arg(a, 3), e, arg(a, 5))
 		return err
 	})
 	return appendBool(nil, ok), err
@@ -198,7 +199,7 @@ func (s *store) syncSame(a [][]byte) ([]byte, error) {
 	}
 	var ok bool
 	err = s.db.View(func(tx *core.Tx) (err error) {
-		ok, err = tx.SameAsLocal(arg(a, 0), keyArgs(a, 1), e)
+		ok, err = replica.SameAsLocal(tx, arg(a, 0), keyArgs(a, 1), e)
 		return err
 	})
 	return appendBool(nil, ok), err
@@ -209,13 +210,13 @@ func (s *store) syncSame(a [][]byte) ([]byte, error) {
 // pushes its whole copy to a remote table that lost it. Argument: the table.
 func (s *store) syncRequeue(a [][]byte) ([]byte, error) {
 	return nil, s.db.Update(func(tx *core.Tx) error {
-		if _, err := tx.Checkpoint(arg(a, 0)); err != nil {
+		if _, err := replica.Checkpoint(tx, arg(a, 0)); err != nil {
 			return err
 		}
-		if err := tx.Untrack(arg(a, 0)); err != nil {
+		if err := replica.Untrack(tx, arg(a, 0)); err != nil {
 			return err
 		}
-		return tx.Track(arg(a, 0))
+		return replica.Track(tx, arg(a, 0))
 	})
 }
 
@@ -229,7 +230,7 @@ func (s *store) syncKeys(a [][]byte) ([]byte, error) {
 			keys, err = localKeys(tx, arg(a, 0))
 			return err
 		}
-		keys, err = tx.SyncedKeys(arg(a, 0))
+		keys, err = replica.SyncedKeys(tx, arg(a, 0))
 		return err
 	})
 	if err != nil {
@@ -248,7 +249,7 @@ func (s *store) syncKeys(a [][]byte) ([]byte, error) {
 
 // localKeys lists the keys of every entity of a tracked table, in key order.
 func localKeys(tx *core.Tx, table string) ([]core.Key, error) {
-	if _, err := tx.Checkpoint(table); err != nil {
+	if _, err := replica.Checkpoint(tx, table); err != nil {
 		return nil, err
 	}
 	var keys []core.Key

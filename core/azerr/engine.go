@@ -41,7 +41,6 @@ var engineCodes = []struct {
 	{&core.ErrCheckpointOtherStore, &CheckpointFromAnotherStore},
 	{&core.ErrTableReplaced, &TableReplaced},
 	{&core.ErrIndexNotFound, &ResourceNotFound},
-	{&core.ErrNotTracked, &InvalidInput},
 
 	// Entity group transactions (core).
 	{&core.ErrBatchEmpty, &InvalidInput},

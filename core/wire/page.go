@@ -7,7 +7,7 @@ import "github.com/tabletopdb/tabletop/core"
 // typed as DecodeEntity types it.
 type Page struct {
 	// Entities holds "value": each entity with its "odata.etag".
-	Entities []core.RemoteEntity
+	Entities []RemoteEntity
 	// Deleted holds the keys of "tabletop.deleted" (the change feed's deletions).
 	Deleted []core.Key
 	// Checkpoint is "tabletop.checkpoint"; HasCheckpoint reports whether the body had it
@@ -16,6 +16,12 @@ type Page struct {
 	HasCheckpoint bool
 	// More is "tabletop.more".
 	More bool
+}
+
+// RemoteEntity is an entity as a remote server holds it, with the server's ETag.
+type RemoteEntity struct {
+	Entity *core.Entity
+	ETag   string
 }
 
 const (
@@ -61,7 +67,7 @@ func (p *Page) addEntity(raw []byte) error {
 	if err != nil {
 		return err
 	}
-	p.Entities = append(p.Entities, core.RemoteEntity{Entity: e, ETag: etag})
+	p.Entities = append(p.Entities, RemoteEntity{Entity: e, ETag: etag})
 	return nil
 }
 

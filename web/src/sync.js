@@ -7,7 +7,7 @@
 //   sync.start({ interval });   // and again on every local change, on every remote one
 //                               // (live: sync-live.js) or periodically, with backoff
 //
-// The local side lives in the engine (core/replica.go): the outbox of keys changed
+// The local side lives in the engine (core/replica): the outbox of keys changed
 // locally, written in the same transaction (hence the same IndexedDB commit) as the
 // change; the remote ETag each synced entity derives from; and the pull checkpoint,
 // stored with the page it came with. So a write acknowledged locally is pushed whenever

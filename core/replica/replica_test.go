@@ -1,17 +1,19 @@
-package core_test
+package replica_test
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/replica"
+	"github.com/tabletopdb/tabletop/core/wire"
 )
 
 // replicaStore opens a store with table "ttt" tracked for sync.
 func replicaStore(t *testing.T) *core.Store {
 	t.Helper()
-	s := newRuleStore(t, core.Options{Replicas: true}, "ttt")
-	if err := s.Update(func(tx *core.Tx) error { return tx.Track("ttt") }); err != nil {
+	s := newStore(t, core.Options{Hooks: replica.Hooks{}}, "ttt")
+	if err := s.Update(func(tx *core.Tx) error { return replica.Track(tx, "ttt") }); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -22,10 +24,10 @@ func rent(pk, rk, v string) *core.Entity {
 }
 
 // pendingOf lists table t's outbox.
-func pendingOf(t *testing.T, s *core.Store) []core.Pending {
+func pendingOf(t *testing.T, s *core.Store) []replica.Pending {
 	t.Helper()
-	var out []core.Pending
-	if err := s.View(func(tx *core.Tx) (err error) { out, err = tx.Outbox("ttt", core.Key{}, 0); return err }); err != nil {
+	var out []replica.Pending
+	if err := s.View(func(tx *core.Tx) (err error) { out, err = replica.Outbox(tx, "ttt", core.Key{}, 0); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -40,31 +42,31 @@ func update(t *testing.T, s *core.Store, fn func(tx *core.Tx) error) {
 
 func TestTx_Track(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		s := newRuleStore(t, core.Options{Replicas: true}, "ttt", "uuu")
+		s := newStore(t, core.Options{Hooks: replica.Hooks{}}, "ttt", "uuu")
 		insert(t, s, "ttt", rent("p", "old", "x"))
-		update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
+		update(t, s, func(tx *core.Tx) error { return replica.Track(tx, "ttt") })
 		insert(t, s, "ttt", rent("p", "new", "y"))
 		insert(t, s, "uuu", rent("p", "other", "z"))
 		if _, err := s.Apply("ttt", core.Op{Kind: core.OpDelete, Entity: rent("p", "old", "")}); err != nil {
 			t.Fatal(err)
 		}
 		var n int
-		s.View(func(tx *core.Tx) (err error) { n, err = tx.Pending("ttt"); return err })
+		s.View(func(tx *core.Tx) (err error) { n, err = replica.PendingCount(tx, "ttt"); return err })
 		got := pendingOf(t, s)
 		if n != 2 || len(got) != 2 || got[0].RowKey != "new" || got[1].RowKey != "old" || got[1].Entity != nil || got[0].Entity == nil || got[0].BaseETag != "" {
 			t.Fatalf("outbox = %+v", got)
 		}
 	})
 	t.Run("ErrTableNotFound", func(t *testing.T) {
-		s := newRuleStore(t, core.Options{Replicas: true})
-		if err := s.Update(func(tx *core.Tx) error { return tx.Track("nope") }); !errors.Is(err, core.ErrTableNotFound) {
+		s := newStore(t, core.Options{Hooks: replica.Hooks{}})
+		if err := s.Update(func(tx *core.Tx) error { return replica.Track(tx, "nope") }); !errors.Is(err, core.ErrTableNotFound) {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("ErrNotTracked", func(t *testing.T) {
-		s := newRuleStore(t, core.Options{}, "ttt")
-		err := s.View(func(tx *core.Tx) error { _, err := tx.Outbox("ttt", core.Key{}, 0); return err })
-		if !errors.Is(err, core.ErrNotTracked) {
+		s := newStore(t, core.Options{}, "ttt")
+		err := s.View(func(tx *core.Tx) error { _, err := replica.Outbox(tx, "ttt", core.Key{}, 0); return err })
+		if !errors.Is(err, replica.ErrNotTracked) {
 			t.Fatalf("err = %v", err)
 		}
 	})
@@ -77,8 +79,8 @@ func TestTx_Track(t *testing.T) {
 		if _, err := s.CreateTable("ttt"); err != nil {
 			t.Fatal(err)
 		}
-		err := s.View(func(tx *core.Tx) error { _, err := tx.Checkpoint("ttt"); return err })
-		if !errors.Is(err, core.ErrNotTracked) {
+		err := s.View(func(tx *core.Tx) error { _, err := replica.Checkpoint(tx, "ttt"); return err })
+		if !errors.Is(err, replica.ErrNotTracked) {
 			t.Fatalf("err = %v", err)
 		}
 	})
@@ -87,10 +89,10 @@ func TestTx_Track(t *testing.T) {
 func TestTx_ApplyPulled(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		s := replicaStore(t)
-		var changed core.Applied
+		var changed replica.Applied
 		update(t, s, func(tx *core.Tx) (err error) {
-			changed, err = tx.ApplyPulled("ttt", core.Pulled{
-				Entities:   []core.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}},
+			changed, err = replica.ApplyPulled(tx, "ttt", replica.Pulled{
+				Entities:   []wire.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}},
 				Checkpoint: "cp1", SetCheckpoint: true,
 			})
 			return err
@@ -100,14 +102,14 @@ func TestTx_ApplyPulled(t *testing.T) {
 		}
 		// The same ETag again changes nothing.
 		update(t, s, func(tx *core.Tx) (err error) {
-			changed, err = tx.ApplyPulled("ttt", core.Pulled{Entities: []core.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}}})
+			changed, err = replica.ApplyPulled(tx, "ttt", replica.Pulled{Entities: []wire.RemoteEntity{{Entity: rent("p", "a", "remote"), ETag: "E1"}}})
 			return err
 		})
 		if changed.Len() != 0 {
 			t.Fatalf("changed %v", changed)
 		}
 		var cp string
-		s.View(func(tx *core.Tx) (err error) { cp, err = tx.Checkpoint("ttt"); return err })
+		s.View(func(tx *core.Tx) (err error) { cp, err = replica.Checkpoint(tx, "ttt"); return err })
 		if cp != "cp1" {
 			t.Fatalf("checkpoint %q", cp)
 		}
@@ -115,7 +117,7 @@ func TestTx_ApplyPulled(t *testing.T) {
 	t.Run("PendingKeptAndRemoteDeletes", func(t *testing.T) {
 		s := replicaStore(t)
 		update(t, s, func(tx *core.Tx) error {
-			_, err := tx.ApplyPulled("ttt", core.Pulled{Entities: []core.RemoteEntity{
+			_, err := replica.ApplyPulled(tx, "ttt", replica.Pulled{Entities: []wire.RemoteEntity{
 				{Entity: rent("p", "a", "r1"), ETag: "Ea"}, {Entity: rent("p", "b", "r1"), ETag: "Eb"}}})
 			return err
 		})
@@ -123,9 +125,9 @@ func TestTx_ApplyPulled(t *testing.T) {
 			t.Fatal(err)
 		}
 		update(t, s, func(tx *core.Tx) error {
-			_, err := tx.ApplyPulled("ttt", core.Pulled{
-				Entities: []core.RemoteEntity{{Entity: rent("p", "a", "r2"), ETag: "Ea2"}},
-				Deleted:  []core.Key{{"p", "b"}, {"p", "never"}}})
+			_, err := replica.ApplyPulled(tx, "ttt", replica.Pulled{
+				Entities: []wire.RemoteEntity{{Entity: rent("p", "a", "r2"), ETag: "Ea2"}},
+				Deleted:  []core.Key{{PartitionKey: "p", RowKey: "b"}, {PartitionKey: "p", RowKey: "never"}}})
 			return err
 		})
 		a, err := s.Get("ttt", "p", "a")
@@ -145,11 +147,11 @@ func TestTx_ApplyPulled(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "local", "x"))
 		etag := mustETag(t, s, "p", "local")
 		update(t, s, func(tx *core.Tx) error {
-			return tx.Acknowledge("ttt", core.Key{"p", "local"}, etag, "")
+			return replica.Acknowledge(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "local"}, etag, "")
 		})
 		// Acknowledged with no remote ETag and no outbox: a reconciliation keeps it.
 		update(t, s, func(tx *core.Tx) error {
-			_, err := tx.ApplyPulled("ttt", core.Pulled{Deleted: []core.Key{{"p", "local"}}, OnlySynced: true})
+			_, err := replica.ApplyPulled(tx, "ttt", replica.Pulled{Deleted: []core.Key{{PartitionKey: "p", RowKey: "local"}}, OnlySynced: true})
 			return err
 		})
 		if _, err := s.Get("ttt", "p", "local"); err != nil {
@@ -172,7 +174,9 @@ func TestTx_Acknowledge(t *testing.T) {
 		s := replicaStore(t)
 		insert(t, s, "ttt", rent("p", "a", "x"))
 		etag := mustETag(t, s, "p", "a")
-		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", core.Key{"p", "a"}, etag, "R1") })
+		update(t, s, func(tx *core.Tx) error {
+			return replica.Acknowledge(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, etag, "R1")
+		})
 		if got := pendingOf(t, s); len(got) != 0 {
 			t.Fatalf("outbox %+v", got)
 		}
@@ -184,7 +188,9 @@ func TestTx_Acknowledge(t *testing.T) {
 		if _, err := s.Apply("ttt", core.Op{Kind: core.OpInsertOrReplace, Entity: rent("p", "a", "y")}); err != nil {
 			t.Fatal(err)
 		}
-		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", core.Key{"p", "a"}, pushed, "R1") })
+		update(t, s, func(tx *core.Tx) error {
+			return replica.Acknowledge(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, pushed, "R1")
+		})
 		got := pendingOf(t, s)
 		if len(got) != 1 || got[0].BaseETag != "R1" {
 			t.Fatalf("outbox %+v", got)
@@ -199,7 +205,7 @@ func TestTx_TakeRemote(t *testing.T) {
 		var ok bool
 		etag := mustETag(t, s, "p", "a")
 		update(t, s, func(tx *core.Tx) (err error) {
-			ok, err = tx.TakeRemote("ttt", core.Key{"p", "a"}, etag, rent("p", "a", "server"), "S1")
+			ok, err = replica.TakeRemote(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, etag, rent("p", "a", "server"), "S1")
 			return err
 		})
 		a, _ := s.Get("ttt", "p", "a")
@@ -212,7 +218,7 @@ func TestTx_TakeRemote(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "a", "local"))
 		var ok bool
 		update(t, s, func(tx *core.Tx) (err error) {
-			ok, err = tx.TakeRemote("ttt", core.Key{"p", "a"}, "W/\"stale\"", nil, "")
+			ok, err = replica.TakeRemote(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, "W/\"stale\"", nil, "")
 			return err
 		})
 		if ok || len(pendingOf(t, s)) != 1 {
@@ -224,7 +230,7 @@ func TestTx_TakeRemote(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "a", "local"))
 		etag := mustETag(t, s, "p", "a")
 		update(t, s, func(tx *core.Tx) error {
-			_, err := tx.TakeRemote("ttt", core.Key{"p", "a"}, etag, nil, "")
+			_, err := replica.TakeRemote(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, etag, nil, "")
 			return err
 		})
 		if _, err := s.Get("ttt", "p", "a"); !errors.Is(err, core.ErrEntityNotFound) || len(pendingOf(t, s)) != 0 {
@@ -236,7 +242,9 @@ func TestTx_TakeRemote(t *testing.T) {
 func TestTx_Rebase(t *testing.T) {
 	s := replicaStore(t)
 	insert(t, s, "ttt", rent("p", "a", "local"))
-	update(t, s, func(tx *core.Tx) error { return tx.Rebase("ttt", core.Key{"p", "a"}, "S9") })
+	update(t, s, func(tx *core.Tx) error {
+		return replica.Rebase(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, "S9")
+	})
 	if got := pendingOf(t, s); len(got) != 1 || got[0].BaseETag != "S9" {
 		t.Fatalf("outbox %+v", got)
 	}
@@ -258,7 +266,10 @@ func TestTx_SameAsLocal(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got bool
-			s.View(func(tx *core.Tx) (err error) { got, err = tx.SameAsLocal("ttt", core.Key{"p", "a"}, c.e); return err })
+			s.View(func(tx *core.Tx) (err error) {
+				got, err = replica.SameAsLocal(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, c.e)
+				return err
+			})
 			if got != c.want {
 				t.Fatalf("got %v", got)
 			}
@@ -271,13 +282,13 @@ func TestTx_SameAsLocal(t *testing.T) {
 // transaction, acknowledgements, a conflict taken from the server, a rebase, and
 // tracking again.
 func TestTx_Pending(t *testing.T) {
-	s := newRuleStore(t, core.Options{Replicas: true}, "ttt")
+	s := newStore(t, core.Options{Hooks: replica.Hooks{}}, "ttt")
 	insert(t, s, "ttt", rent("p", "before", "x"))
-	update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
+	update(t, s, func(tx *core.Tx) error { return replica.Track(tx, "ttt") })
 	check := func(step string, want int) {
 		t.Helper()
 		var n int
-		if err := s.View(func(tx *core.Tx) (err error) { n, err = tx.Pending("ttt"); return err }); err != nil {
+		if err := s.View(func(tx *core.Tx) (err error) { n, err = replica.PendingCount(tx, "ttt"); return err }); err != nil {
 			t.Fatal(err)
 		}
 		if got := len(pendingOf(t, s)); n != want || got != want {
@@ -309,21 +320,21 @@ func TestTx_Pending(t *testing.T) {
 	check("a transaction rolled back", 4)
 	items := pendingOf(t, s)
 	update(t, s, func(tx *core.Tx) error {
-		return tx.Acknowledge("ttt", items[0].Key, items[0].LocalETag(), "R1")
+		return replica.Acknowledge(tx, "ttt", items[0].Key, items[0].LocalETag(), "R1")
 	})
 	update(t, s, func(tx *core.Tx) error {
-		return tx.Acknowledge("ttt", items[0].Key, items[0].LocalETag(), "R2") // twice: counted out once
+		return replica.Acknowledge(tx, "ttt", items[0].Key, items[0].LocalETag(), "R2") // twice: counted out once
 	})
 	check("acknowledged", 3)
 	update(t, s, func(tx *core.Tx) error {
-		_, err := tx.TakeRemote("ttt", items[1].Key, items[1].LocalETag(), rent(items[1].PartitionKey, items[1].RowKey, "server"), "R3")
+		_, err := replica.TakeRemote(tx, "ttt", items[1].Key, items[1].LocalETag(), rent(items[1].PartitionKey, items[1].RowKey, "server"), "R3")
 		return err
 	})
 	check("taken from the server", 2)
-	update(t, s, func(tx *core.Tx) error { return tx.Rebase("ttt", items[0].Key, "R4") })
+	update(t, s, func(tx *core.Tx) error { return replica.Rebase(tx, "ttt", items[0].Key, "R4") })
 	check("rebased", 3)
-	update(t, s, func(tx *core.Tx) error { return tx.Untrack("ttt") })
-	update(t, s, func(tx *core.Tx) error { return tx.Track("ttt") })
+	update(t, s, func(tx *core.Tx) error { return replica.Untrack(tx, "ttt") })
+	update(t, s, func(tx *core.Tx) error { return replica.Track(tx, "ttt") })
 	check("tracked again", 4)
 }
 
@@ -333,19 +344,21 @@ func TestTx_ForgetRemote(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "synced", "x"))
 		insert(t, s, "ttt", rent("p", "local", "y"))
 		items := pendingOf(t, s)
-		update(t, s, func(tx *core.Tx) error { return tx.Acknowledge("ttt", items[1].Key, items[1].LocalETag(), "R1") })
-		update(t, s, func(tx *core.Tx) error { return tx.ForgetRemote("ttt", "adopt:") })
+		update(t, s, func(tx *core.Tx) error {
+			return replica.Acknowledge(tx, "ttt", items[1].Key, items[1].LocalETag(), "R1")
+		})
+		update(t, s, func(tx *core.Tx) error { return replica.ForgetRemote(tx, "ttt", "adopt:") })
 		var cp string
 		var n int
 		var synced []core.Key
 		err := s.View(func(tx *core.Tx) (err error) {
-			if cp, err = tx.Checkpoint("ttt"); err != nil {
+			if cp, err = replica.Checkpoint(tx, "ttt"); err != nil {
 				return err
 			}
-			if n, err = tx.Pending("ttt"); err != nil {
+			if n, err = replica.PendingCount(tx, "ttt"); err != nil {
 				return err
 			}
-			synced, err = tx.SyncedKeys("ttt")
+			synced, err = replica.SyncedKeys(tx, "ttt")
 			return err
 		})
 		if err != nil || cp != "adopt:" || n != 0 || len(synced) != 0 || len(pendingOf(t, s)) != 0 {
@@ -360,9 +373,9 @@ func TestTx_ForgetRemote(t *testing.T) {
 		}
 	})
 	t.Run("ErrNotTracked", func(t *testing.T) {
-		s := newRuleStore(t, core.Options{}, "ttt")
-		err := s.Update(func(tx *core.Tx) error { return tx.ForgetRemote("ttt", "") })
-		if !errors.Is(err, core.ErrNotTracked) {
+		s := newStore(t, core.Options{}, "ttt")
+		err := s.Update(func(tx *core.Tx) error { return replica.ForgetRemote(tx, "ttt", "") })
+		if !errors.Is(err, replica.ErrNotTracked) {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -1,0 +1,69 @@
+package core
+
+// Records of a host's own. A package that keeps records beside the data model's, in the
+// same transactions (the browser's sync replica, core/replica), reads and writes them with
+// the Raw methods, under key prefixes of its own (see layout.go), and learns of the
+// application's writes through the store's Hooks. Its records are logged, undone and made
+// durable with the transaction's other writes.
+
+// Hooks let a host keep records of its own in step with the application's writes. A
+// store runs them only if Options.Hooks is set: the native server and the edge set none,
+// and their writes call no host's code.
+type Hooks interface {
+	// LocalWrite is called inside the transaction of each entity write the application
+	// makes (Apply, a batch, an import; not ApplyQuiet), before the write, with the id of
+	// its table (TableID) and the entity's keys.
+	LocalWrite(tx *Tx, tableID, pk, rk string) error
+	// DropTable is called inside the transaction that deletes the table of id.
+	DropTable(tx *Tx, tableID string) error
+}
+
+// Hooks returns the store's Hooks (Options.Hooks), nil if it has none.
+func (tx *Tx) Hooks() Hooks { return tx.store.opts.Hooks }
+
+// TableID is the id a table's records are kept under: its name in lower case, as table
+// names are case-insensitive.
+func TableID(name string) string { return tableID(name) }
+
+// EntityKey is the key, under prefix, of a record about entity (pk, rk) of the table of
+// id: such keys sort by (id, PartitionKey, RowKey), as entities do.
+func EntityKey(prefix, id, pk, rk string) string { return prefix + id + sep + pk + sep + rk }
+
+// EntityKeys is the prefix of the keys EntityKey makes for the entities of the table of id.
+func EntityKeys(prefix, id string) string { return prefix + id + sep }
+
+// SplitEntityKey reads the entity's keys back from a key that EntityKey made, given the
+// length of its EntityKeys prefix.
+func SplitEntityKey(key string, prefixLen int) (pk, rk string) { return splitEntityKey(key, prefixLen) }
+
+// RawGet returns the value of a host's record and whether it exists.
+func (tx *Tx) RawGet(key string) (string, bool, error) { return tx.get(key) }
+
+// RawSet writes a host's record.
+func (tx *Tx) RawSet(key, value string) error { return tx.set(key, value) }
+
+// RawDelete deletes a host's record if it exists.
+func (tx *Tx) RawDelete(key string) error {
+	if _, ok, err := tx.get(key); err != nil || !ok {
+		return err
+	}
+	return tx.del(key)
+}
+
+// RawDeletePrefix deletes every record whose key starts with prefix.
+func (tx *Tx) RawDeletePrefix(prefix string) error { return tx.deletePrefix(prefix) }
+
+// RawAscend calls fn with the records whose keys lie in [from, to), in key order, until
+// it returns false.
+func (tx *Tx) RawAscend(from, to string, fn func(key, value string) bool) error {
+	return tx.ascend(from, to, fn)
+}
+
+// ApplyQuiet performs op as Apply does but calls no Hooks.LocalWrite: a write the host
+// makes itself, not the application (a sync client taking the server's version).
+func (tx *Tx) ApplyQuiet(table string, op Op) (*Entity, error) {
+	quiet := tx.quiet
+	tx.quiet = true
+	defer func() { tx.quiet = quiet }()
+	return tx.Apply(table, op)
+}
