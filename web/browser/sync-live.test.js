@@ -1,6 +1,7 @@
-// Live sync between two browser profiles through the native server: each runs
-// TableSync.start() with a poll interval of a minute, and a write in one appears in the
-// other within seconds, both ways, through the change feed request each holds open.
+// Live sync between two browser profiles through the native server and through the edge
+// worker in local workerd: each runs TableSync.start() with a poll interval of a minute,
+// and a write in one appears in the other within seconds, both ways, through the change
+// feed request each holds open.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp } from "node:fs/promises";
@@ -10,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { TableServiceClient, TableClient, AzureNamedKeyCredential } from "@azure/data-tables";
 import { serve } from "./serve.js";
 import { launch } from "./chromium.js";
-import { startNative, DEV_KEY } from "../test/servers.js";
+import { startNative, startEdgeWorker, DEV_KEY } from "../test/servers.js";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cred = new AzureNamedKeyCredential("devstoreaccount1", DEV_KEY);
@@ -51,6 +52,21 @@ async function arrives(profile, rk, v) {
 test("two browsers see each other's writes live through the native server", async (t) => {
   const server = await startNative();
   t.after(() => server.stop());
+  await scenario(t, server);
+});
+
+test("two browsers see each other's writes live through the edge worker", async (t) => {
+  const server = await startEdgeWorker();
+  if (!server) {
+    assert.ok(!process.env.TABLETOP_SYNC_EDGE, "TABLETOP_SYNC_EDGE is set: the edge must be built (make worker)");
+    return t.skip("worker/edge/build missing: run make worker");
+  }
+  t.after(() => server.stop());
+  await scenario(t, server);
+});
+
+/** scenario writes three times in each of two live profiles and waits for the other to see it. */
+async function scenario(t, server) {
   const site = await serve(web);
   t.after(() => site.close());
   await new TableServiceClient(server.url, cred, { allowInsecureConnection: true }).setProperties({
@@ -66,4 +82,4 @@ test("two browsers see each other's writes live through the native server", asyn
     await arrives(a, "fromB", i);
   }
   assert.deepEqual([...a.errors, ...b.errors], []);
-});
+}

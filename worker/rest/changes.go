@@ -31,6 +31,10 @@ const (
 	// MoreHeader is the response header saying whether more changes may follow ("true")
 	// or the feed was read to its end ("false").
 	MoreHeader = "x-tabletop-more"
+	// HoldHeader, with Options.HostWaits, asks the host to hold the answer, an empty page,
+	// up to this many seconds for a write to the store, then to serve the request again;
+	// the host removes it from the answer it sends.
+	HoldHeader = "x-tabletop-hold"
 )
 
 // Errors of the change feed.
@@ -76,19 +80,27 @@ func (c *call) queryChanges() {
 }
 
 // readChanges fills the page; a page with no change, asked to wait, waits for a write to
-// the store and reads again, until one brings a change or the wait is over.
+// the store and reads again, until one brings a change or the wait is over (or, with
+// HostWaits, asks the host to, with HoldHeader).
 func (c *call) readChanges(req *changePage) error {
 	store := c.acct.Store
 	deadline := time.Now().Add(req.wait)
 	for {
 		var changed <-chan struct{}
-		if req.wait > 0 {
+		if req.wait > 0 && !c.h.hostWaits {
 			changed = store.Changed() // before the read: no write falls between the two
 		}
 		if err := store.View(func(tx *core.Tx) error { return req.read(tx, c.res.table) }); err != nil {
 			return err
 		}
-		if changed == nil || len(req.out) > 0 || req.more || !c.waitFor(changed, time.Until(deadline)) {
+		if len(req.out) > 0 || req.more || req.wait <= 0 {
+			return nil
+		}
+		if c.h.hostWaits {
+			c.w.Header().Set(HoldHeader, strconv.Itoa(int(req.wait/time.Second)))
+			return nil
+		}
+		if !c.waitFor(changed, time.Until(deadline)) {
 			return nil
 		}
 	}

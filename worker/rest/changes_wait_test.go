@@ -128,3 +128,28 @@ func TestChanges_WaitNotServed(t *testing.T) {
 		t.Fatalf("%d %s: wait %v after %v", p.status, p.code, p.Wait, p.took)
 	}
 }
+
+// TestChanges_HostWaits: with HostWaits (the edge's objects), an empty page asked to wait
+// is answered at once with HoldHeader for the host to hold it; a page with a change is not.
+func TestChanges_HostWaits(t *testing.T) {
+	e := newEnvServing(t, core.Options{DeletionRetention: time.Hour}, rest.Options{MaxWait: 5 * time.Second, HostWaits: true})
+	e.table(t, "live")
+	since := feedEnd(t, e, "live")
+	q := url.Values{"since": {since}, "wait": {"3"}, "comp": {"changes"}}
+	hold := func() (string, int) {
+		req, _ := http.NewRequest("GET", e.url+"/live()?"+q.Encode(), nil)
+		req.Header.Set("x-ms-version", "2019-02-02")
+		req.Header.Set("Accept", "application/json;odata=nometadata")
+		sign(req)
+		resp := do(t, req)
+		return resp.Header.Get(rest.HoldHeader), resp.StatusCode
+	}
+	start := time.Now()
+	if h, status := hold(); h != "3" || status != http.StatusOK || time.Since(start) > time.Second {
+		t.Fatalf("empty page: %d, hold %q after %v", status, h, time.Since(start))
+	}
+	insertAfter(t, e, 0, "live", "p", "1")
+	if h, _ := hold(); h != "" {
+		t.Fatalf("a page with a change: hold %q, want none", h)
+	}
+}

@@ -44,6 +44,11 @@ type Options struct {
 	// serves one request at a time (a Durable Object) must: the page is answered at once
 	// and says so, and the client polls.
 	MaxWait time.Duration
+	// HostWaits makes the host, not the handler, hold a change feed request that waits:
+	// an empty page asked to wait is answered at once with HoldHeader, and the host holds
+	// it until the store is written to and serves it again (the edge's objects, which
+	// must not block while serving).
+	HostWaits bool
 }
 
 // DefaultMaxWait is a MaxWait for a server that holds each request in its own goroutine:
@@ -64,6 +69,7 @@ type Handler struct {
 	bodies      *bodyBudget
 	bodyTimeout time.Duration
 	maxWait     time.Duration
+	hostWaits   bool
 	stopWaits   chan struct{} // closed by StopWaits
 	stopOnce    sync.Once
 }
@@ -83,7 +89,7 @@ func New(opts Options) (*Handler, error) {
 	}
 	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes,
 		bodies:      &bodyBudget{max: orDefaultInt(opts.MaxBodyMemory, DefaultBodyMemory)},
-		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout))), maxWait: max(opts.MaxWait, 0),
+		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout))), maxWait: max(opts.MaxWait, 0), hostWaits: opts.HostWaits,
 		stopWaits: make(chan struct{})}
 	if h.now == nil {
 		h.now = time.Now

@@ -46,7 +46,7 @@ func Open(account auth.Account, storage js.Value, retention time.Duration) (*Obj
 		return nil, fmt.Errorf("purge deletion records: %w", err)
 	}
 	acct := &rest.Account{Account: account, Store: store}
-	h, err := rest.New(rest.Options{Accounts: []*rest.Account{acct}})
+	h, err := rest.New(rest.Options{Accounts: []*rest.Account{acct}, MaxWait: feedWait, HostWaits: true})
 	if err != nil {
 		store.Close()
 		return nil, err
@@ -69,6 +69,10 @@ func (o *Object) panicked(v any) {
 	o.panics.Add(1)
 	js.Global().Get("console").Call("error", fmt.Sprintf("tabletop: panic serving a request: %v", v))
 }
+
+// feedWait is the longest a table object holds a change feed request that waits for a
+// write: the glue holds it (objects.mjs, hold), as Go must not block while serving.
+const feedWait = 25 * time.Second
 
 // JSCall is binding.call(op, arg, resolve), for js.FuncOf: it runs one internal operation
 // (see Internal) and calls resolve(result, error), error being "" on success.

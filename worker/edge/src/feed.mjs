@@ -58,6 +58,11 @@ async function page(env, map, request, url, vector, top) {
   const first = map.ranges.findIndex((x) => x.lo === vector.start);
   const read = new Map(); // range lo → its new checkpoint
   const parts = [];
+  // A request may wait for a change (wait=seconds): the object of a table in one range
+  // holds it (objects.mjs, hold); across ranges the page is answered at once, stating a
+  // wait of 0, and the client polls.
+  const waitAsked = url.searchParams.has("wait");
+  let wait = 0;
   let count = 0;
   let stop = -1; // the range the page stopped for want of room in (its turn comes last next time)
   let last;
@@ -73,6 +78,7 @@ async function page(env, map, request, url, vector, top) {
     const u = new URL(url);
     u.searchParams.set("since", sinceAt(vector, lo));
     u.searchParams.set("$top", String(top - count));
+    if (n > 1) u.searchParams.delete("wait");
     const { res, moved } = await send(env, map, i, request, null, undefined, u.href);
     if (moved) return null;
     if (!res.ok) return res;
@@ -81,6 +87,7 @@ async function page(env, map, request, url, vector, top) {
     const cut = text.lastIndexOf(DELETED);
     parts.push({ text, values: text.slice(text.indexOf(VALUE) + VALUE.length, cut), deleted: text.slice(cut + DELETED.length, -2) });
     count += body.value.length + body["tabletop.deleted"].length;
+    if (n === 1) wait = body["tabletop.wait"] ?? 0;
     read.set(lo, res.headers.get("x-tabletop-checkpoint") ?? "");
     last = res;
     if (body["tabletop.more"]) {
@@ -94,19 +101,20 @@ async function page(env, map, request, url, vector, top) {
     entries: map.ranges.map(({ lo }) => [lo, read.has(lo) ? read.get(lo) : sinceAt(vector, lo)]),
   };
   if (stop < 0) next.start = vector.start;
-  return answer(last, parts, await encodeVector(next), stop >= 0);
+  return answer(last, parts, await encodeVector(next), stop >= 0, waitAsked ? wait : undefined);
 }
 
 // answer builds the page from the ranges' answers: the first's head, the checkpoint and
-// more, then every range's entities and deletions.
-function answer(last, parts, checkpoint, more) {
+// more, the wait if the request asked to wait, then every range's entities and deletions.
+function answer(last, parts, checkpoint, more, wait) {
   const head = parts[0].text.slice(0, parts[0].text.indexOf('"tabletop.checkpoint":'));
   const join = (key) =>
     parts
       .map((p) => p[key])
       .filter((s) => s !== "")
       .join(",");
-  const body = `${head}"tabletop.checkpoint":${JSON.stringify(checkpoint)},"tabletop.more":${more},"value":[${join("values")}${DELETED}${join("deleted")}]}`;
+  const waited = wait === undefined ? "" : `,"tabletop.wait":${wait}`;
+  const body = `${head}"tabletop.checkpoint":${JSON.stringify(checkpoint)},"tabletop.more":${more}${waited},"value":[${join("values")}${DELETED}${join("deleted")}]}`;
   const headers = new Headers(last.headers);
   headers.delete("content-length");
   headers.set("x-tabletop-checkpoint", checkpoint);

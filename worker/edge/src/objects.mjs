@@ -112,6 +112,7 @@ export class TableObject extends GoObject {
     this.inflight = new Set();
     this.held = null; // the Go instance known to hold this object's table (see holds)
     this.drops = 0; // how many times the table was dropped, or may have been
+    this.waiters = new Set(); // what hold waits on: called when this object serves a write
   }
 
   /**
@@ -162,7 +163,41 @@ export class TableObject extends GoObject {
       [h, b] = go.serve(head, body);
     }
     if (WRITES.has(method) && statusOf(h) < 300) this.maybeSplit(go, account, table, span, body.length);
+    if (method !== "GET" && statusOf(h) < 300) this.wrote();
+    else if (method === "GET") [h, b] = await this.hold(go, head, body, h, b);
     return { head: h, body: b };
+  }
+
+  /**
+   * hold keeps a change feed request that found no change and asked to wait (the Go
+   * handler's HOLD header gives how many seconds) until this object serves a write, then
+   * serves it again, until its answer shows a change or the time is over; it resolves to
+   * the last answer, without the header. A held request keeps the object awake.
+   */
+  async hold(go, head, body, h, b) {
+    const seconds = holdOf(h);
+    if (seconds === 0) return [h, b];
+    const deadline = Date.now() + seconds * 1000;
+    while (await this.nextWrite(deadline - Date.now())) {
+      [h, b] = go.serve(head, body);
+      if (holdOf(h) === 0) return [h, b];
+    }
+    return [h.replace(HOLD_LINE, ""), b];
+  }
+
+  /** nextWrite resolves with true when this object next serves a write, false after ms. */
+  nextWrite(ms) {
+    if (ms <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (wrote) => (clearTimeout(timer), this.waiters.delete(done), resolve(wrote));
+      const timer = setTimeout(() => done(false), ms);
+      this.waiters.add(done);
+    });
+  }
+
+  /** wrote wakes the requests hold keeps: this object served a write. */
+  wrote() {
+    for (const done of [...this.waiters]) done(true);
   }
 
   /** running is the Go instance when one is started and has not exited, else null (then instance starts one). */
@@ -492,6 +527,15 @@ export class AccountObject extends GoObject {
 function authenticated(head) {
   const status = statusOf(head);
   return status !== 401 && status !== 403;
+}
+
+/** HOLD_LINE is the Go handler's header asking the glue to hold a change feed answer (rest.HoldHeader). */
+const HOLD_LINE = /^x-tabletop-hold: (\d+)\n/im;
+
+/** holdOf is the seconds an answer's head asks hold to wait, 0 if none. */
+function holdOf(head) {
+  const m = HOLD_LINE.exec(head);
+  return m ? Number(m[1]) : 0;
 }
 
 /** tableNotFound tells whether an answer's head is 404 TableNotFound. */
