@@ -109,8 +109,9 @@ bench: worker
 	$(MAKE) bench-sync
 
 # TableSync throughput, 10,000 entities pushed and pulled over loopback (native server),
-# and live sync's latency: a write on one device to a liveQuery on another.
-bench-sync: web
+# and live sync's latency: a write on one device to a liveQuery on another, natively and
+# at the edge (local workerd).
+bench-sync: web worker
 	cd web && npm ci --no-audit --no-fund && node bench/sync.js && node bench/sync-live.js
 
 # The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one table.

@@ -1,20 +1,40 @@
 // `make bench-sync`, live: the time from a write on device A to its arrival in a
-// liveQuery on device B, through the native server over loopback. A writes one entity and
-// syncs (the push); B runs TableSync.start(), which holds a change feed request open
-// between syncs, and a liveQuery of that entity. 100 writes one after another; prints the
-// median and the 99th percentile, and B's requests while idle.
+// liveQuery on device B, through the native server and through the edge worker in local
+// workerd (when built: make worker), over loopback. A writes one entity and syncs (the
+// push); B runs TableSync.start(), which holds a change feed request open between syncs,
+// and a liveQuery of that entity. 100 writes one after another; prints the median and the
+// 99th percentile, and B's requests while idle.
 import "fake-indexeddb/auto";
-import { startNative, DEV_KEY } from "../test/servers.js";
+import { startNative, startEdgeWorker, DEV_KEY } from "../test/servers.js";
 import { openStore, TableClient, TableSync, AzureNamedKeyCredential, liveQuery } from "../tabletop.js";
 
 const N = Number(process.env.N ?? 100);
 const credential = new AzureNamedKeyCredential("devstoreaccount1", DEV_KEY);
-const server = await startNative();
-try {
+console.log(`make bench-sync, live: ${N} writes on device A seen by a liveQuery on device B, loopback, Node ${process.version}`);
+console.log(`| server | median | 99th percentile | slowest | B's requests in 5 s idle |`);
+console.log(`| --- | ---: | ---: | ---: | ---: |`);
+for (const [name, start] of [["native", startNative], ["edge (workerd)", startEdgeWorker]]) {
+  const server = await start();
+  if (!server) {
+    console.log(`| ${name} | not built: make worker | | | |`);
+    continue;
+  }
+  try {
+    const { times, idle } = await measure(server, name.split(" ")[0]);
+    times.sort((x, y) => x - y);
+    const at = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)].toFixed(1);
+    console.log(`| ${name} | ${at(0.5)} ms | ${at(0.99)} ms | ${times.at(-1).toFixed(1)} ms | ${idle} |`);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** measure times N writes from device A to device B's liveQuery through server. */
+async function measure(server, tag) {
   let requests = 0;
   const counted = (url, init) => (requests++, globalThis.fetch(url, init));
   const device = async (name, options = {}) => {
-    const client = new TableClient(await openStore(`bench-live-${name}-${process.pid}`, {}), "items");
+    const client = new TableClient(await openStore(`bench-live-${tag}-${name}-${process.pid}`, {}), "items");
     return new TableSync(client, { url: server.url, table: "benchlive", credential, ...options });
   };
   const a = await device("a");
@@ -43,13 +63,5 @@ try {
   const idle = requests - before;
   sub.unsubscribe();
   await b.stop();
-
-  times.sort((x, y) => x - y);
-  const at = (q) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)].toFixed(1);
-  console.log(`make bench-sync, live: ${N} writes on device A seen by a liveQuery on device B, loopback, native server, Node ${process.version}`);
-  console.log(`| median | 99th percentile | slowest | B's requests in 5 s idle |`);
-  console.log(`| ---: | ---: | ---: | ---: |`);
-  console.log(`| ${at(0.5)} ms | ${at(0.99)} ms | ${times.at(-1).toFixed(1)} ms | ${idle} |`);
-} finally {
-  await server.stop();
+  return { times, idle };
 }
