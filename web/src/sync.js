@@ -323,17 +323,17 @@ export class TableSync extends SyncEmitter {
       const ctl = (this._watching = new AbortController());
       watch(this, ctl.signal).then(
         (w) => ctl.signal.aborted || this._timer === undefined || tick(w === "changed" ? 0 : interval),
-        () => ctl.signal.aborted || this._timer === undefined || tick(interval),
+        () => ctl.signal.aborted || this._timer === undefined || backoff(), // offline: sync again soon
       );
+    };
+    const backoff = () => {
+      this._backoff = Math.min((this._backoff || 500) * 2, 60_000);
+      tick(this._backoff * (0.75 + Math.random() / 2));
     };
     const run = () =>
       this.sync().then(
         () => ((this._backoff = 0), next()),
-        (e) => {
-          if (e.remoteLost) return tick(interval); // stopped until the application decides: no backoff
-          this._backoff = Math.min((this._backoff || 500) * 2, 60_000);
-          tick(this._backoff * (0.75 + Math.random() / 2));
-        },
+        (e) => (e.remoteLost ? tick(interval) : backoff()), // remote lost: stopped until the application decides
       );
     this._kick = () => tick(debounce);
     Promise.resolve(this.client._store()).then((store) => {

@@ -412,3 +412,49 @@ test("TableSync.start live", async (t) => {
     await polled.stop();
   });
 });
+
+test("TableSync.start live across a server restart", async (t) => {
+  // The server stops while a live replica holds its change feed request, and comes back on
+  // the same address with its data: the replica loses and duplicates nothing, and goes on
+  // hearing changes live.
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const data = mkdtempSync(join(tmpdir(), "tabletop-live-restart-"));
+  let own = await startNative(["-data", data]);
+  const addr = own.origin.replace("http://", "");
+  t.after(() => own.stop());
+  const replica = async (name) => {
+    const client = new TableClient(await openStore(fresh(name), {}), "items");
+    return new TableSync(client, { url: own.url, table: "restarted", credential: cred });
+  };
+  const a = await replica("a");
+  await a.remote.createTable();
+  await a.track();
+  const b = await replica("b");
+  b.start({ interval: 60_000 });
+  t.after(() => b.stop());
+  while (!b.status.lastSync) await new Promise((r) => setTimeout(r, 10));
+  const seen = async (v) => {
+    for (let i = 0; i < 500; i++) {
+      if ((await contents(b.client))["p/r"] === v) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.fail(`v=${v} not seen within 10 s`);
+  };
+  await a.client.upsertEntity({ partitionKey: "p", rowKey: "r", v: 1 });
+  await a.sync();
+  await seen(1);
+  await own.stop();
+  own = await startNative(["-addr", addr, "-data", data]);
+  for (const v of [2, 3]) {
+    await a.client.upsertEntity({ partitionKey: "p", rowKey: "r", v });
+    await a.sync();
+    await seen(v);
+  }
+  await a.client.createEntity({ partitionKey: "p", rowKey: "s", v: 4 });
+  await a.sync();
+  for (let i = 0; i < 500 && Object.keys(await contents(b.client)).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(await contents(b.client), { "p/r": 3, "p/s": 4 });
+  assert.equal(b.status.pending, 0);
+});
