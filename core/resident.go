@@ -32,7 +32,7 @@ func (e *NeedRangeError) Unwrap() error { return ErrNeedRange }
 
 // resident is the set of key ranges a partial store holds: sorted, disjoint, non-adjacent
 // half-open ranges [b[0], b[1]), [b[2], b[3]), … Reads check it from any goroutine; ranges
-// are only added.
+// are added by LoadRange and removed by EvictRange.
 type resident struct {
 	mu sync.RWMutex
 	b  []string
@@ -81,6 +81,25 @@ func (r *resident) add(lo, hi string) {
 	}
 	if j%2 == 0 {
 		mid = append(mid, hi)
+	}
+	r.b = append(r.b[:i], append(mid, r.b[j:]...)...)
+}
+
+// remove makes [lo, hi) not resident, cutting the ranges it overlaps.
+func (r *resident) remove(lo, hi string) {
+	if lo >= hi {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := sort.Search(len(r.b), func(i int) bool { return r.b[i] >= lo }) // bounds below lo
+	j := sort.Search(len(r.b), func(i int) bool { return r.b[i] > hi })  // bounds at or below hi
+	var mid []string
+	if i%2 == 1 {
+		mid = append(mid, lo) // lo was inside a range, which now ends there
+	}
+	if j%2 == 1 {
+		mid = append(mid, hi) // hi was inside a range, which now starts there
 	}
 	r.b = append(r.b[:i], append(mid, r.b[j:]...)...)
 }

@@ -76,6 +76,10 @@ func handlerFor(op string) handler {
 		return (*store).loadRange
 	case "saveRange":
 		return (*store).saveRange
+	case "evictRange":
+		return (*store).evictRange
+	case "heapBytes":
+		return (*store).heapBytes
 	}
 	if h := indexHandler(op); h != nil {
 		return h

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"runtime"
+	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
 )
@@ -40,6 +42,26 @@ func (s *store) loadRange(args [][]byte) ([]byte, error) {
 		return nil, ErrRangeInvalid
 	}
 	return nil, s.db.LoadRange(string(args[0]), string(args[1]), args[2:]...)
+}
+
+// evictRange drops the key range [args[0], args[1]) from memory (core.Store.EvictRange):
+// the web module keeps its records in IndexedDB and loads them again when a call needs
+// them. It answers nothing.
+func (s *store) evictRange(args [][]byte) ([]byte, error) {
+	if len(args) < 2 {
+		return nil, ErrRangeInvalid
+	}
+	return nil, s.db.EvictRange(string(args[0]), string(args[1]))
+}
+
+// heapBytes answers the bytes of the engine's live heap after a garbage collection: what
+// its memory holds, as the web module's tests of cacheBytes measure it (a wasm memory
+// never shrinks, so its size tells only the most ever held).
+func (s *store) heapBytes([][]byte) ([]byte, error) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return strconv.AppendUint(nil, m.HeapAlloc, 10), nil
 }
 
 // saveRange answers the records of the key range [args[0], args[1]) as buntdb commands in

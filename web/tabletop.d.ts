@@ -189,6 +189,12 @@ export interface StoreOptions {
   lockTimeout?: number;
   /** Ask the browser to keep this origin's storage under storage pressure (navigator.storage.persist()). */
   persist?: boolean;
+  /**
+   * About how many bytes of stored records a tab keeps loaded in its engine (default 64
+   * MiB); past it, the ranges loaded longest ago are dropped, and read from IndexedDB
+   * again when a call needs them. A persistent store's only.
+   */
+  cacheBytes?: number;
   /** Where to find the engine, if not in dist/ beside the module. */
   wasmUrl?: string | URL;
   wasmExecUrl?: string | URL;

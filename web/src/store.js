@@ -72,6 +72,16 @@ const GROUP_BYTES = 1 << 20;
 /** COMPACT_BYTES is how much log, since the pages were written, makes a tab compact. */
 const COMPACT_BYTES = 4 << 20;
 
+/**
+ * CACHE_BYTES is the default of openStore's cacheBytes: about how many bytes of stored
+ * records (pages and their log) a tab keeps loaded in its engine. Past it, the ranges
+ * loaded longest ago are dropped from the engine (core.Store.EvictRange), to be read from
+ * IndexedDB again when a call needs them: the engine's memory follows what the app reads
+ * now, not what it ever read. One call may load more than it needs (an index scan reads
+ * its whole table); the next call past the budget trims back.
+ */
+const CACHE_BYTES = 64 << 20;
+
 const CHANGE_SET = 1;
 
 /** NeedRange is what a call of a partial store throws when it needs the key range [lo, hi) loaded first. */
@@ -106,6 +116,9 @@ export class Store {
     this._reopening = null; // a Promise while the replica is reloaded after a failure
     this._compactError = undefined;
     this._alone = false; // no other tab has the store open, as far as this tab knows
+    this._cacheBytes = CACHE_BYTES; // see CACHE_BYTES
+    this._loaded = []; // the key ranges loaded, oldest first: { lo, hi, bytes }
+    this._loadedBytes = 0;
     if (storage && typeof BroadcastChannel === "function") {
       this._channel = new BroadcastChannel(`tabletop:${name}`);
       this._channel.onmessage = (ev) => this._receive(ev.data);
@@ -161,6 +174,30 @@ export class Store {
     } catch (e) {
       throw e?.code === "EngineFailed" ? e : (damageIn(loaded) ?? e);
     }
+    const bytes = bytesOf(loaded.pages) + bytesOf(loaded.sets);
+    this._loaded.push({ lo: loaded.lo, hi: loaded.hi, bytes });
+    this._loadedBytes += bytes;
+  }
+
+  /** _forgetLoaded forgets the ranges loaded: the replica was replaced by one with none. */
+  _forgetLoaded() {
+    this._loaded = [];
+    this._loadedBytes = 0;
+  }
+
+  /**
+   * _trim drops the ranges loaded longest ago from the engine until what stays loaded is
+   * under three quarters of cacheBytes (see CACHE_BYTES), keeping the last one loaded. It
+   * runs only between the replica's changes, when IndexedDB holds everything the engine
+   * applied: no write or load of this tab is under way.
+   */
+  _trim() {
+    if (this._loadedBytes <= this._cacheBytes || this._pumping || this._reopening || this._closed || this._engine.failed) return;
+    while (this._loaded.length > 1 && this._loadedBytes > (this._cacheBytes * 3) / 4) {
+      const { lo, hi, bytes } = this._loaded.shift();
+      this._loadedBytes -= bytes;
+      this._exec("evictRange", [lo, hi]);
+    }
   }
 
   /** _loadRange loads the pages covering the start of a needed range, in turn with what else changes the replica. */
@@ -186,12 +223,15 @@ export class Store {
     this._restartIfFailed();
     if (this._reopening) return this._reopening.then(() => this._readAs(decode, op, ...args));
     if (this._pending > 0) return this._settled.then(() => this._readAs(decode, op, ...args));
+    let out;
     try {
-      return this._exec(op, args, decode).json;
+      out = this._exec(op, args, decode).json;
     } catch (e) {
       if (!(e instanceof NeedRange)) throw e;
       return this._loadRange(e).then(() => this._readAs(decode, op, ...args));
     }
+    if (this._loadedBytes > this._cacheBytes) this._trim();
+    return out;
   }
 
   /**
@@ -244,6 +284,7 @@ export class Store {
     this._pumping ??= this._run().finally(() => {
       this._pumping = null;
       if (!this._closed && (this._inbox.length > 0 || this._queue.length > 0)) this._pump(); // arrived as the loop ended
+      else this._trim();
     });
     return this._pumping;
   }
@@ -305,6 +346,7 @@ export class Store {
       const { changeSets, logBytes, firstSeq, entries } = caught.reload;
       const old = this._handle;
       this._handle = openEngineStore(this._engine, changeSets);
+      this._forgetLoaded();
       closeEngineStore(this._engine, old);
       this._logBytes = logBytes;
       this._carry = carryOf(changeSets);
@@ -479,6 +521,7 @@ export class Store {
     if (oldEngine.failed) this._engine = await loadEngine(this._engineOptions);
     this._handle = await openPartial(this._engine, loaded.changeSets);
     closeEngineStore(oldEngine, old);
+    this._forgetLoaded();
     this._logBytes = loaded.logBytes;
     this._carry = carryOf(loaded.changeSets);
     this._seq = loaded.nextSeq;
@@ -618,6 +661,7 @@ function closeEngineStore(engine, handle) {
  */
 export async function openStore(name, options = {}) {
   checkName(name);
+  const cacheBytes = options.cacheBytes === undefined ? CACHE_BYTES : checkCacheBytes(options.cacheBytes);
   const engine = await loadEngine(options);
   if (options.inMemory) return new Store(name, engine, engineOpenMemory(engine));
   const persisted = options.persist ? await persist() : undefined;
@@ -626,6 +670,7 @@ export async function openStore(name, options = {}) {
     const { changeSets, logBytes, nextSeq } = await storage.load();
     const store = new Store(name, engine, await openPartial(engine, changeSets), storage, nextSeq);
     store._engineOptions = options;
+    store._cacheBytes = cacheBytes;
     store._logBytes = logBytes;
     store._carry = carryOf(changeSets);
     store.sync().catch(() => {}); // what other tabs committed while it opened
@@ -635,6 +680,12 @@ export async function openStore(name, options = {}) {
     storage.close();
     throw fromEngine(e);
   }
+}
+
+/** checkCacheBytes returns openStore's cacheBytes if it is a number of bytes, else throws a TypeError. */
+function checkCacheBytes(n) {
+  if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(`tabletop: cacheBytes must be a whole number of bytes, not ${n}`);
+  return n;
 }
 
 /** persist asks the browser to keep this origin's storage; false where it cannot ask. */
