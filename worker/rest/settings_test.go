@@ -43,6 +43,13 @@ func TestSDK_AccessPolicy(t *testing.T) {
 		_, err := readers.AddEntity(ctx, props("p", "r", nil), nil)
 		wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
 	})
+	t.Run("ErrPolicyFieldRepeated", func(t *testing.T) {
+		// A SAS naming a policy that sets sp, and setting sp too: 400, as Set Table ACL's
+		// documentation says, not 403.
+		repeated := e.tableSAS(t, "Guarded", aztables.SASSignatureValues{Identifier: "readers", Permissions: "r"})
+		_, err := repeated.NewListEntitiesPager(nil).NextPage(ctx)
+		wantCode(t, err, http.StatusBadRequest, "InvalidQueryParameterValue")
+	})
 	t.Run("ErrTooManyPolicies", func(t *testing.T) {
 		// The SDK refuses more than five itself: send the XML raw.
 		var b strings.Builder

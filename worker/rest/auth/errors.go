@@ -30,6 +30,10 @@ var (
 	// ErrSourceIPMismatch means a SAS does not allow the client's address (sip): 403
 	// AuthorizationSourceIPMismatch.
 	ErrSourceIPMismatch = azerr.New(azerr.AuthorizationSourceIPMismatch, "request is not authorized to perform this operation using this source IP")
+	// ErrPolicyFieldRepeated means a SAS that names a stored access policy (si) also sets
+	// a field the policy sets (sp, st or se): 400, as Azure's documentation of stored
+	// access policies (Set Table ACL) gives.
+	ErrPolicyFieldRepeated = azerr.New(azerr.InvalidQueryParameterValue, "a field of the stored access policy is set in the shared access signature too")
 	// ErrTimeInvalid means a time is not one of the ISO 8601 forms Azure accepts.
 	ErrTimeInvalid = errors.New("time is not an accepted ISO 8601 form")
 )

@@ -65,7 +65,7 @@ func withPolicy(r *Request, f sasFields) (start, expiry, perms string, err error
 		return "", "", "", err
 	}
 	if (f.st != "" && p.Start != "") || (f.se != "" && p.Expiry != "") || (f.sp != "" && p.Permission != "") {
-		return "", "", "", authFailed("Access policy fields can be associated with signature or SAS identifier but not both")
+		return "", "", "", fail(ErrPolicyFieldRepeated, "Access policy fields can be associated with signature or SAS identifier but not both")
 	}
 	return either(f.st, p.Start), either(f.se, p.Expiry), either(f.sp, p.Permission), nil
 }
