@@ -153,6 +153,18 @@ func TestRaw_BatchRetrieve(t *testing.T) {
 			t.Fatalf("got %d\n%s", resp.StatusCode, body(resp))
 		}
 	})
+	t.Run("InChangeset", func(t *testing.T) {
+		// Alone in a changeset, as Azurite's own tests send it: Azure answers it too.
+		b := "--batch_B\r\nContent-Type: multipart/mixed; boundary=changeset_C\r\n\r\n--changeset_C\r\nContent-Type: application/http\r\n" +
+			"Content-Transfer-Encoding: binary\r\n\r\nGET " + e.url + "/Azr(PartitionKey='p',RowKey='2') HTTP/1.1\r\nAccept: application/json;odata=minimalmetadata\r\n\r\n\r\n" +
+			"--changeset_C--\r\n--batch_B--\r\n"
+		req := signedRequest(t, e, http.MethodPost, "/$batch", b)
+		req.Header.Set("Content-Type", "multipart/mixed; boundary=batch_B")
+		resp := do(t, req)
+		if got := body(resp); resp.StatusCode != http.StatusAccepted || !strings.Contains(got, "HTTP/1.1 200 OK\r\n") || !strings.Contains(got, `"RowKey":"2"`) {
+			t.Fatalf("got %d\n%s", resp.StatusCode, got)
+		}
+	})
 	t.Run("ErrQueryNotAlone", func(t *testing.T) {
 		b := "--batch_B\r\nContent-Type: application/http\r\n\r\nGET " + e.url + "/Azr(PartitionKey='p',RowKey='2') HTTP/1.1\r\n\r\n\r\n" +
 			"--batch_B\r\nContent-Type: application/http\r\n\r\nGET " + e.url + "/Azr(PartitionKey='p',RowKey='1') HTTP/1.1\r\n\r\n\r\n--batch_B--\r\n"

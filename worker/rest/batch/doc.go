@@ -38,13 +38,15 @@
 // a part that is not application/http, and a request line that is not "METHOD URL
 // HTTP/x" (ErrMalformed); no operation (ErrEmpty); more than core.MaxBatchOperations
 // (ErrTooManyOperations); a second part beside the changeset (ErrMultipleChangesets); and
-// any verb but POST, PUT, PATCH, MERGE and DELETE in a changeset (ErrMethod).
+// any verb but POST, PUT, PATCH, MERGE and DELETE in a changeset (ErrMethod), but for a
+// GET alone in it.
 //
 // A batch may instead hold a single query: one application/http part, outside any
 // changeset, whose request is a GET. Azure's "Performing entity group transactions": a
 // batch that holds writes cannot hold a query, and a query must be sent alone in its
-// batch. A query beside another part is ErrQueryNotAlone, a GET inside a changeset or a
-// write outside one ErrMethod. ReadRequest returns the query as the only SubRequest; its
+// batch; some clients send it alone in a changeset, which Azure answers too. A query
+// beside another part is ErrQueryNotAlone, a GET beside a write in a changeset or a write
+// outside one ErrMethod. ReadRequest returns the query as the only SubRequest; its
 // answer is written with WriteQueryResponse, one application/http part outside any
 // changeset. An X-HTTP-Method header is left in
 // SubRequest.Header for the single-request code to honour, so that POST with

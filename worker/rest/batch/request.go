@@ -10,8 +10,8 @@ import (
 )
 
 // ReadRequest parses a $batch request body, given the request's Content-Type header, into
-// the changeset's operations in order, or, for a batch holding a single query instead of
-// a changeset, that query (Method GET) alone. It reads at most core.MaxBatchBytes+1 bytes of body
+// the changeset's operations in order, or, for a batch holding a single query (outside a
+// changeset, or alone in one), that query (Method GET) alone. It reads at most core.MaxBatchBytes+1 bytes of body
 // and returns ErrTooLarge, without parsing, when there are more than core.MaxBatchBytes.
 // Other errors wrap ErrMalformed, ErrEmpty, ErrTooManyOperations, ErrMultipleChangesets
 // ErrMethod or ErrQueryNotAlone; errors in one operation are an *OperationError. See the package doc for
@@ -121,11 +121,14 @@ func readChangeset(mr *partReader) ([]SubRequest, error) {
 			return nil, ErrTooManyOperations
 		}
 		sub, err := readOperation(part.Header, part)
-		if err == nil && sub.Method == exchange.MethodGet {
-			err = &methodError{sub.Method} // a query is never part of a changeset
+		if err == nil && sub.Method == exchange.MethodGet && len(subs) > 0 {
+			err = &methodError{sub.Method} // a query never stands beside a write
 		}
 		if err != nil {
 			return nil, &OperationError{Index: len(subs), Err: err}
+		}
+		if len(subs) == 1 && subs[0].Method == exchange.MethodGet {
+			return nil, &OperationError{Index: 0, Err: &methodError{subs[0].Method}}
 		}
 		subs = append(subs, sub)
 	}

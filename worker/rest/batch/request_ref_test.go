@@ -114,11 +114,14 @@ func refReadChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 			return nil, ErrTooManyOperations
 		}
 		sub, err := readOperation(exchange.Header(part.Header), part)
-		if err == nil && sub.Method == exchange.MethodGet {
-			err = &methodError{sub.Method} // a query is never part of a changeset
+		if err == nil && sub.Method == exchange.MethodGet && len(subs) > 0 {
+			err = &methodError{sub.Method} // a query never stands beside a write
 		}
 		if err != nil {
 			return nil, &OperationError{Index: len(subs), Err: err}
+		}
+		if len(subs) == 1 && subs[0].Method == exchange.MethodGet {
+			return nil, &OperationError{Index: 0, Err: &methodError{subs[0].Method}}
 		}
 		subs = append(subs, sub)
 	}

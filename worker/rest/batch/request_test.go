@@ -136,6 +136,14 @@ func TestReadRequest_query(t *testing.T) {
 	}
 }
 
+// TestReadRequest_queryInChangeset: a Get Entity alone in a changeset is the batch's query.
+func TestReadRequest_queryInChangeset(t *testing.T) {
+	subs, err := ReadRequest(strings.NewReader(batchBody("GET "+base+"(PartitionKey='p',RowKey='1') HTTP/1.1\r\n\r\n")), testCT)
+	if err != nil || len(subs) != 1 || subs[0].Method != "GET" {
+		t.Fatalf("ReadRequest = %+v, %v; want the one GET", subs, err)
+	}
+}
+
 func TestReadRequest_errors(t *testing.T) {
 	op := insertOp("1", "")
 	cs := "--batch_b1\r\nContent-Type: multipart/mixed; boundary=changeset_c1\r\n\r\n"
@@ -150,7 +158,8 @@ func TestReadRequest_errors(t *testing.T) {
 		{"ErrEmptyBatch", testCT, "--batch_b1--\r\n", ErrEmpty},
 		{"ErrMultipleChangesets", testCT, strings.TrimSuffix(batchBody(op), "--batch_b1--\r\n") +
 			batchBody(op), ErrMultipleChangesets},
-		{"ErrMethodGet", testCT, batchBody("GET " + base + "() HTTP/1.1\r\n\r\n"), ErrMethod},
+		{"ErrMethodGetAfterWrite", testCT, batchBody(op, "GET "+base+"() HTTP/1.1\r\n\r\n"), ErrMethod},
+		{"ErrMethodWriteAfterGet", testCT, batchBody("GET "+base+"() HTTP/1.1\r\n\r\n", op), ErrMethod},
 		{"ErrMethodLowercase", testCT, batchBody("post " + base + " HTTP/1.1\r\n\r\n{}"), ErrMethod},
 		{"ErrMalformedNoContentType", "", batchBody(op), ErrMalformed},
 		{"ErrMalformedWrongContentType", "application/json", batchBody(op), ErrMalformed},
