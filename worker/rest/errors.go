@@ -31,6 +31,9 @@ var (
 	ErrHeaderMissing = azerr.New(azerr.MissingRequiredHeader, "required header is missing")
 	// ErrQueryParamInvalid means a query parameter has a value the operation cannot use.
 	ErrQueryParamInvalid = azerr.New(azerr.InvalidQueryParameterValue, "query parameter value is invalid")
+	// ErrStatsOnPrimary means Get Table Service Stats reached the primary location: Azure
+	// serves it only on the secondary ({account}-secondary).
+	ErrStatsOnPrimary = azerr.New(azerr.InvalidQueryParameterValue, "comp=stats is served only on the secondary location ({account}-secondary)")
 	// ErrPreflightFailed means no CORS rule allows a preflight request.
 	ErrPreflightFailed = azerr.New(azerr.CorsPreflightFailure, "cors preflight failed")
 	// ErrJSONNotSupported means an XML operation (ACL, service properties) was sent JSON.

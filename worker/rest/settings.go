@@ -112,6 +112,10 @@ func (c *call) getStats() {
 		c.fail(err)
 		return
 	}
+	if !c.secondary {
+		c.fail(ErrStatsOnPrimary)
+		return
+	}
 	var b bytes.Buffer
 	xmldoc.WriteStats(&b, c.now)
 	c.writeXML(exchange.StatusOK, b.Bytes())
