@@ -7,6 +7,7 @@
 //	go run ./worker/native -data :memory:        # nothing persisted
 //	go run ./worker/native -addr 127.0.0.1:0     # any free port; the address is printed
 //	go run ./worker/native -index Orders.Price   # keep a secondary index (README "Secondary indexes")
+//	go run ./worker/native -cert c.pem -key k.pem # HTTPS (tls.go)
 //
 // It prints the connection string of each account it serves, logs one line per request
 // (unless -quiet) and stops gracefully on SIGINT or SIGTERM: requests in flight finish and
@@ -61,6 +62,8 @@ type config struct {
 	indexes indexFlag
 	// purgeEvery is how often expired deletion records are dropped; zero means purgeInterval.
 	purgeEvery time.Duration
+	// cert and key are the files of the TLS certificate and its key: HTTPS when given (tls.go).
+	cert, key string
 }
 
 func main() {
@@ -80,6 +83,8 @@ func main() {
 	flag.StringVar(&cfg.accounts, "accounts", "", "accounts as name:key[:key2][;name:key...] (base64 keys); default devstoreaccount1 with its well-known key")
 	flag.BoolVar(&cfg.quiet, "quiet", false, "do not log requests")
 	flag.DurationVar(&cfg.retention, "retention", defaultRetention, "how long deleted entities and tables are remembered for sync clients' change feeds; 0 remembers none")
+	flag.StringVar(&cfg.cert, "cert", os.Getenv("TABLETOP_CERT"), "TLS certificate file (PEM): serve HTTPS, with -key (env TABLETOP_CERT)")
+	flag.StringVar(&cfg.key, "key", os.Getenv("TABLETOP_KEY"), "TLS private key file (PEM), with -cert (env TABLETOP_KEY)")
 	flag.Var(&cfg.indexes, "index", "secondary index to keep, as table.property (repeat the flag, or separate with commas); declared in every account, on the table now or when it is created")
 	flag.Parse()
 

@@ -127,7 +127,7 @@ func startProcessArgs(t *testing.T, args string) (string, *exec.Cmd) {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
-		if u, ok := strings.CutPrefix(sc.Text(), "Tabletop listening on http://"); ok {
+		if u, ok := strings.CutPrefix(strings.Replace(sc.Text(), "https://", "http://", 1), "Tabletop listening on http://"); ok {
 			go io.Copy(io.Discard, out)
 			return u, cmd
 		}

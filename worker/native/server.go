@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -25,9 +26,14 @@ type server struct {
 	accounts []*rest.Account
 	api      *rest.Handler
 	http     *http1.Server
+	tls      *tls.Config // nil: plain HTTP
 }
 
 func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*server, error) {
+	tlsConfig, err := loadTLS(cfg.cert, cfg.key)
+	if err != nil {
+		return nil, err
+	}
 	api, err := rest.New(rest.Options{Accounts: accounts, MaxWait: rest.DefaultMaxWait})
 	if err != nil {
 		return nil, err
@@ -37,7 +43,7 @@ func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*serve
 		h = withLog(logger, h)
 	}
 	hs := &http1.Server{Handler: h, Refuse: refuse, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, WriteTimeout: time.Minute}
-	return &server{addr: cfg.addr, accounts: accounts, api: api, http: hs}, nil
+	return &server{addr: cfg.addr, accounts: accounts, api: api, http: hs, tls: tlsConfig}, nil
 }
 
 // serve listens, prints where and how to connect, and serves until ctx is done; then it
@@ -49,7 +55,7 @@ func (s *server) serve(ctx context.Context, out io.Writer) error {
 	}
 	s.announce(out, ln.Addr().String())
 	errc := make(chan error, 1)
-	go func() { errc <- s.http.Serve(ln) }()
+	go func() { errc <- s.http.Serve(sniffListener{Listener: ln, tls: s.tls}) }()
 	select {
 	case err := <-errc:
 		return err
@@ -67,18 +73,27 @@ func (s *server) serve(ctx context.Context, out io.Writer) error {
 
 // announce prints the address served and each account's connection string.
 func (s *server) announce(out io.Writer, addr string) {
-	fmt.Fprintf(out, "Tabletop listening on http://%s\n", addr)
+	fmt.Fprintf(out, "Tabletop listening on %s://%s\n", s.scheme(), addr)
 	for _, a := range s.accounts {
-		fmt.Fprintf(out, "%s\n", connectionString(addr, a))
+		fmt.Fprintf(out, "%s\n", connectionString(s.scheme(), addr, a))
 	}
 }
 
-// connectionString is the connection string for account a served at addr, path style.
-func connectionString(addr string, a *rest.Account) string {
+// scheme is the URL scheme the server speaks.
+func (s *server) scheme() string {
+	if s.tls != nil {
+		return "https"
+	}
+	return "http"
+}
+
+// connectionString is the connection string for account a served at addr over scheme,
+// path style.
+func connectionString(scheme, addr string, a *rest.Account) string {
 	key := ""
 	if len(a.Keys) > 0 {
 		key = encodeKey(a.Keys[0])
 	}
-	return fmt.Sprintf("DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;TableEndpoint=http://%s/%s;",
-		a.Name, key, addr, a.Name)
+	return fmt.Sprintf("DefaultEndpointsProtocol=%s;AccountName=%s;AccountKey=%s;TableEndpoint=%s://%s/%s;",
+		scheme, a.Name, key, scheme, addr, a.Name)
 }

@@ -1,0 +1,127 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
+)
+
+// testCert writes a self-signed certificate for 127.0.0.1 and its key to a temporary
+// directory and returns their files and a pool that trusts the certificate.
+func testCert(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "tabletop test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, IsCA: true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cert, _ := x509.ParseCertificate(der)
+	pool = x509.NewCertPool()
+	pool.AddCert(cert)
+	return certFile, keyFile, pool
+}
+
+// TestHTTPS: with -cert and -key the Go SDK works over HTTPS; a plain HTTP client on the
+// HTTPS port and a TLS client on the HTTP port each fail within a second, with a reason.
+func TestHTTPS(t *testing.T) {
+	certFile, keyFile, pool := testCert(t)
+	addr, _ := startProcessArgs(t, "-data :memory: -cert "+certFile+" -key "+keyFile)
+	t.Run("SDK", func(t *testing.T) {
+		ctx := context.Background()
+		cred, err := aztables.NewSharedKeyCredential(auth.DevAccountName, auth.DevAccountKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		transport := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+		svc, err := aztables.NewServiceClientWithSharedKey("https://"+addr+"/"+auth.DevAccountName, cred,
+			&aztables.ClientOptions{ClientOptions: policy.ClientOptions{Transport: transport}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.CreateTable(ctx, "Secure", nil); err != nil {
+			t.Fatal(err)
+		}
+		c := svc.NewClient("Secure")
+		if _, err := c.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r","V":"over TLS"}`), nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.GetEntity(ctx, "p", "r", nil)
+		if err != nil || !strings.Contains(string(got.Value), "over TLS") {
+			t.Fatalf("GetEntity = %s, %v", got.Value, err)
+		}
+	})
+	t.Run("ErrHTTPOnHTTPSPort", func(t *testing.T) {
+		start := time.Now()
+		resp, err := (&http.Client{Timeout: 5 * time.Second}).Get("http://" + addr + "/devstoreaccount1/Tables")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if took := time.Since(start); resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "speaks HTTPS") || took > time.Second {
+			t.Fatalf("%d %q after %v", resp.StatusCode, b, took)
+		}
+	})
+	t.Run("ErrTLSOnHTTPPort", func(t *testing.T) {
+		plain, _ := startProcessArgs(t, "-data :memory:")
+		start := time.Now()
+		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", plain, &tls.Config{RootCAs: pool})
+		if err == nil {
+			conn.Close()
+			t.Fatal("a TLS handshake with the HTTP port succeeded")
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Fatalf("the TLS client failed after %v: %v", took, err)
+		}
+	})
+	t.Run("ErrCertWithoutKey", func(t *testing.T) {
+		if _, err := loadTLS(certFile, ""); err == nil {
+			t.Fatal("-cert without -key accepted")
+		}
+		if _, err := loadTLS(certFile, certFile); err == nil {
+			t.Fatal("a certificate as its own key accepted")
+		}
+	})
+}
