@@ -64,6 +64,8 @@ type config struct {
 	purgeEvery time.Duration
 	// cert and key are the files of the TLS certificate and its key: HTTPS when given (tls.go).
 	cert, key string
+	// oauth accepts OAuth bearer tokens (entra.Tokens), over HTTPS.
+	oauth bool
 }
 
 func main() {
@@ -85,6 +87,7 @@ func main() {
 	flag.DurationVar(&cfg.retention, "retention", defaultRetention, "how long deleted entities and tables are remembered for sync clients' change feeds; 0 remembers none")
 	flag.StringVar(&cfg.cert, "cert", os.Getenv("TABLETOP_CERT"), "TLS certificate file (PEM): serve HTTPS, with -key (env TABLETOP_CERT)")
 	flag.StringVar(&cfg.key, "key", os.Getenv("TABLETOP_KEY"), "TLS private key file (PEM), with -cert (env TABLETOP_KEY)")
+	flag.BoolVar(&cfg.oauth, "oauth", os.Getenv("TABLETOP_OAUTH") != "", "accept OAuth (Microsoft Entra ID) bearer tokens over HTTPS: claims checked, signature not (env TABLETOP_OAUTH)")
 	flag.Var(&cfg.indexes, "index", "secondary index to keep, as table.property (repeat the flag, or separate with commas); declared in every account, on the table now or when it is created")
 	flag.Parse()
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/worker/rest"
+	"github.com/tabletopdb/tabletop/worker/rest/auth/entra"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 	"github.com/tabletopdb/tabletop/worker/rest/http1"
 )
@@ -34,7 +35,14 @@ func newServer(cfg config, accounts []*rest.Account, logger *log.Logger) (*serve
 	if err != nil {
 		return nil, err
 	}
-	api, err := rest.New(rest.Options{Accounts: accounts, MaxWait: rest.DefaultMaxWait})
+	opts := rest.Options{Accounts: accounts, MaxWait: rest.DefaultMaxWait}
+	if cfg.oauth {
+		if tlsConfig == nil {
+			return nil, errors.New("-oauth needs HTTPS (-cert and -key): bearer tokens are accepted over HTTPS only")
+		}
+		opts.Tokens = entra.Tokens{}
+	}
+	api, err := rest.New(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -146,6 +146,14 @@ func (c *sniffConn) CloseWrite() error {
 	return nil
 }
 
+// Secure reports whether the connection speaks TLS: its requests came over https.
+func (c *sniffConn) Secure() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.in.(*tls.Conn)
+	return ok
+}
+
 // peekedConn is a raw connection read through the buffer that sniffed it.
 type peekedConn struct {
 	net.Conn

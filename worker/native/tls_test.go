@@ -10,7 +10,10 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/base64"
 	"encoding/pem"
+	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -21,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
@@ -122,6 +126,62 @@ func TestHTTPS(t *testing.T) {
 		}
 		if _, err := loadTLS(certFile, certFile); err == nil {
 			t.Fatal("a certificate as its own key accepted")
+		}
+	})
+}
+
+// entraToken is a token credential handing out unsigned JWTs with the claims Microsoft
+// Entra ID gives a token for Azure Storage, as a test of -oauth needs.
+type entraToken struct{}
+
+// GetToken returns a token for https://storage.azure.com valid for an hour.
+func (entraToken) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	now := time.Now()
+	claims := fmt.Sprintf(`{"aud":"https://storage.azure.com","iss":"https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/","nbf":%d,"iat":%d,"exp":%d}`,
+		now.Unix()-60, now.Unix()-60, now.Add(time.Hour).Unix())
+	enc := base64.RawURLEncoding.EncodeToString
+	return azcore.AccessToken{Token: enc([]byte(`{"alg":"RS256","typ":"JWT"}`)) + "." + enc([]byte(claims)) + ".c2ln", ExpiresOn: now.Add(time.Hour)}, nil
+}
+
+// TestOAuth: with -oauth over HTTPS the Go SDK's token credential works as the account
+// key does; without -oauth a bearer token is refused, and -oauth without HTTPS is an error.
+func TestOAuth(t *testing.T) {
+	ctx := context.Background()
+	certFile, keyFile, pool := testCert(t)
+	opts := &aztables.ClientOptions{ClientOptions: policy.ClientOptions{
+		Transport: &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}}
+	client := func(addr string) *aztables.ServiceClient {
+		svc, err := aztables.NewServiceClient("https://"+addr+"/"+auth.DevAccountName, entraToken{}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return svc
+	}
+	t.Run("OK", func(t *testing.T) {
+		addr, _ := startProcessArgs(t, "-data :memory: -oauth -cert "+certFile+" -key "+keyFile)
+		svc := client(addr)
+		if _, err := svc.CreateTable(ctx, "Tokens", nil); err != nil {
+			t.Fatal(err)
+		}
+		c := svc.NewClient("Tokens")
+		if _, err := c.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.GetEntity(ctx, "p", "r", nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ErrWithoutOAuth", func(t *testing.T) {
+		addr, _ := startProcessArgs(t, "-data :memory: -cert "+certFile+" -key "+keyFile)
+		_, err := client(addr).CreateTable(ctx, "Tokens", nil)
+		var re *azcore.ResponseError
+		if !errors.As(err, &re) || re.StatusCode != http.StatusForbidden || re.ErrorCode != "AuthenticationFailed" {
+			t.Fatalf("err %v, want 403 AuthenticationFailed", err)
+		}
+	})
+	t.Run("ErrOAuthWithoutHTTPS", func(t *testing.T) {
+		if _, err := newServer(config{addr: "127.0.0.1:0", oauth: true}, nil, nil); err == nil || !strings.Contains(err.Error(), "HTTPS") {
+			t.Fatalf("err %v, want -oauth refused without HTTPS", err)
 		}
 	})
 }

@@ -8,7 +8,8 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
-// authenticate verifies the request's Shared Key, Shared Key Lite or SAS credentials.
+// authenticate verifies the request's Shared Key, Shared Key Lite, SAS or (with
+// Options.Tokens) bearer token credentials.
 // The client's address is parsed only for a request without an Authorization header: a
 // SAS may restrict it (sip), a Shared Key never does.
 func (c *call) authenticate() error {
@@ -20,6 +21,7 @@ func (c *call) authenticate() error {
 		Policies:      c.acct.policies,
 		Now:           c.now,
 		Secure:        c.secure(),
+		Tokens:        c.h.tokens,
 	}
 	if c.r.Header.Get("Authorization") == "" {
 		r.ClientIP = clientIP(c.r.RemoteAddr)

@@ -118,7 +118,7 @@ func (c *call) waitFor(changed <-chan struct{}, d time.Duration) bool {
 	case <-changed:
 		return true
 	case <-t.C:
-	case <-c.h.stopWaits:
+	case <-c.h.stopped():
 	}
 	return false
 }

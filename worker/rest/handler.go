@@ -49,6 +49,9 @@ type Options struct {
 	// it until the store is written to and serves it again (the edge's objects, which
 	// must not block while serving).
 	HostWaits bool
+	// Tokens, if set, verifies OAuth bearer tokens (entra.Tokens: the native server's
+	// -oauth); nil refuses them.
+	Tokens auth.TokenVerifier
 }
 
 // DefaultMaxWait is a MaxWait for a server that holds each request in its own goroutine:
@@ -70,7 +73,9 @@ type Handler struct {
 	bodyTimeout time.Duration
 	maxWait     time.Duration
 	hostWaits   bool
-	stopWaits   chan struct{} // closed by StopWaits
+	tokens      auth.TokenVerifier
+	stopWaits   chan struct{} // closed by StopWaits; made on first use (stopped)
+	stopMake    sync.Once
 	stopOnce    sync.Once
 }
 
@@ -89,8 +94,7 @@ func New(opts Options) (*Handler, error) {
 	}
 	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes,
 		bodies:      &bodyBudget{max: orDefaultInt(opts.MaxBodyMemory, DefaultBodyMemory)},
-		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout))), maxWait: max(opts.MaxWait, 0), hostWaits: opts.HostWaits,
-		stopWaits: make(chan struct{})}
+		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout))), maxWait: max(opts.MaxWait, 0), hostWaits: opts.HostWaits, tokens: opts.Tokens}
 	if h.now == nil {
 		h.now = time.Now
 	}
@@ -112,7 +116,15 @@ func New(opts Options) (*Handler, error) {
 // later one without waiting: a server shutting down calls it before it waits for the
 // requests in flight.
 func (h *Handler) StopWaits() {
-	h.stopOnce.Do(func() { close(h.stopWaits) })
+	ch := h.stopped()
+	h.stopOnce.Do(func() { close(ch) })
+}
+
+// stopped returns the channel StopWaits closes. It is made when first needed, not in New:
+// a Durable Object's start compiles every function it runs (see worker/edge).
+func (h *Handler) stopped() chan struct{} {
+	h.stopMake.Do(func() { h.stopWaits = make(chan struct{}) })
+	return h.stopWaits
 }
 
 // Serve answers one request of the Table service. Natively, the server (worker/native)

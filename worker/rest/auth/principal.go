@@ -16,6 +16,8 @@ const (
 	SharedKeyLite
 	TableSAS
 	AccountSAS
+	// Bearer is an OAuth (Microsoft Entra ID) token, authorizing like the account key.
+	Bearer
 )
 
 // String returns the kind's name, such as "SharedKeyLite".
@@ -29,6 +31,8 @@ func (k Kind) String() string {
 		return "TableSAS"
 	case AccountSAS:
 		return "AccountSAS"
+	case Bearer:
+		return "Bearer"
 	}
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -49,7 +53,7 @@ func (p *Principal) Table() string { return p.table }
 
 // Permission returns what a SAS grants; Shared Key grants everything.
 func (p *Principal) Permission() Permission {
-	if p.Kind == SharedKey || p.Kind == SharedKeyLite {
+	if p.Kind == SharedKey || p.Kind == SharedKeyLite || p.Kind == Bearer {
 		return Read | Add | Update | Delete | Write | List | Create
 	}
 	return p.perms
@@ -65,11 +69,12 @@ func (p *Principal) KeyRange() core.KeyRange {
 	return p.keys
 }
 
-// Authorize checks that the principal may perform a. Shared Key may do everything; a SAS
-// only what it grants (see the package documentation for the rules and errors).
+// Authorize checks that the principal may perform a. Shared Key and a bearer token may do
+// everything; a SAS only what it grants (see the package documentation for the rules and
+// errors).
 func (p *Principal) Authorize(a Access) error {
 	switch p.Kind {
-	case SharedKey, SharedKeyLite:
+	case SharedKey, SharedKeyLite, Bearer:
 		return nil
 	case TableSAS:
 		return p.authorizeTable(a)

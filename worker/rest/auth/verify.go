@@ -28,8 +28,10 @@ type Request struct {
 	CanonicalPath string
 	Policies      Policies
 	Now           time.Time // zero means time.Now()
-	Secure        bool      // the request came over https (for spr=https)
-	ClientIP      uri.Addr  // the client's address (for sip; a request with an Authorization header never reads it); the zero Addr when unknown
+	Secure        bool      // the request came over https (for spr=https, and bearer tokens)
+	// Tokens verifies OAuth bearer tokens (Authorization: Bearer …); nil refuses them.
+	Tokens   TokenVerifier
+	ClientIP uri.Addr // the client's address (for sip; a request with an Authorization header never reads it); the zero Addr when unknown
 	// Query is the request's query string, parsed once by the caller; nil means
 	// HTTP.URL.RawQuery as url.URL's Query reads it (malformed pairs left out).
 	Query uri.Values
@@ -56,6 +58,9 @@ func Verify(r Request) (*Principal, error) {
 		r.Query, _ = uri.ParseQuery(r.HTTP.URL.RawQuery)
 	}
 	if h := r.HTTP.Header.Get("Authorization"); h != "" {
+		if token, ok := strings.CutPrefix(h, "Bearer "); ok && r.Tokens != nil {
+			return verifyBearer(&r, strings.TrimSpace(token))
+		}
 		return verifySharedKey(&r, h)
 	}
 	if r.Query.Get("sig") != "" {

@@ -35,6 +35,7 @@
 //   - Server.Shutdown stops accepting, closes idle connections and waits for answers in
 //     flight.
 //
-// TLS, HTTP/2 and protocol upgrades are not offered: the native server listens on
-// loopback or behind a proxy, as Azure's own emulators do.
+// TLS is the listener's: a connection that reports Secure() true (the native server's,
+// worker/native/tls.go) makes its requests' exchange.Request.Secure true. HTTP/2 and
+// protocol upgrades are not offered.
 package http1

@@ -32,6 +32,9 @@ func (c *conn) readRequest() (*request, int, string) {
 	line, fields := cutLine(head)
 	req := &request{}
 	req.RemoteAddr = c.remote
+	if s, ok := c.rwc.(interface{ Secure() bool }); ok {
+		req.Secure = s.Secure()
+	}
 	if status, reason := req.parseLine(line); status != 0 {
 		return nil, status, reason
 	}
