@@ -13,7 +13,7 @@ BENCHTIME ?= 1s
 ADDR ?= 127.0.0.1:10002
 DATA ?= data
 run: web
-	$(GO) run ./worker/native -addr "$(ADDR)" -data "$(DATA)"
+	$(GO) run ./worker/tabletop -addr "$(ADDR)" -data "$(DATA)"
 
 # The edge build: worker/edge for js/wasm plus the Durable Object glue, in build/ (git-ignored).
 EDGE := worker/edge
@@ -47,8 +47,9 @@ web:
 		{ $(WASMOPT) web/dist/go.wasm -o web/dist/tabletop.wasm && $(GO) run ./scripts/$(PACKDATA) web/dist/tabletop.wasm && \
 		  cp web/dist/recipe.new web/dist/tabletop.wasm.recipe; }
 	command -v esbuild >/dev/null || (apt-get update && apt-get install -y esbuild)
+	cp web/tabletop.d.ts web/dist/tabletop.d.ts
 	esbuild web/src/bundle.js --bundle --format=esm --minify --keep-names --sourcemap --external:node:* --log-level=warning \
-		--define:TABLETOP_WASM_SHA256=\"$$(sha256sum web/dist/tabletop.wasm | cut -c1-16)\" --outfile=web/dist/tabletop.js
+		--define:TABLETOP_WASM_SHA256=\"$$(sha256sum web/dist/tabletop.wasm | cut -c1-16)\" --define:TABLETOP_WASM_PATH=\"./tabletop.wasm\" --outfile=web/dist/tabletop.js
 
 test: deps vet test-go test-race test-wasm test-fuzz test-js test-web test-browser test-edge test-transfer
 

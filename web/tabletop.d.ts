@@ -502,3 +502,6 @@ export declare class TableSync {
 }
 /** listRemoteTables lists the tables of a remote endpoint (the account URL), e.g. to choose one to sync. */
 export declare function listRemoteTables(url: string, options?: { credential?: NamedKeyCredential | SASCredential; fetch?: typeof fetch }): Promise<string[]>;
+
+/** The module's version (web/package.json's). */
+export declare const version: string;

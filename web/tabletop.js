@@ -14,6 +14,7 @@ export { RestError, isRestError } from "./src/errors.js";
 export { odata } from "./src/odata.js";
 export { loadEngine } from "./src/engine.js";
 export { liveQuery } from "./src/live.js";
+export { version } from "./src/version.js";
 export { TableSync } from "./src/sync.js";
 export { listRemoteTables } from "./src/sync-rest.js";
 export { AzureNamedKeyCredential, AzureSASCredential, generateTableSas, generateAccountSas } from "./src/sas.js";

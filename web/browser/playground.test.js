@@ -167,7 +167,7 @@ test("playground: wide results scroll in their panel, phone size works, errors s
 async function runServer() {
   const repo = join(web, "..");
   // Its own process group, so that stop ends go run and the server it started.
-  const proc = spawn("go", ["run", "./worker/native", "-addr", "127.0.0.1:0", "-data", ":memory:", "-quiet", "-web", web], { cwd: repo, detached: true });
+  const proc = spawn("go", ["run", "./worker/tabletop", "-addr", "127.0.0.1:0", "-data", ":memory:", "-quiet", "-web", web], { cwd: repo, detached: true });
   const url = await new Promise((resolve, reject) => {
     let out = "";
     proc.stdout.on("data", (d) => {

@@ -12,13 +12,20 @@
 import { canCache, cachedWasm } from "./wasmcache.js";
 import { loadGo } from "./goglue.js";
 
-/* global TABLETOP_WASM_SHA256 */
+/* global TABLETOP_WASM_SHA256, TABLETOP_WASM_PATH */
 /**
  * wasmBuild is the start of the SHA-256 of the wasm built with this module: `make web`
  * defines it in dist/tabletop.js (esbuild --define); the source's modules have none, and
  * do not keep the wasm in Cache Storage.
  */
 const wasmBuild = typeof TABLETOP_WASM_SHA256 === "string" ? TABLETOP_WASM_SHA256 : "";
+
+/**
+ * wasmPath is where the engine's wasm is, relative to this module: beside the bundle
+ * (dist/tabletop.js, where `make web` defines it), so that the two files work from any
+ * folder they are copied to; in dist/ for the source's modules (src/).
+ */
+const wasmPath = typeof TABLETOP_WASM_PATH === "string" ? TABLETOP_WASM_PATH : "../dist/tabletop.wasm";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -41,7 +48,7 @@ export function loadEngine(options = {}) {
 }
 
 async function instantiate({ wasmUrl, wasmExecUrl, wasmCache = true } = {}) {
-  const wasm = new URL(wasmUrl ?? "../dist/tabletop.wasm", import.meta.url);
+  const wasm = new URL(wasmUrl ?? wasmPath, import.meta.url);
   // The module's bytes are fetched and compiled while wasm_exec.js loads: the two
   // requests go out together instead of one after the other. dist/tabletop.js carries
   // wasm_exec.js (see bundle.js), so there Go's class is known and nothing is loaded.
@@ -71,18 +78,20 @@ function forget(failed) {
  * WebAssembly.Module; cached, it takes the build's copy in Cache Storage if there is one.
  */
 async function compile(url, cached) {
-  if (url.protocol === "file:") {
-    const { readFile } = await import("node:fs/promises");
-    return WebAssembly.compile(await readFile(url));
-  }
-  if (WebAssembly.compileStreaming) {
-    try {
-      return await WebAssembly.compileStreaming(cached ? cachedWasm(url, wasmBuild) : fetch(url));
-    } catch {
-      // a server that sends the wrong Content-Type: fall back to bytes
+  try {
+    if (url.protocol === "file:") {
+      const { readFile } = await import("node:fs/promises");
+      return await WebAssembly.compile(await readFile(url));
     }
+    const res = await (cached ? cachedWasm(url, wasmBuild) : fetch(url));
+    if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
+    if (WebAssembly.compileStreaming && /^application\/wasm\b/.test(res.headers.get("Content-Type") ?? "")) {
+      return await WebAssembly.compileStreaming(res);
+    }
+    return await WebAssembly.compile(await res.arrayBuffer()); // a server that sends another Content-Type
+  } catch (e) {
+    throw Object.assign(new Error(`tabletop: could not load the engine from ${url.href}: ${e.message}`), { code: "EngineLoadFailed", url: url.href, cause: e });
   }
-  return WebAssembly.compile(await (await fetch(url)).arrayBuffer());
 }
 
 /**

@@ -1,4 +1,4 @@
-// Servers for the sync tests: the native server (worker/native, built once per process
+// Servers for the sync tests: the native server (worker/tabletop, built once per process
 // into a temporary directory), listening on a free 127.0.0.1 port with its data in memory.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, existsSync } from "node:fs";
@@ -12,11 +12,11 @@ let binary;
 /** DEV_KEY is the development account's well-known key. */
 export const DEV_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-/** nativeBinary builds worker/native once and returns its path. */
+/** nativeBinary builds the tabletop command (worker/tabletop) once and returns its path. */
 export function nativeBinary() {
   binary ??= (() => {
     const out = join(mkdtempSync(join(tmpdir(), "tabletop-native-")), "tabletop");
-    execFileSync("go", ["build", "-o", out, "./worker/native"], { cwd: repo, stdio: "inherit" });
+    execFileSync("go", ["build", "-o", out, "./worker/tabletop"], { cwd: repo, stdio: "inherit" });
     return out;
   })();
   return binary;

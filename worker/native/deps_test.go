@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package native
 
 import (
 	"os/exec"
@@ -34,7 +34,7 @@ func TestDependencies(t *testing.T) {
 	}{
 		{"./worker/edge", true, []string{module + "core/backend/file", "net/http", "crypto/tls", "crypto/x509", "encoding/xml", "mime", "mime/multipart", "net/textproto", "net", module + "worker/rest/nethttp", goJSON, goJSON + "/jsontext", "crypto/hmac", "crypto/sha256", "crypto/cipher", "net/url", "net/netip", "unique"}, []string{module + "worker/rest", module + "worker/rest/auth/hmacsha256", module + "worker/rest/uri"}},
 		{"./wasm", true, []string{module + "core/backend/file", "net/http", goJSON, goJSON + "/jsontext"}, nil},
-		{"./worker/native", false, []string{"syscall/js"}, []string{goJSON + "/jsontext", "net/http", module + "worker/rest/nethttp"}},
+		{"./worker/tabletop", false, []string{"syscall/js"}, []string{goJSON + "/jsontext", "net/http", module + "worker/rest/nethttp"}},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {
 			deps := goListDeps(t, tc.pkg, tc.js)

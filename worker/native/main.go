@@ -1,13 +1,14 @@
 //go:build !js
 
-// Command native is Tabletop's native server: the Azure Table service REST API on a local
-// address, for the official SDKs, Azure Storage Explorer and curl.
+// Package native is Tabletop's native server, which the tabletop command runs
+// (worker/tabletop): the Azure Table service REST API on a local address, for the official
+// SDKs, Azure Storage Explorer and curl.
 //
-//	go run ./worker/native                       # 127.0.0.1:10002, data in ./data
-//	go run ./worker/native -data :memory:        # nothing persisted
-//	go run ./worker/native -addr 127.0.0.1:0     # any free port; the address is printed
-//	go run ./worker/native -index Orders.Price   # keep a secondary index (README "Secondary indexes")
-//	go run ./worker/native -cert c.pem -key k.pem # HTTPS (tls.go)
+//	tabletop                                  # 127.0.0.1:10002, data in ./data
+//	tabletop -data :memory:                   # nothing persisted
+//	tabletop -addr 127.0.0.1:0                # any free port; the address is printed
+//	tabletop -index Orders.Price              # keep a secondary index (README "Secondary indexes")
+//	tabletop -cert c.pem -key k.pem           # HTTPS (tls.go)
 //
 // It prints the connection string of each account it serves, logs one line per request
 // (unless -quiet) and stops gracefully on SIGINT or SIGTERM: requests in flight finish and
@@ -30,7 +31,7 @@
 //
 // and `tabletop salvage DIR` recovers an account's directory that the server refuses to
 // open because a file in it is damaged (see package file).
-package main
+package native
 
 import (
 	"cmp"
@@ -68,40 +69,49 @@ type config struct {
 	oauth bool
 }
 
-func main() {
-	if isSalvage(os.Args[1:]) {
-		os.Exit(runSalvage(os.Args[1:], os.Stdout, os.Stderr))
+// serveMain runs `tabletop [serve] [flags]`: the server, until SIGINT or SIGTERM.
+func serveMain(args []string, stdout, stderr io.Writer) int {
+	fs, cfg := serveFlags(stderr)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
-	if isTransfer(os.Args[1:]) {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := runTransfer(ctx, os.Args[1:], os.Stdout, os.Stderr)
-		stop()
-		os.Exit(code)
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tabletop: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
 	}
-	var cfg config
-	flag.StringVar(&cfg.addr, "addr", "127.0.0.1:10002", "address to listen on (port 0: any free port)")
-	flag.StringVar(&cfg.data, "data", "data", "data directory, one subdirectory per account; :memory: keeps nothing")
-	flag.StringVar(&cfg.web, "web", "web", "directory of the playground, served at / and /web/ when present")
-	flag.StringVar(&cfg.accounts, "accounts", "", "accounts as name:key[:key2][;name:key...] (base64 keys); default devstoreaccount1 with its well-known key")
-	flag.BoolVar(&cfg.quiet, "quiet", false, "do not log requests")
-	flag.DurationVar(&cfg.retention, "retention", defaultRetention, "how long deleted entities and tables are remembered for sync clients' change feeds; 0 remembers none")
-	flag.StringVar(&cfg.cert, "cert", os.Getenv("TABLETOP_CERT"), "TLS certificate file (PEM): serve HTTPS, with -key (env TABLETOP_CERT)")
-	flag.StringVar(&cfg.key, "key", os.Getenv("TABLETOP_KEY"), "TLS private key file (PEM), with -cert (env TABLETOP_KEY)")
-	flag.BoolVar(&cfg.oauth, "oauth", os.Getenv("TABLETOP_OAUTH") != "", "accept OAuth (Microsoft Entra ID) bearer tokens over HTTPS: claims checked, signature not (env TABLETOP_OAUTH)")
-	flag.Var(&cfg.indexes, "index", "secondary index to keep, as table.property (repeat the flag, or separate with commas); declared in every account, on the table now or when it is created")
-	flag.Parse()
-
 	stopProfiles, err := startProfiles(os.Getenv)
 	if err == nil {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err = run(ctx, cfg, os.Stdout, os.Stderr)
+		err = run(ctx, *cfg, stdout, stderr)
 		stop()
 		err = errors.Join(err, stopProfiles())
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tabletop:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "tabletop:", err)
+		return 1
 	}
+	fmt.Fprintln(stdout, "Tabletop stopped: every acknowledged write is on disk")
+	return 0
+}
+
+// serveFlags defines the server's flags.
+func serveFlags(stderr io.Writer) (*flag.FlagSet, *config) {
+	cfg := &config{}
+	fs := flag.NewFlagSet("tabletop serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:10002", "address to listen on (port 0: any free port)")
+	fs.StringVar(&cfg.data, "data", "data", "data directory, one subdirectory per account; :memory: keeps nothing")
+	fs.StringVar(&cfg.web, "web", "web", "directory of the playground, served at / and /web/ when present")
+	fs.StringVar(&cfg.accounts, "accounts", "", "accounts as name:key[:key2][;name:key...] (base64 keys); default devstoreaccount1 with its well-known key")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "do not log requests")
+	fs.DurationVar(&cfg.retention, "retention", defaultRetention, "how long deleted entities and tables are remembered for sync clients' change feeds; 0 remembers none")
+	fs.StringVar(&cfg.cert, "cert", "", "TLS certificate file (PEM): serve HTTPS, with -key")
+	fs.StringVar(&cfg.key, "key", "", "TLS private key file (PEM), with -cert")
+	fs.BoolVar(&cfg.oauth, "oauth", false, "accept OAuth (Microsoft Entra ID) bearer tokens over HTTPS: claims checked, signature not")
+	fs.Var(&cfg.indexes, "index", "secondary index to keep, as table.property (repeat the flag, or separate with commas); declared in every account, on the table now or when it is created")
+	return fs, cfg
 }
 
 // run serves until ctx is done, then shuts down gracefully. It writes the address and the

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package native
 
 import (
 	"os/exec"
@@ -18,7 +18,7 @@ func TestMakefile_Run(t *testing.T) {
 	if err != nil {
 		t.Fatalf("make -n run: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), `./worker/native -addr "127.0.0.1:12345" -data "/tmp/tt data"`) {
+	if !strings.Contains(string(out), `./worker/tabletop -addr "127.0.0.1:12345" -data "/tmp/tt data"`) {
 		t.Fatalf("make run does not pass ADDR and DATA:\n%s", out)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package native
 
 import (
 	"bufio"
@@ -24,7 +24,7 @@ const serveEnv = "TABLETOP_TEST_SERVE"
 func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
 		os.Args = append(os.Args[:1], strings.Fields(os.Getenv(serveEnv+"_ARGS"))...)
-		main()
+		Main()
 		return
 	}
 	os.Exit(m.Run())

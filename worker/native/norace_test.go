@@ -1,6 +1,6 @@
 //go:build !race
 
-package main
+package native
 
 // raceEnabled is set under the race detector, whose memory overhead makes an RSS bound
 // meaningless.

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package native
 
 import (
 	"context"
@@ -53,8 +53,8 @@ func runTransfer(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.StringVar(&f.failures, "failures", "tabletop-failures.jsonl", "with -keep-going, the file of entities not written (JSON lines)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	fs.IntVar(&f.parallel, "parallel", 16, "batches written at once to an endpoint")
-	if err := fs.Parse(reorderFlags(args[1:])); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, reorderFlags(args[1:]), stderr); !ok {
+		return code
 	}
 	src, dst, ok := ends(args[0], fs.Args())
 	if !ok {

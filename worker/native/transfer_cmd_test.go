@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package native
 
 import (
 	"bytes"
@@ -74,7 +74,7 @@ func TestCopyKilled(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "tabletop")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../tabletop").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	const n = 60_000

@@ -11,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), "tabletop-bin-"));
 const bin = join(dir, "tabletop");
 let status = 1;
 try {
-  execFileSync("go", ["build", "-o", bin, "./worker/native"], { cwd: join(here, "..", ".."), stdio: "inherit" });
+  execFileSync("go", ["build", "-o", bin, "./worker/tabletop"], { cwd: join(here, "..", ".."), stdio: "inherit" });
   const files = readdirSync(here).filter((f) => f.endsWith(".test.mjs")).map((f) => join(here, f));
   const run = spawnSync(process.execPath, ["--test", ...process.argv.slice(2), ...files], {
     stdio: "inherit",

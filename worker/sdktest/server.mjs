@@ -1,4 +1,4 @@
-// Starts the native server for a test file: builds ./worker/native once into a temporary
+// Starts the native server for a test file: builds the tabletop command (./worker/tabletop) once into a temporary
 // directory, runs it on a free loopback port with an in-memory store, and stops it.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -26,7 +26,7 @@ export async function startServer(extraArgs = []) {
   let bin = process.env.TABLETOP_BIN;
   if (!bin) {
     bin = join(dir, "tabletop");
-    execFileSync("go", ["build", "-o", bin, "./worker/native"], { cwd: repo, stdio: "inherit" });
+    execFileSync("go", ["build", "-o", bin, "./worker/tabletop"], { cwd: repo, stdio: "inherit" });
   }
   const child = spawn(bin, ["-addr", "127.0.0.1:0", "-data", ":memory:", "-quiet", "-web", join(dir, "noweb"), ...extraArgs], {
     stdio: ["ignore", "pipe", "inherit"],

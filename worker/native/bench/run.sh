@@ -23,7 +23,7 @@ cleanup() {
 trap cleanup EXIT
 
 (cd worker/native/bench && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-go build -o "$work/tabletop" ./worker/native
+go build -o "$work/tabletop" ./worker/tabletop
 go build -o "$work/loadgen" ./worker/native/bench/loadgen
 
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }

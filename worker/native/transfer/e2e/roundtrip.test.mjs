@@ -83,7 +83,7 @@ function lines(path, strip) {
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), "tabletop-copy-e2e-"));
   bin = join(dir, "tabletop");
-  const b = spawnSync("go", ["build", "-o", bin, "./worker/native"], { cwd: repo, stdio: "inherit" });
+  const b = spawnSync("go", ["build", "-o", bin, "./worker/tabletop"], { cwd: repo, stdio: "inherit" });
   assert.equal(b.status, 0, "go build");
 });
 
