@@ -131,7 +131,12 @@ func transferRun(ctx context.Context, src, dst string, f transferFlags, stderr i
 		return err
 	}
 	defer job.Source.Close()
-	if job.Sink, err = transfer.OpenSink(dst, f.parallel, job.Checkpoint.Offset); err != nil {
+	out := dst
+	if partial := partialFile(dst, f.checkpoint); partial != "" {
+		out = partial // renamed to dst once the copy is whole, removed if it fails
+		defer func() { err = finishPartial(err, partial, dst) }()
+	}
+	if job.Sink, err = transfer.OpenSink(out, f.parallel, job.Checkpoint.Offset); err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, job.Sink.Close()) }()
@@ -165,4 +170,24 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// partialFile is where a copy to the dump file dst is written until it is whole: beside
+// dst, so that a failed copy leaves no half-written dst. "" writes to dst itself: standard
+// output, an endpoint, and a copy with a checkpoint, which resumes into the file it left.
+func partialFile(dst, checkpoint string) string {
+	if checkpoint != "" || !transfer.IsDumpFile(dst) {
+		return ""
+	}
+	return dst + ".partial"
+}
+
+// finishPartial renames the partial file to dst after a copy that succeeded (err nil),
+// and removes it after one that failed; it returns the copy's error, or the rename's.
+func finishPartial(err error, partial, dst string) error {
+	if err != nil {
+		os.Remove(partial)
+		return err
+	}
+	return os.Rename(partial, dst)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/tabletopdb/tabletop/worker/native/transfer/dump"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
+	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
 func TestRunTransfer(t *testing.T) {
@@ -68,6 +69,25 @@ func TestRunTransfer(t *testing.T) {
 // TestCopyKilled: `tabletop copy -checkpoint` killed with SIGKILL once its checkpoint shows
 // progress, then run again, ends with every entity exactly once, into an endpoint and
 // into a dump.
+// TestRunTransfer_failed: a copy that fails says what failed in a line (the Azure code and
+// message, not the remote's body), and leaves no destination file behind.
+func TestRunTransfer_failed(t *testing.T) {
+	srv := transfertest.NewServer(t)
+	wrongKey := strings.Replace(srv.ConnectionString, auth.DevAccountKey, "d3Jvbmcta2V5", 1)
+	out := filepath.Join(t.TempDir(), "out.ndjson")
+	var stderr bytes.Buffer
+	if code := runTransfer(context.Background(), []string{"copy", wrongKey, out}, io.Discard, &stderr); code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got := stderr.String()
+	if !strings.Contains(got, "AuthenticationFailed (HTTP 403): Server failed to authenticate the request.") || strings.Contains(got, "RequestId") || strings.Contains(got, "<?xml") {
+		t.Fatalf("stderr %q", got)
+	}
+	if matches, _ := filepath.Glob(out + "*"); len(matches) > 0 {
+		t.Fatalf("a failed copy left %v", matches)
+	}
+}
+
 func TestCopyKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the program")

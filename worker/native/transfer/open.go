@@ -33,6 +33,12 @@ func OpenSource(end string) (Source, error) {
 	return openDumpSource(end)
 }
 
+// IsDumpFile reports whether OpenSink writes end as a dump file: not standard output
+// ("-"), an endpoint or Azurite's database file.
+func IsDumpFile(end string) bool {
+	return end != "-" && !IsEndpoint(end) && !strings.HasPrefix(end, AzuritePrefix) && filepath.Base(end) != azuriteFile
+}
+
 // OpenSink opens the destination end: an endpoint written with parallel requests at once,
 // or a dump file ("-": standard output), cut to offset when a copy resumes.
 func OpenSink(end string, parallel int, offset int64) (Sink, error) {

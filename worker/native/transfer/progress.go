@@ -77,7 +77,7 @@ func (p *Progress) Finish(failed int, err error) {
 	}
 	status := "done"
 	if err != nil {
-		status = "failed"
+		status = "stopped"
 	}
 	el := time.Since(p.start)
 	fmt.Fprintf(p.w, "%s entities=%d failed=%d rate=%.0f/s elapsed=%.1fs\n", status, p.n.Load(), failed, rate(p.n.Load(), el), el.Seconds())

@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"bytes"
+	"encoding/xml"
 	"context"
 	"errors"
 	"fmt"
@@ -175,12 +176,20 @@ func readError(status int, h http.Header, body io.Reader) *Error {
 			} `json:"message"`
 		} `json:"odata.error"`
 	}
-	if json.Unmarshal(data, &doc) == nil && doc.Error.Code != "" {
-		e.Code, e.Message = doc.Error.Code, doc.Error.Message.Value
+	var xdoc struct {
+		Code    string `xml:"Code"`
+		Message string `xml:"Message"`
 	}
-	if e.Message == "" {
+	switch {
+	case json.Unmarshal(data, &doc) == nil && doc.Error.Code != "":
+		e.Code, e.Message = doc.Error.Code, doc.Error.Message.Value
+	case xml.Unmarshal(data, &xdoc) == nil && xdoc.Code != "":
+		e.Code, e.Message = xdoc.Code, xdoc.Message
+	default:
 		e.Message = strings.TrimSpace(string(data))
 	}
+	// Azure's messages end with RequestId and Time lines: the first says what failed.
+	e.Message, _, _ = strings.Cut(e.Message, "\n")
 	if e.Code == "" {
 		e.Code = http.StatusText(status)
 	}
