@@ -2,8 +2,8 @@ package endpoint
 
 import (
 	"bytes"
-	"encoding/xml"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
