@@ -4,8 +4,8 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 )
 
-// indexHandler returns the secondary index operation op (the README's "Secondary
-// indexes"), nil for none: table and property as arguments; listIndexes answers a JSON
+// indexHandler returns the secondary index operation op (worker/rest/README.md,
+// "Secondary indexes"), nil for none: table and property as arguments; listIndexes answers a JSON
 // array of the indexed properties.
 func indexHandler(op string) handler {
 	switch op {

@@ -84,8 +84,8 @@ var (
 	NoSpace = Code{"ServerBusy", 503, "The server's disk is full: nothing of this request was applied. Retry once space is freed."}
 )
 
-// The codes of Tabletop's change feed, an extension no Azure client sees (see the
-// README's "Sync protocol").
+// The codes of Tabletop's change feed, an extension no Azure client sees (see
+// worker/rest/README.md, "Sync protocol").
 var (
 	// CheckpointExpired answers a change feed request whose checkpoint, of this store and
 	// this table, may have missed a deletion: it is older than the deletion records kept.

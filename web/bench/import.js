@@ -39,7 +39,7 @@ const web = new URL("../", import.meta.url).pathname;
 const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const categories = ["v8.wasm", "disabled-by-default-v8.wasm.detailed", "devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "blink.user_timing", "loading", "toplevel"];
 
-/** phases turns one reload's trace events into named durations in ms (see the README's "Size and speed"). */
+/** phases turns one reload's trace events into named durations in ms (see web/README.md, "Size and speed"). */
 export function phases(events, faults = NaN) {
   const mark = (name) => events.find((e) => e.name === name && e.cat.includes("blink.user_timing"))?.ts;
   const one = (name, pred = () => true) => events.find((e) => e.name === name && pred(e));

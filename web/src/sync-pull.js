@@ -1,6 +1,6 @@
 // The pull of a TableSync (see sync.js): Tabletop's change feed when the endpoint has
-// it, else Query Entities filtered on Timestamp plus a key reconciliation, as the
-// README's "Sync protocol" describes. Each page is applied with its checkpoint in one
+// it, else Query Entities filtered on Timestamp plus a key reconciliation, as
+// worker/rest/README.md, "Sync protocol", describes. Each page is applied with its checkpoint in one
 // local transaction (the engine's syncPull), so a pull resumes from the last page applied.
 // What the pull deletes locally, and when it stops instead, is in sync-lost.js.
 

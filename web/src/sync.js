@@ -1,5 +1,5 @@
 // TableSync replicates a local table (or a PartitionKey range of it) with a table of a
-// remote Azure Table endpoint, as the README's "Sync protocol" describes:
+// remote Azure Table endpoint, as worker/rest/README.md, "Sync protocol" describes:
 //
 //   const sync = new TableSync(client, { url, table, credential });
 //   sync.on("status", (s) => …); sync.on("conflict", (c) => …);
@@ -237,7 +237,7 @@ export class TableSync extends SyncEmitter {
     await store._write("syncAck", args, () => []);
   }
 
-  /** _pushOne pushes one outbox item as the README's table says. */
+  /** _pushOne pushes one outbox item as worker/rest/README.md's table of pushes says. */
   async _pushOne(store, it, totals) {
     let res;
     if (it.body === "" && it.base === "") return this._ack(store, it, "");

@@ -7,7 +7,7 @@
 //	tabletop                                  # 127.0.0.1:10002, data in ./data
 //	tabletop -data :memory:                   # nothing persisted
 //	tabletop -addr 127.0.0.1:0                # any free port; the address is printed
-//	tabletop -index Orders.Price              # keep a secondary index (README "Secondary indexes")
+//	tabletop -index Orders.Price              # keep a secondary index (worker/rest/README.md)
 //	tabletop -cert c.pem -key k.pem           # HTTPS (tls.go)
 //
 // It prints the connection string of each account it serves, logs one line per request

@@ -20,7 +20,7 @@ import (
 // replica is a miniature sync client, the reference for the browser's: a local store
 // (one table of entities with a string property V), an outbox of keys changed locally
 // and not yet pushed, the server ETag each local entity is based on, and the change feed
-// checkpoint it has pulled to. It follows the README's "Sync protocol" step by step.
+// checkpoint it has pulled to. It follows worker/rest/README.md, "Sync protocol" step by step.
 type replica struct {
 	t          *testing.T
 	api        string // the account's endpoint: http://127.0.0.1:port/devstoreaccount1

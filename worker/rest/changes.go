@@ -12,7 +12,7 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
-// The change feed extension (the README's "Sync protocol"): GET /{table}()?comp=changes,
+// The change feed extension (worker/rest/README.md, "Sync protocol"): GET /{table}()?comp=changes,
 // which no Azure client sends, answers a page of the table's changes after a checkpoint.
 const (
 	// compChanges is the comp value of the change feed.

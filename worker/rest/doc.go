@@ -146,7 +146,7 @@
 // # Tabletop's extension: the change feed
 //
 // GET /{table}()?comp=changes&since=… answers a page of the table's entities and deletion
-// records after a checkpoint (changes.go), for sync clients; the README's "Sync protocol"
+// records after a checkpoint (changes.go), for sync clients; worker/rest/README.md, "Sync protocol"
 // specifies it. No Azure client sends comp=changes, so what they see is unchanged.
 // A since the feed cannot resume from is answered by one of three codes, chosen so that a
 // client can tell from the status alone whether the table's contents are evidence about
@@ -162,7 +162,7 @@
 // # Tabletop's extension: secondary indexes
 //
 // GET, PUT and DELETE /{table}?comp=indexes[&property=P] list, declare and drop a
-// table's secondary indexes (indexes.go; the README's "Secondary indexes"). Query
+// table's secondary indexes (indexes.go; worker/rest/README.md, "Secondary indexes"). Query
 // Entities answers an x-tabletop-plan header naming how the page was read, which Azure
 // clients ignore.
 package rest

@@ -7,7 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
-// The secondary index extension (the README's "Secondary indexes"), on the table's own
+// The secondary index extension (worker/rest/README.md, "Secondary indexes"), on the table's own
 // path so every host routes it to the table, as it routes Query Entities:
 //
 //	GET    /{table}?comp=indexes                    the indexed properties: {"value":[{"Property":"Price"}]}

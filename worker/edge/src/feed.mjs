@@ -1,5 +1,5 @@
 // The change feed of a table, at the entry Worker: GET /t()?comp=changes&since=… read
-// across the objects of the table's ranges (see the README, "Pull from Tabletop: the
+// across the objects of the table's ranges (see worker/rest/README.md, "Pull from Tabletop: the
 // change feed").
 //
 // Each range's object answers its own feed from its own checkpoint; the entry Worker

@@ -1,6 +1,6 @@
 // The change feed checkpoint of a table split across objects: a vector of one checkpoint
 // per PartitionKey range, each the Go handler's own checkpoint from the object that served
-// the range (see the README, "Pull from Tabletop: the change feed"). Pure functions.
+// the range (see worker/rest/README.md, "Pull from Tabletop: the change feed"). Pure functions.
 //
 // A vector is { epoch, start, entries: [[lo, since]] }: entries ordered by lo, the first
 // lo "", each covering [lo, next lo); start is the lo of the range the next page begins

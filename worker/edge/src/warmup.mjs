@@ -5,7 +5,7 @@
 // V8 compiles a wasm function at its first call, and the code belongs to the module:
 // every later instance of the module in the isolate runs it without compiling again. The
 // first Go instance an isolate starts therefore paid for compiling the Go runtime's
-// start, the store's opening and the request path, most of a cold start (the README,
+// start, the store's opening and the request path, most of a cold start (worker/edge/README.md,
 // "Where a cold start's time goes"). warmUp pays it as the script loads instead, in a Go
 // instance of its own that serves WARM_UP_CALLS over an in-memory store and then ends,
 // and makes the spare instance the isolate's first object starts Go in (gohost.mjs,

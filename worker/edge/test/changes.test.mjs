@@ -1,4 +1,4 @@
-// The change feed at the edge (the README's "Sync protocol"): GET /{table}()?comp=changes
+// The change feed at the edge (worker/rest/README.md, "Sync protocol"): GET /{table}()?comp=changes
 // reaches the table's object through the glue, authorized by a table SAS; deletion
 // records survive a restart of the runtime; TABLETOP_DELETION_RETENTION=0 keeps none, so a
 // checkpoint is then answered 410 CheckpointExpired; a fresh storage answers 409

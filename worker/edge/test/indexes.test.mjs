@@ -1,4 +1,4 @@
-// Secondary indexes at the edge (the README's "Secondary indexes"): PUT
+// Secondary indexes at the edge (worker/rest/README.md, "Secondary indexes"): PUT
 // /{table}?comp=indexes reaches the table's object through the glue, authorized by an
 // account SAS with write (the JS SDK cannot sign c); Query Entities then answers the
 // index plan in x-tabletop-plan, and again after a restart of the runtime, which
