@@ -15,7 +15,7 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth/entra"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
-	"github.com/tabletopdb/tabletop/worker/rest/http1"
+	"github.com/tabletopdb/tabletop/worker/native/http1"
 )
 
 // shutdownTimeout bounds how long a graceful shutdown waits for requests in flight.

@@ -6,7 +6,7 @@
 // The Handler answers one exchange.Request through an exchange.ResponseWriter
 // (worker/rest/exchange), not net/http's types: the edge never listens on a socket, and
 // linking net/http would bring crypto/tls and crypto/x509 into its binary. The native
-// server serves it over HTTP/1.1 through worker/rest/http1, which reads each request
+// server serves it over HTTP/1.1 through worker/native/http1, which reads each request
 // straight into these types (worker/rest/nethttp adapts net/http to them instead); the
 // edge bridge (worker/edge/bridge) fills a Request directly from what JavaScript hands it.
 //

@@ -18,7 +18,7 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
-	"github.com/tabletopdb/tabletop/worker/rest/http1"
+	"github.com/tabletopdb/tabletop/worker/native/http1"
 )
 
 // env is a Handler for the development account on a loopback server, with SDK clients.
@@ -74,7 +74,7 @@ func newEnvServing(t testing.TB, opts core.Options, serving rest.Options) *env {
 	return e
 }
 
-// serve serves h as the native server does (worker/rest/http1) on a free loopback port
+// serve serves h as the native server does (worker/native/http1) on a free loopback port
 // until the test ends, and returns its address.
 func serve(t testing.TB, h exchange.Handler) string {
 	t.Helper()

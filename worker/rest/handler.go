@@ -128,7 +128,7 @@ func (h *Handler) stopped() chan struct{} {
 }
 
 // Serve answers one request of the Table service. Natively, the server (worker/native)
-// reads each request with worker/rest/http1 and calls it; worker/rest/nethttp adapts it
+// reads each request with worker/native/http1 and calls it; worker/rest/nethttp adapts it
 // to net/http for the tests' servers and the playground's files; at the edge,
 // worker/edge/bridge calls it.
 func (h *Handler) Serve(w exchange.ResponseWriter, r *exchange.Request) {

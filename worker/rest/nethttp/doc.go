@@ -2,7 +2,7 @@
 // Handler serves an exchange.Handler (worker/rest) from net/http (the tests' httptest
 // servers, and any program that embeds the REST API in its own net/http server), and
 // FromHandler serves a net/http handler as an exchange.Handler (the native server, which
-// speaks HTTP/1.1 through worker/rest/http1, serves its playground's files through
+// speaks HTTP/1.1 through worker/native/http1, serves its playground's files through
 // net/http's file server this way). It lives apart from worker/rest so that the edge
 // build, which imports worker/rest but never listens on a socket, does not link net/http.
 //
