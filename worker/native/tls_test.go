@@ -4,18 +4,10 @@ package native
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/base64"
-	"encoding/pem"
 	"errors"
-	"fmt"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -28,6 +20,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
+	"github.com/tabletopdb/tabletop/worker/native/tlstest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
@@ -35,36 +28,16 @@ import (
 // directory and returns their files and a pool that trusts the certificate.
 func testCert(t *testing.T) (certFile, keyFile string, pool *x509.CertPool) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "tabletop test"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, IsCA: true, BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := tlstest.NewCertificate(t)
 	dir := t.TempDir()
 	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+	if err := os.WriteFile(certFile, c.CertPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+	if err := os.WriteFile(keyFile, c.KeyPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cert, _ := x509.ParseCertificate(der)
-	pool = x509.NewCertPool()
-	pool.AddCert(cert)
-	return certFile, keyFile, pool
+	return certFile, keyFile, c.Pool
 }
 
 // TestHTTPS: with -cert and -key the Go SDK works over HTTPS; a plain HTTP client on the
@@ -130,19 +103,6 @@ func TestHTTPS(t *testing.T) {
 	})
 }
 
-// entraToken is a token credential handing out unsigned JWTs with the claims Microsoft
-// Entra ID gives a token for Azure Storage, as a test of -oauth needs.
-type entraToken struct{}
-
-// GetToken returns a token for https://storage.azure.com valid for an hour.
-func (entraToken) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
-	now := time.Now()
-	claims := fmt.Sprintf(`{"aud":"https://storage.azure.com","iss":"https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/","nbf":%d,"iat":%d,"exp":%d}`,
-		now.Unix()-60, now.Unix()-60, now.Add(time.Hour).Unix())
-	enc := base64.RawURLEncoding.EncodeToString
-	return azcore.AccessToken{Token: enc([]byte(`{"alg":"RS256","typ":"JWT"}`)) + "." + enc([]byte(claims)) + ".c2ln", ExpiresOn: now.Add(time.Hour)}, nil
-}
-
 // TestOAuth: with -oauth over HTTPS the Go SDK's token credential works as the account
 // key does; without -oauth a bearer token is refused, and -oauth without HTTPS is an error.
 func TestOAuth(t *testing.T) {
@@ -151,7 +111,7 @@ func TestOAuth(t *testing.T) {
 	opts := &aztables.ClientOptions{ClientOptions: policy.ClientOptions{
 		Transport: &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}}}
 	client := func(addr string) *aztables.ServiceClient {
-		svc, err := aztables.NewServiceClient("https://"+addr+"/"+auth.DevAccountName, entraToken{}, opts)
+		svc, err := aztables.NewServiceClient("https://"+addr+"/"+auth.DevAccountName, tlstest.EntraToken{}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

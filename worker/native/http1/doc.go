@@ -35,7 +35,7 @@
 //   - Server.Shutdown stops accepting, closes idle connections and waits for answers in
 //     flight.
 //
-// TLS is the listener's: a connection that reports Secure() true (the native server's,
-// worker/native/tls.go) makes its requests' exchange.Request.Secure true. HTTP/2 and
+// TLS is the listener's: a *tls.Conn, or a connection that reports Secure() true (the
+// native server's, worker/native/tls.go), makes its requests' exchange.Request.Secure true. HTTP/2 and
 // protocol upgrades are not offered.
 package http1

@@ -2,6 +2,7 @@ package http1
 
 import (
 	"bufio"
+	"crypto/tls"
 	"strings"
 
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
@@ -32,8 +33,11 @@ func (c *conn) readRequest() (*request, int, string) {
 	line, fields := cutLine(head)
 	req := &request{}
 	req.RemoteAddr = c.remote
-	if s, ok := c.rwc.(interface{ Secure() bool }); ok {
-		req.Secure = s.Secure()
+	switch conn := c.rwc.(type) {
+	case *tls.Conn: // a tls.Listener's
+		req.Secure = true
+	case interface{ Secure() bool }: // the native server's, which sniffs the protocol
+		req.Secure = conn.Secure()
 	}
 	if status, reason := req.parseLine(line); status != 0 {
 		return nil, status, reason
