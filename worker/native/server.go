@@ -12,10 +12,10 @@ import (
 	"net"
 	"time"
 
+	"github.com/tabletopdb/tabletop/worker/native/http1"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth/entra"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
-	"github.com/tabletopdb/tabletop/worker/native/http1"
 )
 
 // shutdownTimeout bounds how long a graceful shutdown waits for requests in flight.
