@@ -5,6 +5,7 @@ const TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Gui
 const STORE = "playground";
 let T; // the module
 let store, service, table, pageTokens, pageIndex, examplesTable;
+let sort = { col: "", dir: 1 }; // the grid's order: a column, ascending (1) or descending (-1)
 
 /**
  * start loads the module (dist/tabletop.js, the one file `make web` builds, which finds
@@ -23,6 +24,8 @@ export async function start(base) {
   }
   service = new T.TableServiceClient(store);
   window.tabletop = { T, store };
+  const theme = localStorage.getItem("tabletop-theme") ?? (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+  setTheme(theme);
   if ((await firstTables()).length === 0) await loadSample();
   $("#status").textContent = `ready in ${Math.round(performance.now() - t0)} ms · stored in IndexedDB`;
   wire();
@@ -58,7 +61,18 @@ function wire() {
     await refreshTables();
   });
   if (!$("#batch").actions.value) $("#batch").actions.value = sampleBatch();
+  $("#theme").onclick = () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark");
   $("#examples").onclick = (ev) => ev.target.tagName === "A" && (($("#query").filter.value = ev.target.textContent), act(null, () => runQuery(0)));
+}
+
+/**
+ * setTheme shows the page light or dark, and remembers the choice; without one the page
+ * follows the system's (prefers-color-scheme).
+ */
+function setTheme(theme) {
+  document.documentElement.dataset.theme = theme;
+  localStorage.setItem("tabletop-theme", theme);
+  $("#theme").textContent = theme === "dark" ? "☀ Light" : "☾ Dark";
 }
 
 /** act runs fn, showing a RestError with its code in the element where instead of throwing. */
@@ -165,16 +179,38 @@ function literal(value, type) {
   return "";
 }
 
+/**
+ * renderResults shows a page of entities as a grid, ordered by the column the user sorts
+ * on (a click on its header; a second click reverses it): the page as read otherwise,
+ * which is the table's key order.
+ */
 function renderResults(rows) {
   const cols = [];
   for (const r of rows) for (const k of Object.keys(r)) if (k !== "etag" && !cols.includes(k)) cols.push(k);
-  const head = cols.map((c) => `<th>${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
-  const body = rows.map((r, i) => `<tr data-i="${i}">` + cols.map((c) => cell(r[c])).join("") + "</tr>").join("");
+  const shown = sort.col && cols.includes(sort.col) ? [...rows].sort((a, b) => sort.dir * compareCells(a[sort.col], b[sort.col])) : rows;
+  const order = (c) => (c !== sort.col ? "none" : sort.dir > 0 ? "ascending" : "descending");
+  const head = cols.map((c) => `<th data-col="${escapeHTML(c)}" aria-sort="${order(c)}" title="sort by ${escapeHTML(c)}">${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
+  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}">` + cols.map((c) => cell(r[c])).join("") + "</tr>").join("");
   $("#results").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${body}</tbody>`;
   $("#results").onclick = (ev) => {
+    const th = ev.target.closest("th");
+    if (th) {
+      sort = { col: th.dataset.col, dir: sort.col === th.dataset.col ? -sort.dir : 1 };
+      return renderResults(rows);
+    }
     const tr = ev.target.closest("tbody tr");
     if (tr) loadEntity(rows[tr.dataset.i]);
   };
+}
+
+/** compareCells orders two cells of a column: absent first, numbers as numbers, the rest as text. */
+function compareCells(a, b) {
+  if (a == null || b == null) return (b == null) - (a == null); // absent before present
+  const va = a.value ?? a, vb = b.value ?? b;
+  const type = a.type ?? typeof va;
+  if (type === "Int64") return BigInt(va) < BigInt(vb) ? -1 : BigInt(va) > BigInt(vb) ? 1 : 0;
+  if (typeof va === "number" && typeof vb === "number") return va - vb;
+  return String(va).localeCompare(String(vb));
 }
 
 const typeOf = (v) => (v?.type && v.type !== "String" ? v.type : "");

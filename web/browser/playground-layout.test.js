@@ -1,0 +1,84 @@
+// The playground at a phone's size and a laptop's, light and dark: no horizontal overflow,
+// no control off the screen, no console error, a screenshot of each (test-results/). And
+// the grid sorts by a column on a click of its header, and back on a second.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "./serve.js";
+import { launch } from "./chromium.js";
+
+const web = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** layoutProblems lists what is wrong with the page's layout now. */
+const layoutProblems = (page) =>
+  page.evaluate(() => {
+    const out = [];
+    const w = window.innerWidth;
+    if (document.documentElement.scrollWidth > w) out.push(`page wider than the window by ${document.documentElement.scrollWidth - w} px`);
+    for (const el of document.querySelectorAll("button, input, select, textarea, a, label.button")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || el.closest("[hidden]") || el.type === "file") continue;
+      const scroller = el.closest(".results");
+      if (!scroller && (r.left < -1 || r.right > w + 1)) out.push(`${el.outerHTML.slice(0, 60)} off the screen (${Math.round(r.left)}..${Math.round(r.right)} of ${w})`);
+    }
+    return out;
+  });
+
+for (const [width, height] of [[390, 844], [1280, 800]]) {
+  for (const scheme of ["light", "dark"]) {
+    test(`playground at ${width}×${height}, ${scheme}`, async (t) => {
+      const server = await serve(web);
+      const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-layout-")));
+      t.after(async () => (await b.close(), server.close()));
+      const page = await b.ctx.newPage();
+      const errors = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(server.url);
+      await page.waitForSelector("text=ready in");
+      await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 0);
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme, "the page follows the system's scheme");
+      await page.screenshot({ path: join(web, "test-results", `playground-${width}x${height}-${scheme}.png`), fullPage: true });
+      assert.deepEqual(await layoutProblems(page), []);
+      assert.deepEqual(errors, []);
+    });
+  }
+}
+
+test("the grid sorts by a column, both ways, and the theme toggles and stays", async (t) => {
+  const server = await serve(web);
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-layout-")));
+  t.after(async () => (await b.close(), server.close()));
+  const page = await b.ctx.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
+  await page.click('#tables li[data-name="People"] span');
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 1);
+  const column = (name) =>
+    page.evaluate((name) => {
+      const i = [...document.querySelectorAll("#results th")].findIndex((th) => th.dataset.col === name);
+      return [...document.querySelectorAll("#results tbody tr")].map((tr) => tr.children[i].textContent);
+    }, name);
+  const ages = async () => (await column("Age")).filter((a) => a !== "null").map(Number);
+  await page.click('#results th[data-col="Age"]');
+  const up = await ages();
+  assert.deepEqual(up, [...up].sort((a, b) => a - b), "ascending");
+  assert.equal(await page.getAttribute('#results th[data-col="Age"]', "aria-sort"), "ascending");
+  await page.click('#results th[data-col="Age"]');
+  const down = await ages();
+  assert.deepEqual(down, [...up].reverse(), "descending");
+  assert.ok(up.length > 1 && up[0] !== up.at(-1), `the ages ${up} show an order`);
+
+  const before = await page.evaluate(() => document.documentElement.dataset.theme);
+  await page.click("#theme");
+  const after = await page.evaluate(() => document.documentElement.dataset.theme);
+  assert.notEqual(after, before);
+  await page.reload();
+  await page.waitForSelector("text=ready in");
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), after, "the choice stays");
+});
