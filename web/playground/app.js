@@ -1,5 +1,7 @@
 // The Tabletop playground: a small table browser over the public module API.
 
+import { toCSV, fromCSV } from "./csv.js";
+
 const $ = (sel) => document.querySelector(sel);
 const TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
 const STORE = "playground";
@@ -54,6 +56,8 @@ function wire() {
   $("#batch").onsubmit = (ev) => act(ev, submitBatch, "#batch-error");
   $("#export").onclick = () => act(null, exportTable);
   $("#import").onchange = (ev) => act(null, () => importTable(ev.target.files[0]));
+  $("#export-csv").onclick = () => act(null, exportCSV);
+  $("#import-csv").onchange = (ev) => act(null, () => importCSV(ev.target.files[0]));
   $("#reset").onclick = () => act(null, async () => {
     if (!confirm("Drop every table and reload the sample data?")) return;
     for await (const t of service.listTables()) await service.deleteTable(t.name);
@@ -274,20 +278,44 @@ async function exportTable() {
     const { etag, timestamp, ...rest } = e;
     entities.push(rest);
   }
-  const blob = new Blob([JSON.stringify({ table, entities }, null, 1)], { type: "application/json" });
-  const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: `${table}.json` });
-  a.click();
-  URL.revokeObjectURL(a.href);
+  download(new Blob([JSON.stringify({ table, entities }, null, 1)], { type: "application/json" }), `${table}.json`);
 }
 
-async function importTable(file) {
-  const { table: name, entities } = JSON.parse(await file.text());
+/** exportCSV downloads the table shown as {table}.csv, with its types (csv.js). */
+async function exportCSV() {
+  const entities = [];
+  for await (const e of new T.TableClient(store, table).listEntities({ disableTypeConversion: true })) entities.push(e);
+  download(new Blob([toCSV(entities)], { type: "text/csv" }), `${table}.csv`);
+}
+
+/** importCSV upserts a CSV's entities into the table its file is named after, created if missing. */
+async function importCSV(file) {
+  const name = file.name.replace(/\.csv$/i, "").replace(/[^A-Za-z0-9]/g, "");
+  await upsertAll(name, fromCSV(await file.text()));
+  $("#import-csv").value = "";
+  await refreshTables(name);
+}
+
+/** download offers blob to the user as a file named name. */
+function download(blob, name) {
+  const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(blob), download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 0);
+}
+
+/** upsertAll creates table name if missing and upserts entities into it, a batch per 100 of a partition. */
+async function upsertAll(name, entities) {
   const c = new T.TableClient(store, name);
   await c.createTable();
   const byPK = Map.groupBy ? Map.groupBy(entities, (e) => e.partitionKey) : group(entities);
   for (const list of byPK.values()) {
     for (let i = 0; i < list.length; i += 100) await c.submitTransaction(list.slice(i, i + 100).map((e) => ["upsert", e, "Replace"]));
   }
+}
+
+async function importTable(file) {
+  const { table: name, entities } = JSON.parse(await file.text());
+  await upsertAll(name, entities);
   $("#import").value = "";
   await refreshTables(name);
 }
