@@ -74,6 +74,17 @@ test("the grid sorts by a column, both ways, and the theme toggles and stays", a
   assert.deepEqual(down, [...up].reverse(), "descending");
   assert.ok(up.length > 1 && up[0] !== up.at(-1), `the ages ${up} show an order`);
 
+  // The plan that ran, and the query's total.
+  assert.match(await page.textContent("#count"), /table scan|partition|index/);
+  const all = await page.evaluate(async () => {
+    let n = 0;
+    for await (const _ of new window.tabletop.T.TableClient(window.tabletop.store, "People").listEntities()) n++;
+    return n;
+  });
+  assert.ok(all > (await page.locator("#results tbody tr").count()), "People spans more than a page");
+  await page.click("#total");
+  await page.waitForSelector(`#total:text-is("${all} in all")`);
+
   const before = await page.evaluate(() => document.documentElement.dataset.theme);
   await page.click("#theme");
   const after = await page.evaluate(() => document.documentElement.dataset.theme);

@@ -51,6 +51,7 @@ function wire() {
   $("#query").onsubmit = (ev) => act(ev, () => runQuery(0));
   $("#next").onclick = () => act(null, () => runQuery(pageIndex + 1));
   $("#prev").onclick = () => act(null, () => runQuery(pageIndex - 1));
+  $("#total").onclick = () => act(null, countAll);
   $("#add-prop").onclick = () => addProp();
   $("#editor").onsubmit = (ev) => act(ev, () => saveEntity(ev.submitter.value), "#editor-error");
   $("#batch").onsubmit = (ev) => act(ev, submitBatch, "#batch-error");
@@ -129,7 +130,18 @@ async function runQuery(i) {
   }
 }
 
+/** countAll counts the entities the query matches, reading their keys only, page by page. */
+async function countAll() {
+  const q = $("#query");
+  let n = 0;
+  $("#total").textContent = "counting…";
+  const it = new T.TableClient(store, table).listEntities({ queryOptions: { filter: q.filter.value.trim(), select: ["RowKey"] } });
+  for await (const page of it.byPage({ maxPageSize: 1000 })) n += page.length;
+  $("#total").textContent = `${n} in all`;
+}
+
 async function showPage(i) {
+  $("#total").textContent = "Count all";
   if (i === 0) pageTokens = [undefined];
   const q = $("#query");
   const select = q.select.value.split(",").map((s) => s.trim()).filter(Boolean);
@@ -138,7 +150,7 @@ async function showPage(i) {
   const { value: page } = await it.byPage({ maxPageSize: Number(q.top.value), continuationToken: pageTokens[i] }).next();
   pageIndex = i;
   pageTokens[i + 1] = page.continuationToken;
-  $("#count").textContent = `${table} · page ${i + 1} · ${page.length} entities · ${(performance.now() - t0).toFixed(1)} ms`;
+  $("#count").textContent = `${table} · page ${i + 1} · ${page.length} entities · ${page.plan ?? "read"} · ${(performance.now() - t0).toFixed(1)} ms`;
   $("#prev").disabled = i === 0;
   $("#next").disabled = !page.continuationToken;
   renderResults(page);
