@@ -139,3 +139,36 @@ test("CSV: a table exported, imported under another name and exported again is t
   });
   assert.deepEqual(second, ["I"], "an absent property stays absent");
 });
+
+test("the filter builder writes the $filter, which stays editable, and runs it", async (t) => {
+  const server = await serve(web);
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-builder-")));
+  t.after(async () => (await b.close(), server.close()));
+  const page = await b.ctx.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
+  await page.click('#tables li[data-name="People"] span');
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 1);
+  await page.selectOption("#builder [name=prop]", "Age");
+  await page.selectOption("#builder [name=op]", "gt");
+  await page.fill("#builder [name=value]", "40");
+  await page.click("#builder button");
+  await page.waitForFunction(() => document.querySelector("#query [name=filter]").value === "Age gt 40");
+  // The grid shows the filtered page once every row's Age passes (a stale page would not).
+  const agesPass = (lo, hi) =>
+    page.waitForFunction(
+      ([lo, hi]) => {
+        const i = [...document.querySelectorAll("#results th")].findIndex((th) => th.dataset.col === "Age");
+        const ages = [...document.querySelectorAll("#results tbody tr")].map((tr) => Number(tr.children[i]?.textContent));
+        return i >= 0 && ages.length > 0 && ages.every((a) => a > lo && a <= hi);
+      },
+      [lo, hi],
+    );
+  await agesPass(40, Infinity);
+  await page.selectOption("#builder [name=prop]", "Age");
+  await page.selectOption("#builder [name=op]", "le");
+  await page.fill("#builder [name=value]", "50");
+  await page.click("#builder button");
+  await page.waitForFunction(() => document.querySelector("#query [name=filter]").value === "Age gt 40 and Age le 50");
+  await agesPass(40, 50);
+});

@@ -52,6 +52,7 @@ function wire() {
   $("#next").onclick = () => act(null, () => runQuery(pageIndex + 1));
   $("#prev").onclick = () => act(null, () => runQuery(pageIndex - 1));
   $("#total").onclick = () => act(null, countAll);
+  $("#builder").onsubmit = (ev) => act(ev, addCondition);
   $("#add-prop").onclick = () => addProp();
   $("#editor").onsubmit = (ev) => act(ev, () => saveEntity(ev.submitter.value), "#editor-error");
   $("#batch").onsubmit = (ev) => act(ev, submitBatch, "#batch-error");
@@ -128,6 +129,24 @@ async function runQuery(i) {
     $("#prev").disabled = $("#next").disabled = true;
     throw e;
   }
+}
+
+/**
+ * addCondition writes the builder's condition (a property, a comparison, a value read as
+ * the property's type) into the $filter box, after what is there with "and", and runs the
+ * query: the filter stays text the user can read and edit.
+ */
+async function addCondition() {
+  const b = $("#builder");
+  const option = b.prop.selectedOptions[0];
+  if (!option) return;
+  const lit = literal(b.value.value, option.dataset.type);
+  if (!lit) throw Object.assign(new Error(`a ${option.dataset.type} cannot be compared in a filter`), { code: "InvalidInput", statusCode: 400 });
+  const q = $("#query");
+  const condition = `${option.value} ${b.op.value} ${lit}`;
+  q.filter.value = q.filter.value.trim() ? `${q.filter.value.trim()} and ${condition}` : condition;
+  b.value.value = "";
+  await runQuery(0);
 }
 
 /** countAll counts the entities the query matches, reading their keys only, page by page. */
@@ -208,6 +227,7 @@ function renderResults(rows) {
   const head = cols.map((c) => `<th data-col="${escapeHTML(c)}" aria-sort="${order(c)}" title="sort by ${escapeHTML(c)}">${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
   const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}">` + cols.map((c) => cell(r[c])).join("") + "</tr>").join("");
   $("#results").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${body}</tbody>`;
+  builderProperties(cols, rows);
   $("#results").onclick = (ev) => {
     const th = ev.target.closest("th");
     if (th) {
@@ -217,6 +237,15 @@ function renderResults(rows) {
     const tr = ev.target.closest("tbody tr");
     if (tr) loadEntity(rows[tr.dataset.i]);
   };
+}
+
+/** builderProperties offers the page's columns, with their types, to the filter builder. */
+function builderProperties(cols, rows) {
+  const name = (c) => ({ partitionKey: "PartitionKey", rowKey: "RowKey", timestamp: "Timestamp" })[c] ?? c;
+  const type = (c) => (c === "timestamp" ? "DateTime" : rows.find((r) => r[c]?.type)?.[c]?.type ?? "String");
+  const keep = $("#builder").prop.value;
+  $("#builder").prop.innerHTML = cols.map((c) => `<option value="${escapeHTML(name(c))}" data-type="${type(c)}">${escapeHTML(name(c))} (${type(c)})</option>`).join("");
+  if (keep) $("#builder").prop.value = keep;
 }
 
 /** compareCells orders two cells of a column: absent first, numbers as numbers, the rest as text. */
