@@ -28,7 +28,7 @@ Usage:
   tabletop export SRC [FILE]   write tables to a dump file (standard output without FILE)
   tabletop import FILE DST     read a dump file (or a browser export) into DST
   tabletop salvage DIR         recover an account's directory the server refuses as damaged
-  tabletop version             print the version
+  tabletop version             print the version (also: tabletop -version)
   tabletop help                print this help
 
 Every flag may also be given as an environment variable TABLETOP_<FLAG> (upper case,
@@ -63,7 +63,7 @@ func command(args []string, stdout, stderr io.Writer) int {
 	case "salvage":
 		return runSalvage(args, stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "tabletop %s (%s %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		printVersion(stdout)
 		return 0
 	case "help":
 		fs, _ := serveFlags(stdout)
@@ -74,6 +74,11 @@ func command(args []string, stdout, stderr io.Writer) int {
 	fs, _ := serveFlags(stderr)
 	fs.Usage()
 	return 2
+}
+
+// printVersion prints `tabletop version`'s line.
+func printVersion(w io.Writer) {
+	fmt.Fprintf(w, "tabletop %s (%s %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 // parseFlags sets fs's flags from their TABLETOP_<FLAG> environment variables, then from

@@ -46,18 +46,25 @@ func TestCommand(t *testing.T) {
 		return out.String(), errOut.String(), code
 	}
 	t.Run("Version", func(t *testing.T) {
-		out, _, code := run(nil, "version")
-		if code != 0 || !strings.HasPrefix(out, "tabletop "+Version+" ") {
-			t.Fatalf("exit %d: %q", code, out)
+		for _, args := range [][]string{{"version"}, {"-version"}} {
+			out, _, code := run(nil, args...)
+			if code != 0 || !strings.HasPrefix(out, "tabletop "+Version+" ") {
+				t.Fatalf("%v: exit %d: %q", args, code, out)
+			}
 		}
 	})
 	t.Run("Help", func(t *testing.T) {
 		for _, args := range [][]string{{"help"}, {"-h"}} {
 			out, errOut, code := run(nil, args...)
 			all := out + errOut
-			if code != 0 || !strings.Contains(all, "tabletop copy SRC DST") || !strings.Contains(all, "-addr") || !strings.Contains(all, "TABLETOP_") {
+			if code != 0 || !strings.Contains(all, "tabletop copy SRC DST") || !strings.Contains(all, "-addr") || !strings.Contains(all, "-version") || !strings.Contains(all, "TABLETOP_") {
 				t.Fatalf("%v: exit %d:\n%s", args, code, all)
 			}
+		}
+	})
+	t.Run("HelpOfCopy", func(t *testing.T) {
+		if _, errOut, code := run(nil, "copy", "-h"); code != 0 || !strings.Contains(errOut, "-checkpoint") {
+			t.Fatalf("exit %d: %q", code, errOut)
 		}
 	})
 	t.Run("ErrUnknownWord", func(t *testing.T) {

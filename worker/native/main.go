@@ -67,6 +67,8 @@ type config struct {
 	cert, key string
 	// oauth accepts OAuth bearer tokens (entra.Tokens), over HTTPS.
 	oauth bool
+	// version prints the version instead of serving.
+	version bool
 }
 
 // serveMain runs `tabletop [serve] [flags]`: the server, until SIGINT or SIGTERM.
@@ -74,6 +76,10 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	fs, cfg := serveFlags(stderr)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if cfg.version {
+		printVersion(stdout)
+		return 0
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "tabletop: unexpected argument %q\n", fs.Arg(0))
@@ -110,6 +116,7 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *config) {
 	fs.StringVar(&cfg.cert, "cert", "", "TLS certificate file (PEM): serve HTTPS, with -key")
 	fs.StringVar(&cfg.key, "key", "", "TLS private key file (PEM), with -cert")
 	fs.BoolVar(&cfg.oauth, "oauth", false, "accept OAuth (Microsoft Entra ID) bearer tokens over HTTPS: claims checked, signature not")
+	fs.BoolVar(&cfg.version, "version", false, "print the version and exit")
 	fs.Var(&cfg.indexes, "index", "secondary index to keep, as table.property (repeat the flag, or separate with commas); declared in every account, on the table now or when it is created")
 	return fs, cfg
 }
