@@ -12,6 +12,22 @@ import { launch } from "./chromium.js";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
 
+/**
+ * openPlayground serves web/, opens the playground in a fresh Chromium profile (closed
+ * when the test ends), before(page) run ahead of loading it, and resolves with the page
+ * once the engine is ready.
+ */
+async function openPlayground(t, before = async () => {}) {
+  const server = await serve(web);
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-playground-")));
+  t.after(async () => (await b.close(), server.close()));
+  const page = await b.ctx.newPage();
+  await before(page);
+  await page.goto(server.url);
+  await page.waitForSelector("text=ready in");
+  return page;
+}
+
 /** layoutProblems lists what is wrong with the page's layout now. */
 const layoutProblems = (page) =>
   page.evaluate(() => {
@@ -30,17 +46,13 @@ const layoutProblems = (page) =>
 for (const [width, height] of [[390, 844], [1280, 800]]) {
   for (const scheme of ["light", "dark"]) {
     test(`playground at ${width}×${height}, ${scheme}`, async (t) => {
-      const server = await serve(web);
-      const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-layout-")));
-      t.after(async () => (await b.close(), server.close()));
-      const page = await b.ctx.newPage();
       const errors = [];
-      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-      page.on("pageerror", (e) => errors.push(String(e)));
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(server.url);
-      await page.waitForSelector("text=ready in");
+      const page = await openPlayground(t, async (page) => {
+        page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+        page.on("pageerror", (e) => errors.push(String(e)));
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme: scheme });
+      });
       await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 0);
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme, "the page follows the system's scheme");
       await page.screenshot({ path: join(web, "test-results", `playground-${width}x${height}-${scheme}.png`), fullPage: true });
@@ -51,12 +63,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) {
 }
 
 test("the grid sorts by a column, both ways, and the theme toggles and stays", async (t) => {
-  const server = await serve(web);
-  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-layout-")));
-  t.after(async () => (await b.close(), server.close()));
-  const page = await b.ctx.newPage();
-  await page.goto(server.url);
-  await page.waitForSelector("text=ready in");
+  const page = await openPlayground(t);
   await page.click('#tables li[data-name="People"] span');
   await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 1);
   const column = (name) =>
@@ -95,12 +102,7 @@ test("the grid sorts by a column, both ways, and the theme toggles and stays", a
 });
 
 test("CSV: a table exported, imported under another name and exported again is the same, types and all", async (t) => {
-  const server = await serve(web);
-  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-csv-")));
-  t.after(async () => (await b.close(), server.close()));
-  const page = await b.ctx.newPage();
-  await page.goto(server.url);
-  await page.waitForSelector("text=ready in");
+  const page = await openPlayground(t);
   // Every EDM type, a comma, a quote, a newline, an empty string and an absent property.
   await page.evaluate(async () => {
     const { T, store } = window.tabletop;
@@ -141,12 +143,7 @@ test("CSV: a table exported, imported under another name and exported again is t
 });
 
 test("the filter builder writes the $filter, which stays editable, and runs it", async (t) => {
-  const server = await serve(web);
-  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-builder-")));
-  t.after(async () => (await b.close(), server.close()));
-  const page = await b.ctx.newPage();
-  await page.goto(server.url);
-  await page.waitForSelector("text=ready in");
+  const page = await openPlayground(t);
   await page.click('#tables li[data-name="People"] span');
   await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 1);
   await page.selectOption("#builder [name=prop]", "Age");
