@@ -85,10 +85,14 @@ async function compile(url, cached) {
     }
     const res = await (cached ? cachedWasm(url, wasmBuild) : fetch(url));
     if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
-    if (WebAssembly.compileStreaming && /^application\/wasm\b/.test(res.headers.get("Content-Type") ?? "")) {
-      return await WebAssembly.compileStreaming(res);
+    const type = res.headers.get("Content-Type") ?? "";
+    if (WebAssembly.compileStreaming && /^application\/wasm\b/.test(type)) return await WebAssembly.compileStreaming(res);
+    const bytes = await res.arrayBuffer(); // a server that sends another Content-Type
+    try {
+      return await WebAssembly.compile(bytes);
+    } catch (e) {
+      throw new Error(`HTTP ${res.status}, ${type || "no Content-Type"}, is not WebAssembly (${e.message})`);
     }
-    return await WebAssembly.compile(await res.arrayBuffer()); // a server that sends another Content-Type
   } catch (e) {
     throw Object.assign(new Error(`tabletop: could not load the engine from ${url.href}: ${e.message}`), { code: "EngineLoadFailed", url: url.href, cause: e });
   }

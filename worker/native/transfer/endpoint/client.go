@@ -179,6 +179,7 @@ func readError(status int, h http.Header, body io.Reader) *Error {
 	var xdoc struct {
 		Code    string `xml:"Code"`
 		Message string `xml:"Message"`
+		Detail  string `xml:"AuthenticationErrorDetail"`
 	}
 	switch {
 	case json.Unmarshal(data, &doc) == nil && doc.Error.Code != "":
@@ -190,6 +191,9 @@ func readError(status int, h http.Header, body io.Reader) *Error {
 	}
 	// Azure's messages end with RequestId and Time lines: the first says what failed.
 	e.Message, _, _ = strings.Cut(e.Message, "\n")
+	if xdoc.Detail != "" {
+		e.Message += " (" + xdoc.Detail + ")"
+	}
 	if e.Code == "" {
 		e.Code = http.StatusText(status)
 	}
