@@ -61,3 +61,33 @@ test("cacheBytes must be a number of bytes", async () => {
   await assert.rejects(openStore(fresh("cache"), { cacheBytes: -1 }), TypeError);
   await assert.rejects(openStore(fresh("cache"), { cacheBytes: "1MB" }), TypeError);
 });
+
+test("what a tab writes counts against cacheBytes too", async (t) => {
+  const name = fresh("cachew");
+  t.after(() => deleteStore(name));
+  const heap = (store) => Number(store._exec("heapBytes", []).json);
+  const write = async (store) => {
+    const c = new TableClient(store, "things");
+    await c.createTable();
+    for (let i = 0; i < 3000; i += 100) {
+      await c.submitTransaction(Array.from({ length: 100 }, (_, j) => ["create", { partitionKey: `p${i % 7}`, rowKey: String(i + j).padStart(5, "0"), v: VALUE }]));
+    }
+    return c;
+  };
+  const small = await openStore(name, { cacheBytes: 256 << 10 });
+  const c = await write(small);
+  assert.ok(small._loadedBytes <= 256 << 10, `${small._loadedBytes} bytes counted after the writes`);
+  let n = 0;
+  for await (const _ of c.listEntities()) n++;
+  assert.equal(n, 3000, "every write reads back");
+  const bounded = heap(small);
+  await small.close();
+  const other = fresh("cachew");
+  t.after(() => deleteStore(other));
+  const whole = await openStore(other);
+  await write(whole);
+  const unbounded = heap(whole);
+  await whole.close();
+  console.log(`engine heap after 3,000 writes of 1 KB: ${(bounded / 1e6).toFixed(1)} MB with cacheBytes 256 KiB, ${(unbounded / 1e6).toFixed(1)} MB with the default`);
+  assert.ok(unbounded > bounded + 1e6, `bounded ${bounded}, default ${unbounded}`);
+});
