@@ -169,3 +169,42 @@ test("the filter builder writes the $filter, which stays editable, and runs it",
   await page.waitForFunction(() => document.querySelector("#query [name=filter]").value === "Age gt 40 and Age le 50");
   await agesPass(40, 50);
 });
+
+test("a cell edited in place is saved in its type, and Escape gives up", async (t) => {
+  const page = await openPlayground(t);
+  await page.click('#tables li[data-name="People"] span');
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 1);
+  const first = await page.evaluate(() => {
+    const tr = document.querySelector("#results tbody tr");
+    const cell = (c) => tr.querySelector(`td[data-col="${c}"]`).textContent;
+    return { pk: cell("partitionKey"), rk: cell("rowKey") };
+  });
+  const ageCell = '#results tbody tr:first-child td[data-col="Age"]';
+  await page.dblclick(ageCell);
+  await page.fill(`${ageCell} input`, "77");
+  await page.press(`${ageCell} input`, "Enter");
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === "77", ageCell);
+  const stored = await page.evaluate(async ({ pk, rk }) => {
+    const e = await new window.tabletop.T.TableClient(window.tabletop.store, "People").getEntity(pk, rk, { disableTypeConversion: true });
+    return e.Age;
+  }, first);
+  assert.deepEqual(stored, { value: "77", type: "Int32" });
+  await page.dblclick(ageCell);
+  await page.fill(`${ageCell} input`, "5");
+  await page.press(`${ageCell} input`, "Escape");
+  await page.waitForFunction((sel) => !document.querySelector(`${sel} input`) && document.querySelector(sel)?.textContent === "77", ageCell);
+});
+
+test("a cell edit the type refuses shows the error and keeps the stored value", async (t) => {
+  const page = await openPlayground(t);
+  await page.click('#tables li[data-name="People"] span');
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 1);
+  const ageCell = '#results tbody tr:first-child td[data-col="Age"]';
+  const before = await page.textContent(ageCell);
+  await page.dblclick(ageCell);
+  await page.fill(`${ageCell} input`, "fifteen");
+  await page.press(`${ageCell} input`, "Enter");
+  await page.waitForSelector("#error:not([hidden])");
+  assert.match(await page.textContent("#error"), /Int32/);
+  await page.waitForFunction(([sel, v]) => !document.querySelector(`${sel} input`) && document.querySelector(sel)?.textContent === v, [ageCell, before]);
+});

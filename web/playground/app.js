@@ -225,7 +225,7 @@ function renderResults(rows) {
   const shown = sort.col && cols.includes(sort.col) ? [...rows].sort((a, b) => sort.dir * compareCells(a[sort.col], b[sort.col])) : rows;
   const order = (c) => (c !== sort.col ? "none" : sort.dir > 0 ? "ascending" : "descending");
   const head = cols.map((c) => `<th data-col="${escapeHTML(c)}" aria-sort="${order(c)}" title="sort by ${escapeHTML(c)}">${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
-  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}">` + cols.map((c) => cell(r[c])).join("") + "</tr>").join("");
+  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}">` + cols.map((c) => cell(r[c]).replace("<td", `<td data-col="${escapeHTML(c)}"`)).join("") + "</tr>").join("");
   $("#results").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${body}</tbody>`;
   builderProperties(cols, rows);
   $("#results").onclick = (ev) => {
@@ -235,8 +235,47 @@ function renderResults(rows) {
       return renderResults(rows);
     }
     const tr = ev.target.closest("tbody tr");
-    if (tr) loadEntity(rows[tr.dataset.i]);
+    if (tr && !ev.target.closest("input")) loadEntity(rows[tr.dataset.i]);
   };
+  $("#results").ondblclick = (ev) => {
+    const td = ev.target.closest("tbody td");
+    if (td && !SYSTEM.includes(td.dataset.col)) editCell(td, rows[td.closest("tr").dataset.i]);
+  };
+}
+
+/** SYSTEM are the columns an entity's keys and metadata fill, which a cell edit cannot change. */
+const SYSTEM = ["partitionKey", "rowKey", "timestamp", "etag"];
+
+/**
+ * editCell edits one property of an entity in place: an input with the value, kept in
+ * its EDM type; Enter saves it (a merge, if the entity is unchanged since it was read:
+ * If-Match on its ETag), Escape or leaving the cell gives up.
+ */
+function editCell(td, row) {
+  const name = td.dataset.col;
+  const old = row[name];
+  const type = old?.type ?? "String";
+  const input = Object.assign(document.createElement("input"), { value: String(old?.value ?? old ?? ""), className: "cell-edit" });
+  input.setAttribute("aria-label", `${name} (${type})`);
+  td.replaceChildren(input);
+  input.focus();
+  input.select();
+  let done = false;
+  const finish = (save) => {
+    if (done) return;
+    done = true;
+    const value = type === "String" ? input.value : { value: input.value, type };
+    const entity = { partitionKey: row.partitionKey, rowKey: row.rowKey, [name]: value };
+    act(null, async () => {
+      try {
+        if (save) await new T.TableClient(store, table).updateEntity(entity, "Merge", { etag: row.etag });
+      } finally {
+        await runQuery(pageIndex); // the grid as stored; a refused edit's error stays shown
+      }
+    });
+  };
+  input.onkeydown = (ev) => (ev.key === "Enter" ? finish(true) : ev.key === "Escape" ? finish(false) : undefined);
+  input.onblur = () => finish(false);
 }
 
 /** builderProperties offers the page's columns, with their types, to the filter builder. */
