@@ -208,3 +208,29 @@ test("a cell edit the type refuses shows the error and keeps the stored value", 
   assert.match(await page.textContent("#error"), /Int32/);
   await page.waitForFunction(([sel, v]) => !document.querySelector(`${sel} input`) && document.querySelector(sel)?.textContent === v, [ageCell, before]);
 });
+
+test("rows picked in the grid are deleted together", async (t) => {
+  const page = await openPlayground(t);
+  page.on("dialog", (d) => d.accept());
+  await page.click('#tables li[data-name="People"] span');
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 2);
+  const keys = () => page.$$eval("#results tbody tr", (trs) => trs.map((tr) => tr.querySelector('td[data-col="partitionKey"]').textContent + "/" + tr.querySelector('td[data-col="rowKey"]').textContent));
+  const before = await keys();
+  assert.ok(await page.isHidden("#delete-picked"), "no delete button before a pick");
+  await page.check("#results tbody tr:nth-child(1) .pick input");
+  await page.check("#results tbody tr:nth-child(2) .pick input");
+  assert.equal(await page.textContent("#delete-picked"), "Delete 2 selected");
+  await page.click("#delete-picked");
+  await page.waitForFunction((gone) => ![...document.querySelectorAll("#results tbody tr")].some((tr) => gone.includes(tr.querySelector('td[data-col="rowKey"]').textContent)), before.slice(0, 2).map((k) => k.split("/")[1]));
+  const left = await page.evaluate(async (gone) => {
+    const c = new window.tabletop.T.TableClient(window.tabletop.store, "People");
+    const found = [];
+    for (const k of gone) {
+      const [pk, rk] = k.split("/");
+      await c.getEntity(pk, rk).then(() => found.push(k), () => {});
+    }
+    return found;
+  }, before.slice(0, 2));
+  assert.deepEqual(left, [], "the picked entities are gone from the store");
+  assert.ok(await page.isHidden("#delete-picked"));
+});

@@ -224,11 +224,18 @@ function renderResults(rows) {
   for (const r of rows) for (const k of Object.keys(r)) if (k !== "etag" && !cols.includes(k)) cols.push(k);
   const shown = sort.col && cols.includes(sort.col) ? [...rows].sort((a, b) => sort.dir * compareCells(a[sort.col], b[sort.col])) : rows;
   const order = (c) => (c !== sort.col ? "none" : sort.dir > 0 ? "ascending" : "descending");
-  const head = cols.map((c) => `<th data-col="${escapeHTML(c)}" aria-sort="${order(c)}" title="sort by ${escapeHTML(c)}">${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
-  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}">` + cols.map((c) => cell(r[c]).replace("<td", `<td data-col="${escapeHTML(c)}"`)).join("") + "</tr>").join("");
+  const head = `<th class="pick"><input type="checkbox" aria-label="select every row"></th>` +
+    cols.map((c) => `<th data-col="${escapeHTML(c)}" aria-sort="${order(c)}" title="sort by ${escapeHTML(c)}">${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
+  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}"><td class="pick"><input type="checkbox" aria-label="select row"></td>` + cols.map((c) => cell(r[c]).replace("<td", `<td data-col="${escapeHTML(c)}"`)).join("") + "</tr>").join("");
   $("#results").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${body}</tbody>`;
   builderProperties(cols, rows);
+  picked(rows);
+  $("#results").onchange = (ev) => {
+    if (ev.target.closest("thead")) for (const box of $("#results").querySelectorAll("tbody .pick input")) box.checked = ev.target.checked;
+    picked(rows);
+  };
   $("#results").onclick = (ev) => {
+    if (ev.target.closest(".pick")) return;
     const th = ev.target.closest("th");
     if (th) {
       sort = { col: th.dataset.col, dir: sort.col === th.dataset.col ? -sort.dir : 1 };
@@ -241,6 +248,33 @@ function renderResults(rows) {
     const td = ev.target.closest("tbody td");
     if (td && !SYSTEM.includes(td.dataset.col)) editCell(td, rows[td.closest("tr").dataset.i]);
   };
+}
+
+/** picked shows how many rows are selected on the delete button, and wires it to delete them. */
+function picked(rows) {
+  const chosen = [...$("#results").querySelectorAll("tbody .pick input:checked")].map((box) => rows[box.closest("tr").dataset.i]);
+  const button = $("#delete-picked");
+  button.hidden = chosen.length === 0;
+  button.textContent = `Delete ${chosen.length} selected`;
+  button.onclick = () => act(null, async () => {
+    if (!confirm(`Delete ${chosen.length} entities from ${table}?`)) return;
+    await deleteAll(chosen);
+    await runQuery(pageIndex);
+  });
+}
+
+/**
+ * deleteAll deletes entities of the table shown, each only if unchanged since it was read
+ * (If-Match on its ETag): a transaction per partition, of up to 100.
+ */
+async function deleteAll(entities) {
+  const c = new T.TableClient(store, table);
+  const byPK = Map.groupBy ? Map.groupBy(entities, (e) => e.partitionKey) : group(entities);
+  for (const list of byPK.values()) {
+    for (let i = 0; i < list.length; i += 100) {
+      await c.submitTransaction(list.slice(i, i + 100).map((e) => ["delete", { partitionKey: e.partitionKey, rowKey: e.rowKey }, { etag: e.etag }]));
+    }
+  }
 }
 
 /** SYSTEM are the columns an entity's keys and metadata fill, which a cell edit cannot change. */
