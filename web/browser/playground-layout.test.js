@@ -234,3 +234,29 @@ test("rows picked in the grid are deleted together", async (t) => {
   assert.deepEqual(left, [], "the picked entities are gone from the store");
   assert.ok(await page.isHidden("#delete-picked"));
 });
+
+test("Microsoft's samples run as written in the page, and a link runs one", async (t) => {
+  const page = await openPlayground(t);
+  const run = async (name) => {
+    await page.selectOption("#samples [name=sample]", name);
+    await page.click("#samples button");
+    await page.waitForFunction(() => /done\n$/.test(document.querySelector("#sample-output").textContent) || !document.querySelector("#sample-error").hidden);
+    assert.ok(await page.isHidden("#sample-error"), `${name}: ${await page.textContent("#sample-error")}`);
+    return page.textContent("#sample-output");
+  };
+  assert.match(await run("createTable"), /table: Orders/);
+  assert.match(await run("insert"), /^Marker 5$/m);
+  await page.waitForSelector('#tables li[data-name="Orders"]'); // the grid follows
+  assert.match(await run("query"), /^1001 Marker 5\n1002 Pen 12$/m);
+  assert.match(await run("batch"), /status of each: 204, 204, 204/);
+  assert.match(await run("sas"), /sig/);
+  const link = await page.getAttribute("#sample-link", "href");
+  assert.equal(link, "#sample=sas");
+
+  await page.goto(new URL("#sample=query", page.url()).href);
+  await page.reload();
+  await page.waitForSelector("text=ready in");
+  await page.waitForFunction(() => /done\n$/.test(document.querySelector("#sample-output").textContent));
+  assert.equal(await page.inputValue("#samples [name=sample]"), "query");
+  assert.match(await page.textContent("#sample-output"), /^1001 Marker 5$/m);
+});

@@ -1,6 +1,7 @@
 // The Tabletop playground: a small table browser over the public module API.
 
 import { toCSV, fromCSV } from "./csv.js";
+import { SAMPLES, runSample } from "./samples.js";
 
 const $ = (sel) => document.querySelector(sel);
 const TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
@@ -52,6 +53,7 @@ function wire() {
   $("#next").onclick = () => act(null, () => runQuery(pageIndex + 1));
   $("#prev").onclick = () => act(null, () => runQuery(pageIndex - 1));
   $("#total").onclick = () => act(null, countAll);
+  wireSamples();
   $("#builder").onsubmit = (ev) => act(ev, addCondition);
   $("#add-prop").onclick = () => addProp();
   $("#editor").onsubmit = (ev) => act(ev, () => saveEntity(ev.submitter.value), "#editor-error");
@@ -147,6 +149,32 @@ async function addCondition() {
   q.filter.value = q.filter.value.trim() ? `${q.filter.value.trim()} and ${condition}` : condition;
   b.value.value = "";
   await runQuery(0);
+}
+
+/**
+ * wireSamples fills the code panel: a sample chosen (or named in the page's address,
+ * #sample=name) is shown to edit; Run runs it and refreshes the tables, as the grid
+ * follows what the program did.
+ */
+function wireSamples() {
+  const f = $("#samples");
+  f.sample.innerHTML = Object.keys(SAMPLES).map((n) => `<option>${n}</option>`).join("");
+  const show = (name) => {
+    f.sample.value = name;
+    f.code.value = SAMPLES[name];
+    $("#sample-link").href = `#sample=${name}`;
+  };
+  f.sample.onchange = () => show(f.sample.value);
+  const asked = new URLSearchParams(location.hash.slice(1)).get("sample");
+  show(SAMPLES[asked] ? asked : Object.keys(SAMPLES)[0]);
+  f.onsubmit = (ev) => act(ev, async () => {
+    const out = $("#sample-output");
+    out.textContent = "";
+    await runSample(f.code.value, T, store, (line) => (out.textContent += line + "\n"));
+    out.textContent += "done\n";
+    await refreshTables();
+  }, "#sample-error");
+  if (SAMPLES[asked]) f.requestSubmit();
 }
 
 /** countAll counts the entities the query matches, reading their keys only, page by page. */
