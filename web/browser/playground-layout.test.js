@@ -260,3 +260,27 @@ test("Microsoft's samples run as written in the page, and a link runs one", asyn
   assert.equal(await page.inputValue("#samples [name=sample]"), "query");
   assert.match(await page.textContent("#sample-output"), /^1001 Marker 5$/m);
 });
+
+test("the grid's columns can be hidden, and its cells walked and edited from the keyboard", async (t) => {
+  const page = await openPlayground(t);
+  await page.click('#tables li[data-name="People"] span');
+  await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 1);
+  await page.click(".columns summary");
+  await page.uncheck('#columns input[value="timestamp"]');
+  assert.equal(await page.locator('#results th[data-col="timestamp"]').count(), 0, "timestamp hidden");
+  await page.check('#columns input[value="timestamp"]');
+  assert.equal(await page.locator('#results th[data-col="timestamp"]').count(), 1, "timestamp shown again");
+
+  await page.focus('#results tbody tr:first-child td[data-col="partitionKey"]');
+  const focused = () => page.evaluate(() => [document.activeElement.dataset.col, [...document.activeElement.parentElement.parentElement.children].indexOf(document.activeElement.parentElement)]);
+  await page.keyboard.press("ArrowDown");
+  assert.deepEqual(await focused(), ["partitionKey", 1]);
+  const cols = await page.$$eval("#results th[data-col]", (ths) => ths.map((th) => th.dataset.col));
+  for (let i = 0; i < cols.indexOf("Age"); i++) await page.keyboard.press("ArrowRight");
+  assert.deepEqual(await focused(), ["Age", 1]);
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("66");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector('#results tbody tr:nth-child(2) td[data-col="Age"]')?.textContent === "66");
+});

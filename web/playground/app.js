@@ -9,6 +9,7 @@ const STORE = "playground";
 let T; // the module
 let store, service, table, pageTokens, pageIndex, examplesTable;
 let sort = { col: "", dir: 1 }; // the grid's order: a column, ascending (1) or descending (-1)
+const hidden = new Map(); // table → the columns the user hid (Set)
 
 /**
  * start loads the module (dist/tabletop.js, the one file `make web` builds, which finds
@@ -248,13 +249,16 @@ function literal(value, type) {
  * which is the table's key order.
  */
 function renderResults(rows) {
-  const cols = [];
-  for (const r of rows) for (const k of Object.keys(r)) if (k !== "etag" && !cols.includes(k)) cols.push(k);
+  const all = [];
+  for (const r of rows) for (const k of Object.keys(r)) if (k !== "etag" && !all.includes(k)) all.push(k);
+  const hide = hidden.get(table) ?? new Set();
+  chooser(all, hide, rows);
+  const cols = all.filter((c) => !hide.has(c));
   const shown = sort.col && cols.includes(sort.col) ? [...rows].sort((a, b) => sort.dir * compareCells(a[sort.col], b[sort.col])) : rows;
   const order = (c) => (c !== sort.col ? "none" : sort.dir > 0 ? "ascending" : "descending");
   const head = `<th class="pick"><input type="checkbox" aria-label="select every row"></th>` +
     cols.map((c) => `<th data-col="${escapeHTML(c)}" aria-sort="${order(c)}" title="sort by ${escapeHTML(c)}">${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
-  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}"><td class="pick"><input type="checkbox" aria-label="select row"></td>` + cols.map((c) => cell(r[c]).replace("<td", `<td data-col="${escapeHTML(c)}"`)).join("") + "</tr>").join("");
+  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}"><td class="pick"><input type="checkbox" aria-label="select row"></td>` + cols.map((c) => cell(r[c]).replace("<td", `<td tabindex="-1" data-col="${escapeHTML(c)}"`)).join("") + "</tr>").join("");
   $("#results").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${body}</tbody>`;
   builderProperties(cols, rows);
   picked(rows);
@@ -275,6 +279,43 @@ function renderResults(rows) {
   $("#results").ondblclick = (ev) => {
     const td = ev.target.closest("tbody td");
     if (td && !SYSTEM.includes(td.dataset.col)) editCell(td, rows[td.closest("tr").dataset.i]);
+  };
+  $("#results").onkeydown = (ev) => navigate(ev, rows);
+  $("#results").querySelector("tbody td[data-col]")?.setAttribute("tabindex", "0");
+}
+
+/**
+ * navigate moves the focused cell with the arrow keys (Home and End to a row's ends) and
+ * edits it with Enter or F2, as a spreadsheet does.
+ */
+function navigate(ev, rows) {
+  const td = ev.target.closest?.("tbody td[data-col]");
+  if (!td || ev.target.tagName === "INPUT") return;
+  const tr = td.parentElement;
+  const cells = [...tr.querySelectorAll("td[data-col]")];
+  const i = cells.indexOf(td);
+  const row = (dr) => (dr < 0 ? tr.previousElementSibling : tr.nextElementSibling)?.querySelectorAll("td[data-col]")[i];
+  const to = { ArrowLeft: cells[i - 1], ArrowRight: cells[i + 1], ArrowUp: row(-1), ArrowDown: row(1), Home: cells[0], End: cells.at(-1) }[ev.key];
+  if (to) {
+    ev.preventDefault();
+    td.tabIndex = -1;
+    to.tabIndex = 0;
+    to.focus();
+  } else if ((ev.key === "Enter" || ev.key === "F2") && !SYSTEM.includes(td.dataset.col)) {
+    ev.preventDefault();
+    editCell(td, rows[tr.dataset.i]);
+  }
+}
+
+/** chooser offers the table's columns to show or hide, and shows the grid again on a change. */
+function chooser(all, hide, rows) {
+  $("#columns").innerHTML = all.map((c) => `<label><input type="checkbox" value="${escapeHTML(c)}" ${hide.has(c) ? "" : "checked"}> ${escapeHTML(c)}</label>`).join("");
+  $("#columns").onchange = (ev) => {
+    const set = hidden.get(table) ?? new Set();
+    if (ev.target.checked) set.delete(ev.target.value);
+    else set.add(ev.target.value);
+    hidden.set(table, set);
+    renderResults(rows);
   };
 }
 
