@@ -53,6 +53,29 @@ test("playground: connect to the server, sync a table, see both sides' writes", 
   }
   assert.equal(cy?.name, "Cy");
   await page.waitForSelector('#sync-status li[data-table="people"] .pending:text-is("0 pending")');
+  await page.waitForSelector('#tables li[data-name="people"] .badge'); // the list says it is synced
+
+  // A conflict: the server's Ada changes while the page edits its own; the server wins
+  // (the default), the conflict is listed, and the editor shows the version kept.
+  await page.click('#results td:text-is("Ada")');
+  await page.waitForFunction(() => document.querySelector("#editor [name=rk]").value === "ada");
+  await b.ctx.setOffline(true); // the page's edit is made before it hears of the server's
+  await page.fill("#props .prop input >> nth=1", "Ada (page)");
+  await page.click("#editor button[value=merge]");
+  await page.waitForSelector("#etag:text-matches('saved')");
+  await people.upsertEntity({ partitionKey: "uk", rowKey: "ada", name: "Ada (server)" }, "Replace");
+  await b.ctx.setOffline(false);
+  await page.waitForSelector('#conflicts li:has-text("uk/ada")');
+  await page.waitForFunction(() => document.querySelector("#props .prop input:nth-of-type(2)")?.value === "Ada (server)");
+
+  // Stop: the table stays, as a local one; the server's later writes do not arrive.
+  await page.click('#sync-status button[data-stop="people"]');
+  await page.waitForFunction(() => !document.querySelector('#sync-status li[data-table="people"]'));
+  await page.waitForFunction(() => !document.querySelector('#tables li[data-name="people"] .badge'));
+  await people.upsertEntity({ partitionKey: "uk", rowKey: "dee", name: "Dee" });
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(await page.locator('#results td:text-is("Dee")').count(), 0, "a stopped table still synced");
+  assert.ok((await page.locator('#results td:text-is("Bob")').count()) > 0, "the local table stays");
   await page.screenshot({ path: join(web, "test-results", "playground-sync.png"), fullPage: true });
   assert.deepEqual(problems, []);
 });

@@ -8,6 +8,7 @@ const TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Gui
 const STORE = "playground";
 let T; // the module
 let store, service, table, pageTokens, pageIndex, examplesTable;
+let isSynced = () => false; // whether a table is synced with a server (sync.js)
 let sort = { col: "", dir: 1 }; // the grid's order: a column, ascending (1) or descending (-1)
 const hidden = new Map(); // table → the columns the user hid (Set)
 
@@ -35,7 +36,9 @@ export async function start(base) {
   wire();
   await refreshTables();
   const { startSync } = await import(new URL(base + "playground/sync.js", document.baseURI).href);
-  startSync(T, store, (name, select) => act(null, () => (select || name === table ? refreshTables(select ? name : undefined) : undefined)));
+  isSynced = startSync(T, store, (name, select) => act(null, () => (select || name === table ? refreshTables(select ? name : undefined) : undefined)));
+  await refreshTables();
+  document.addEventListener("tabletop-conflict", (ev) => showWinner(ev.detail));
 }
 
 async function firstTables() {
@@ -105,7 +108,9 @@ async function refreshTables(select) {
   const names = [];
   for await (const t of service.listTables()) names.push(t.name);
   table = select ?? (names.includes(table) ? table : names[0]);
-  $("#tables").innerHTML = names.map((n) => `<li data-name="${n}" class="${n === table ? "active" : ""}"><span>${n}</span><button title="Drop table">✕</button></li>`).join("");
+  $("#tables").innerHTML = names
+    .map((n) => `<li data-name="${n}" class="${n === table ? "active" : ""}"><span>${n}${isSynced(n) ? ' <small class="badge" title="synced with the server">⇅ synced</small>' : ""}</span><button title="Drop table">✕</button></li>`)
+    .join("");
   $("#tables").onclick = (ev) => act(null, async () => {
     const li = ev.target.closest("li");
     if (!li) return;
@@ -402,6 +407,13 @@ function compareCells(a, b) {
 
 const typeOf = (v) => (v?.type && v.type !== "String" ? v.type : "");
 const cell = (v) => (v == null ? `<td class="null">null</td>` : `<td title="${escapeHTML(String(v.value ?? v))}">${escapeHTML(String(v.value ?? v))}</td>`);
+
+/** showWinner shows, in the editor, the version a sync conflict kept, if the editor shows that entity. */
+async function showWinner({ table: t, partitionKey, rowKey }) {
+  const f = $("#editor");
+  if (t !== table || f.pk.value !== partitionKey || f.rk.value !== rowKey) return;
+  await act(null, () => loadEntity({ partitionKey, rowKey }), "#editor-error");
+}
 
 async function loadEntity(row) {
   const e = await new T.TableClient(store, table).getEntity(row.partitionKey ?? row.PartitionKey, row.rowKey, { disableTypeConversion: true });

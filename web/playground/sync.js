@@ -13,7 +13,7 @@ const syncs = new Map(); // local table name → TableSync
 
 /**
  * startSync wires the panel: T the module, s the store, refresh(table) shows a table
- * after the server changed it.
+ * after the server changed it. It returns isSynced(table), for the tables list's badges.
  */
 export function startSync(module, s, refresh) {
   (T = module), (store = s), (onLocalChange = refresh);
@@ -25,7 +25,27 @@ export function startSync(module, s, refresh) {
     const name = ev.target.closest("button")?.dataset.sync;
     if (name) syncTable(name).catch(showError);
   };
+  $("#sync-status").onclick = (ev) => {
+    const name = ev.target.closest("button")?.dataset.stop;
+    if (name) stopSync(name).catch(showError);
+  };
   for (const name of saved()) syncTable(name, true).catch(showError);
+  return (name) => syncs.has(name);
+}
+
+/**
+ * stopSync stops syncing a table and forgets it: the local table and its entities stay,
+ * as a local table; Sync on the server's list starts again.
+ */
+async function stopSync(name) {
+  const sync = syncs.get(name);
+  if (!sync) return;
+  syncs.delete(name);
+  forget(name);
+  await sync.stop();
+  renderStatus();
+  onLocalChange(name, true);
+  if ($("#remote-tables").children.length) await connect();
 }
 
 function credential() {
@@ -60,7 +80,7 @@ async function syncTable(name, resumed = false) {
   syncs.set(name, sync);
   remember(name);
   sync.on("status", () => renderStatus());
-  sync.on("conflict", (c) => note(`conflict on ${c.partitionKey}/${c.rowKey}: ${c.code}, kept the ${c.resolution === "remote" ? "server's" : "local"} version`));
+  sync.on("conflict", (c) => conflict(name, c));
   local.on("change", (c) => c.remote && onLocalChange(name));
   await sync.track();
   onLocalChange(name, true);
@@ -75,14 +95,19 @@ function renderStatus() {
     const when = st.lastSync ? ` · last sync ${st.lastSync.toLocaleTimeString()}` : "";
     const online = st.online === false ? " · offline" : "";
     const mode = st.pull ? ` · ${st.pull === "changes" ? "change feed" : "Timestamp pulls"}` : "";
-    return `<li data-table="${escapeHTML(name)}"><b>${escapeHTML(name)}</b>: <span class="state">${state}</span> · <span class="pending">${st.pending ?? "?"} pending</span>${online}${when}${mode}</li>`;
+    return `<li data-table="${escapeHTML(name)}"><b>${escapeHTML(name)}</b>: <span class="state">${state}</span> · <span class="pending">${st.pending ?? "?"} pending</span>${online}${when}${mode} <button type="button" data-stop="${escapeHTML(name)}">Stop</button></li>`;
   }).join("");
 }
 
-function note(text) {
-  const el = $("#sync-note");
-  el.textContent = text;
-  el.hidden = false;
+/**
+ * conflict lists a sync conflict where the sync is shown, and tells the page
+ * (tabletop-conflict), whose editor then shows the version that won.
+ */
+function conflict(table, c) {
+  const li = document.createElement("li");
+  li.textContent = `${table} ${c.partitionKey}/${c.rowKey}: ${c.code}, kept the ${c.resolution === "remote" ? "server's" : "local"} version`;
+  $("#conflicts").prepend(li);
+  document.dispatchEvent(new CustomEvent("tabletop-conflict", { detail: { table, partitionKey: c.partitionKey, rowKey: c.rowKey } }));
 }
 
 function showError(e) {
@@ -97,6 +122,10 @@ function saved() {
   } catch {
     return [];
   }
+}
+
+function forget(name) {
+  localStorage.setItem(SAVED, JSON.stringify(saved().filter((n) => n !== name)));
 }
 
 function remember(name) {
