@@ -1,5 +1,7 @@
 package core
 
+import "github.com/tabletopdb/tabletop/core/model"
+
 // ValidateBatch checks the rules of an entity group transaction that do not depend on
 // stored data: 1 to 100 operations, one PartitionKey throughout, each entity at most once.
 // A failure is an *OpError naming the first operation that breaks a rule.
@@ -7,13 +9,13 @@ func ValidateBatch(ops []Op) error {
 	if len(ops) == 0 {
 		return ErrBatchEmpty
 	}
-	if len(ops) > MaxBatchOperations {
+	if len(ops) > model.MaxBatchOperations {
 		return ErrBatchTooManyOperations
 	}
 	seen := make(map[string]struct{}, len(ops))
 	for i, op := range ops {
 		if op.Entity == nil {
-			return &OpError{Index: i, Err: ErrKeyMissing}
+			return &OpError{Index: i, Err: model.ErrKeyMissing}
 		}
 		if op.Entity.PartitionKey != ops[0].Entity.PartitionKey {
 			return &OpError{Index: i, Err: ErrBatchPartitionMismatch}
@@ -29,11 +31,11 @@ func ValidateBatch(ops []Op) error {
 // ApplyBatch performs an entity group transaction on a table: every operation or none.
 // It returns the stored entities (nil for deletes) in operation order; a failure is an
 // *OpError with the 0-based index of the failing operation, and nothing is applied.
-func (s *Store) ApplyBatch(table string, ops []Op) ([]*Entity, error) {
+func (s *Store) ApplyBatch(table string, ops []Op) ([]*model.Entity, error) {
 	if err := ValidateBatch(ops); err != nil {
 		return nil, err
 	}
-	out := make([]*Entity, len(ops))
+	out := make([]*model.Entity, len(ops))
 	err := s.Update(func(tx *Tx) error {
 		id, err := tx.useTable(table)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // BenchmarkChanges measures reading a 10,000-entity table whole through its change feed
@@ -31,7 +32,7 @@ func BenchmarkChanges(b *testing.B) {
 		seen := 0
 		for range b.N {
 			err := s.View(func(tx *core.Tx) error {
-				return tx.Scan("bench", core.WholeTable, func(*core.Entity) bool { seen++; return true })
+				return tx.Scan("bench", core.WholeTable, func(*model.Entity) bool { seen++; return true })
 			})
 			if err != nil {
 				b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // benchSizes are the table sizes every engine benchmark is swept over.
@@ -20,14 +21,14 @@ func benchKey(i int) (pk, rk string) {
 	return fmt.Sprintf("p%07d", i/partitionSize), fmt.Sprintf("r%03d", i%partitionSize)
 }
 
-func benchEntity(pk, rk string, i int) *core.Entity {
-	return &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{
-		{Name: "Name", Value: core.StringValue("entity number " + rk)},
-		{Name: "Count", Value: core.Int32Value(int32(i))},
-		{Name: "Total", Value: core.Int64Value(int64(i) * 1_000_003)},
-		{Name: "Ratio", Value: core.DoubleValue(float64(i) / 7)},
-		{Name: "Active", Value: core.BoolValue(i%2 == 0)},
-		{Name: "Created", Value: core.DateTimeValue(core.MinDateTime + core.DateTime(i))},
+func benchEntity(pk, rk string, i int) *model.Entity {
+	return &model.Entity{PartitionKey: pk, RowKey: rk, Properties: []model.Property{
+		{Name: "Name", Value: model.StringValue("entity number " + rk)},
+		{Name: "Count", Value: model.Int32Value(int32(i))},
+		{Name: "Total", Value: model.Int64Value(int64(i) * 1_000_003)},
+		{Name: "Ratio", Value: model.DoubleValue(float64(i) / 7)},
+		{Name: "Active", Value: model.BoolValue(i%2 == 0)},
+		{Name: "Created", Value: model.DateTimeValue(model.MinDateTime + model.DateTime(i))},
 	}}
 }
 
@@ -116,7 +117,7 @@ func benchPartitionScan(b *testing.B, s *core.Store, n int) {
 	for i := 0; i < b.N; i++ {
 		pk, _ := benchKey(rand.IntN(n))
 		err := s.View(func(tx *core.Tx) error {
-			return tx.Scan("bench", core.PartitionRange(pk), func(*core.Entity) bool {
+			return tx.Scan("bench", core.PartitionRange(pk), func(*model.Entity) bool {
 				seen++
 				return true
 			})

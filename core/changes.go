@@ -1,6 +1,9 @@
 package core
 
-import "github.com/tidwall/buntdb"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tidwall/buntdb"
+)
 
 // The change feed of a table lists its entities and the deletion records of its entities
 // (see recordDeletion) in the order (Timestamp, PartitionKey, RowKey). Every write
@@ -34,12 +37,12 @@ const changeChunk = 128
 // refuse c. A Synced of zero (a checkpoint of an older server) says nothing, and c is
 // refused whenever the horizon or the retention passed c.Timestamp.
 type Checkpoint struct {
-	Store        Guid // the store's identity (see Tx.StoreID)
-	Table        Guid // the table's incarnation (see Table.Incarnation)
-	Timestamp    DateTime
+	Store        model.Guid // the store's identity (see Tx.StoreID)
+	Table        model.Guid // the table's incarnation (see Table.Incarnation)
+	Timestamp    model.DateTime
 	PartitionKey string
 	RowKey       string
-	Synced       DateTime // the store's clock before every deletion the reader still needs
+	Synced       model.DateTime // the store's clock before every deletion the reader still needs
 }
 
 // IsZero reports whether c is the start of the feed.
@@ -61,7 +64,7 @@ func (c Checkpoint) Before(o Checkpoint) bool {
 type Change struct {
 	Checkpoint
 	// Entity is the entity as stored; nil when the change is a deletion.
-	Entity *Entity
+	Entity *model.Entity
 }
 
 // Deleted reports whether the change is the deletion of the entity at its keys.

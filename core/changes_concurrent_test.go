@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // TestChanges_PagingWhileWriting pages through a table's change feed while writers insert,
@@ -30,7 +31,7 @@ func TestChanges_PagingWhileWriting(t *testing.T) {
 	}
 	go func() { wg.Wait(); done.Store(true) }()
 
-	replica := map[string]core.DateTime{}
+	replica := map[string]model.DateTime{}
 	var cp core.Checkpoint
 	for pages := 0; ; pages++ {
 		finished := done.Load()
@@ -55,7 +56,7 @@ func TestChanges_PagingWhileWriting(t *testing.T) {
 		}
 		runtime.Gosched()
 	}
-	want := map[string]core.DateTime{}
+	want := map[string]model.DateTime{}
 	for _, e := range scanAll(t, s, "feed") {
 		want[e.PartitionKey+"/"+e.RowKey] = e.Timestamp
 	}
@@ -73,13 +74,13 @@ func TestChanges_PagingWhileWriting(t *testing.T) {
 func write(t *testing.T, s *core.Store, r *rand.Rand, n int) {
 	for range n {
 		pk, rk := fmt.Sprintf("p%d", r.IntN(3)), fmt.Sprintf("r%02d", r.IntN(20))
-		e := &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "N", Value: core.Int32Value(int32(r.IntN(1000)))}}}
+		e := &model.Entity{PartitionKey: pk, RowKey: rk, Properties: []model.Property{{Name: "N", Value: model.Int32Value(int32(r.IntN(1000)))}}}
 		var err error
 		switch r.IntN(4) {
 		case 0:
 			_, err = s.Apply("feed", core.Op{Kind: core.OpDelete, Entity: e})
 		case 1:
-			e2 := &core.Entity{PartitionKey: pk, RowKey: rk + "b", Properties: e.Properties}
+			e2 := &model.Entity{PartitionKey: pk, RowKey: rk + "b", Properties: e.Properties}
 			_, err = s.ApplyBatch("feed", []core.Op{{Kind: core.OpInsertOrMerge, Entity: e}, {Kind: core.OpInsertOrReplace, Entity: e2}})
 		default:
 			_, err = s.Apply("feed", core.Op{Kind: core.OpInsertOrReplace, Entity: e})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // clock is an Options.Now a test moves by hand.
@@ -71,17 +72,17 @@ func describe(cs []core.Change) []string {
 
 func del(t testing.TB, s *core.Store, table, pk, rk string) {
 	t.Helper()
-	if _, err := s.Apply(table, core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: pk, RowKey: rk}}); err != nil {
+	if _, err := s.Apply(table, core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: pk, RowKey: rk}}); err != nil {
 		t.Fatalf("delete (%q, %q): %v", pk, rk, err)
 	}
 }
 
-func ent(pk, rk string) *core.Entity { return &core.Entity{PartitionKey: pk, RowKey: rk} }
+func ent(pk, rk string) *model.Entity { return &model.Entity{PartitionKey: pk, RowKey: rk} }
 
 // checkpointAt is the checkpoint of entity e, as written to store s.
-func checkpointAt(t testing.TB, s *core.Store, table string, e *core.Entity) core.Checkpoint {
+func checkpointAt(t testing.TB, s *core.Store, table string, e *model.Entity) core.Checkpoint {
 	t.Helper()
-	var id core.Guid
+	var id model.Guid
 	var tb *core.Table
 	err := s.View(func(tx *core.Tx) (err error) {
 		if id, err = tx.StoreID(); err != nil {
@@ -90,7 +91,7 @@ func checkpointAt(t testing.TB, s *core.Store, table string, e *core.Entity) cor
 		tb, err = tx.Table(table)
 		return err
 	})
-	if err != nil || id == (core.Guid{}) {
+	if err != nil || id == (model.Guid{}) {
 		t.Fatalf("store id %v, %v", id, err)
 	}
 	return core.Checkpoint{Store: id, Table: tb.Incarnation, Timestamp: e.Timestamp, PartitionKey: e.PartitionKey, RowKey: e.RowKey}
@@ -266,11 +267,11 @@ func TestTx_Changes(t *testing.T) {
 		s := syncStore(t, newClock(), "feed")
 		e := insert(t, s, "feed", ent("p", "1"))
 		cp := checkpointAt(t, s, "feed", e)
-		if cp.Table == (core.Guid{}) {
+		if cp.Table == (model.Guid{}) {
 			t.Fatal("a checkpoint of a new table carries no incarnation")
 		}
 		old := cp
-		old.Table = core.Guid{}
+		old.Table = model.Guid{}
 		_, err := changes(s, "feed", old, -1)
 		wantErr(t, err, core.ErrTableReplaced)
 		if _, err := changes(s, "feed", cp, -1); err != nil {

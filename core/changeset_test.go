@@ -7,6 +7,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/outbox"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // replica opens a store over an outbox backend, as each browser tab does.
@@ -82,7 +83,7 @@ func TestStore_Compacted(t *testing.T) {
 		if _, err := a.CreateTable("Things"); err != nil {
 			t.Fatal(err)
 		}
-		big := core.Property{Name: "Blob", Value: core.StringValue(string(make([]byte, 1500)))}
+		big := model.Property{Name: "Blob", Value: model.StringValue(string(make([]byte, 1500)))}
 		if _, err := a.Apply("Things", core.Op{Kind: core.OpInsert, Entity: entity("p", "1", big)}); err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,9 @@
 package core
 
-import "errors"
+import (
+	"errors"
+	"github.com/tabletopdb/tabletop/core/model"
+)
 
 // Errors of a change feed checkpoint. Each tells a sync client something different about
 // the copy it holds: ErrCheckpointExpired that the table it copied is still there but the
@@ -32,7 +35,7 @@ var (
 // need was purged (see Checkpoint: the horizon is at or after since and after
 // since.Synced), or since is older than the retention and the horizon moved since
 // since.Synced, or the store keeps no deletion records.
-func (tx *Tx) checkCheckpoint(id string, store, table Guid, since Checkpoint) error {
+func (tx *Tx) checkCheckpoint(id string, store, table model.Guid, since Checkpoint) error {
 	clock, err := tx.clock()
 	if err != nil {
 		return err
@@ -62,7 +65,7 @@ func (tx *Tx) checkCheckpoint(id string, store, table Guid, since Checkpoint) er
 // of table id and the table was not deleted after it. A checkpoint of a server before
 // incarnations carries the zero Guid, as do the tables it knew: a table created since has
 // another.
-func (tx *Tx) checkIncarnation(id string, table Guid, since Checkpoint) error {
+func (tx *Tx) checkIncarnation(id string, table model.Guid, since Checkpoint) error {
 	if since.Table != table {
 		return ErrTableReplaced
 	}

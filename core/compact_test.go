@@ -9,6 +9,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/kvlog"
 	"github.com/tabletopdb/tabletop/core/backend/memory"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // TestStore_FailedCompactionWaits: a compaction that fails (a full disk, say) is tried
@@ -30,10 +31,10 @@ func TestStore_FailedCompactionWaits(t *testing.T) {
 	}
 	defer s.Close()
 	s.CreateTable("grow")
-	pad := core.StringValue(strings.Repeat("x", 400))
+	pad := model.StringValue(strings.Repeat("x", 400))
 	const writes = 400 // about 200 KiB of change sets
 	for i := range writes {
-		e := &core.Entity{PartitionKey: "p", RowKey: fmt.Sprint(i), Properties: []core.Property{{Name: "Pad", Value: pad}}}
+		e := &model.Entity{PartitionKey: "p", RowKey: fmt.Sprint(i), Properties: []model.Property{{Name: "Pad", Value: pad}}}
 		if _, err := s.Apply("grow", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 			t.Fatalf("write %d while compaction fails: %v", i, err)
 		}

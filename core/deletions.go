@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/binary"
+	"github.com/tabletopdb/tabletop/core/model"
 	"strconv"
 )
 
@@ -25,7 +26,7 @@ const purgePerDeletion = 8
 
 // encodeStamp returns the stored form of a deletion record: like an entity's, a version
 // byte then the uvarint Timestamp, so one index order serves both (see stampOf).
-func encodeStamp(ts DateTime) string {
+func encodeStamp(ts model.DateTime) string {
 	b := make([]byte, 1, 1+binary.MaxVarintLen64)
 	b[0] = entityCodecVersion
 	return string(binary.AppendUvarint(b, uint64(ts)))
@@ -37,7 +38,7 @@ func encodeStamp(ts DateTime) string {
 // feed's indexes (lessStamp), a dozen or more per write, under the write lock. The
 // Timestamps a store issues (from the year 229 on) take nine bytes, which it reads at
 // once (stamp9); it reads others byte by byte.
-func stampOf(v string) DateTime {
+func stampOf(v string) model.DateTime {
 	if len(v) > 9 {
 		if ts, ok := stamp9(v); ok {
 			return ts
@@ -51,7 +52,7 @@ func stampOf(v string) DateTime {
 			if i == binary.MaxVarintLen64 && b > 1 {
 				return 0 // overflows 64 bits
 			}
-			return DateTime(x | uint64(b)<<s)
+			return model.DateTime(x | uint64(b)<<s)
 		}
 		x |= uint64(b&0x7f) << s
 		s += 7
@@ -63,7 +64,7 @@ func stampOf(v string) DateTime {
 // the continuation bit, then one without. It loads the eight in one word and joins their
 // seven-bit groups in three steps, pairs into 14 bits, then 28, then 56; ok is false for
 // a uvarint of another length.
-func stamp9(v string) (ts DateTime, ok bool) {
+func stamp9(v string) (ts model.DateTime, ok bool) {
 	const cont = 0x8080808080808080
 	x := uint64(v[1]) | uint64(v[2])<<8 | uint64(v[3])<<16 | uint64(v[4])<<24 |
 		uint64(v[5])<<32 | uint64(v[6])<<40 | uint64(v[7])<<48 | uint64(v[8])<<56
@@ -74,7 +75,7 @@ func stamp9(v string) (ts DateTime, ok bool) {
 	x = x&0x00ff00ff00ff00ff | x&0xff00ff00ff00ff00>>1
 	x = x&0x0000ffff0000ffff | x&0xffff0000ffff0000>>2
 	x = x&0x00000000ffffffff | x&0xffffffff00000000>>4
-	return DateTime(x | uint64(v[9])<<56), true
+	return model.DateTime(x | uint64(v[9])<<56), true
 }
 
 // lessStamp orders stored records by Timestamp; buntdb breaks ties by key.
@@ -133,7 +134,7 @@ func (tx *Tx) recordTableDeletion(id string) error {
 func (tx *Tx) purgeDeletions(limit int) (int, error) {
 	cutoff := tx.store.retentionCutoff()
 	var keys []string
-	var newest DateTime
+	var newest model.DateTime
 	if err := tx.store.need(deletionPrefix, "d\x01"); err != nil {
 		return 0, err // the index orders every table's deletion records
 	}
@@ -160,7 +161,7 @@ func (tx *Tx) purgeDeletions(limit int) (int, error) {
 }
 
 // horizon returns the latest Timestamp of a purged deletion record, 0 if none was purged.
-func (tx *Tx) horizon() (DateTime, error) {
+func (tx *Tx) horizon() (model.DateTime, error) {
 	v, ok, err := tx.get(horizonKey)
 	if err != nil || !ok {
 		return 0, err
@@ -169,12 +170,12 @@ func (tx *Tx) horizon() (DateTime, error) {
 }
 
 // retentionCutoff is the Timestamp before which deletion records are expired now.
-func (s *Store) retentionCutoff() DateTime {
-	return DateTimeOf(s.opts.Now().Add(-s.opts.DeletionRetention))
+func (s *Store) retentionCutoff() model.DateTime {
+	return model.DateTimeOf(s.opts.Now().Add(-s.opts.DeletionRetention))
 }
 
 // clock returns the last Timestamp the store issued: every later write takes a later one.
-func (tx *Tx) clock() (DateTime, error) {
+func (tx *Tx) clock() (model.DateTime, error) {
 	v, _, err := tx.get(clockKey)
 	return decodeClock(v), err
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"github.com/tabletopdb/tabletop/core/model"
 	"testing"
 )
 
@@ -22,9 +23,9 @@ func imageStore(t *testing.T, opts Options, n int) *Store {
 }
 
 // imageEntity is entity i of the image tests, its property V set to v.
-func imageEntity(i int, v string) *Entity {
-	return &Entity{PartitionKey: fmt.Sprintf("p%d", i%3), RowKey: fmt.Sprintf("%04d", i),
-		Properties: []Property{{Name: "N", Value: Int32Value(int32(i))}, {Name: "V", Value: StringValue(v)}}}
+func imageEntity(i int, v string) *model.Entity {
+	return &model.Entity{PartitionKey: fmt.Sprintf("p%d", i%3), RowKey: fmt.Sprintf("%04d", i),
+		Properties: []model.Property{{Name: "N", Value: model.Int32Value(int32(i))}, {Name: "V", Value: model.StringValue(v)}}}
 }
 
 // imageReplica opens a store whose table "Img" holds 40 entities and a replica of it that

@@ -1,7 +1,8 @@
-// Package core is Tabletop's portable engine: the Azure Table service data model
-// (tables, entities, the eight EDM property types and every rule that constrains them)
-// stored in an ordered buntdb index, with transactions, entity group transactions and
-// ordered range reads for the query planner.
+// Package core is Tabletop's portable engine: a store of Azure Table service tables and
+// entities in an ordered buntdb index, with transactions, entity group transactions,
+// ordered range reads for the query planner, secondary indexes and a change feed. The
+// data model it stores (entities, the eight EDM property types and the rules that
+// constrain them) is package core/model; core applies those rules to every write.
 //
 // The package knows nothing of its host. It imports neither net/http nor syscall/js, so
 // the same rules hold in the native server, in the browser build and at the edge, and its

@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/tabletopdb/tabletop/core/model"
 	"unsafe"
 )
 
@@ -20,7 +21,7 @@ const entityCodecVersion = 1
 var errCorrupt = errors.New("stored entity is corrupt")
 
 // encodeEntity returns the stored form of an entity's Timestamp and properties.
-func encodeEntity(ts DateTime, props []Property) string {
+func encodeEntity(ts model.DateTime, props []model.Property) string {
 	_, data := encodeKeyed(ts, props)
 	return data
 }
@@ -31,7 +32,7 @@ func encodeEntity(ts DateTime, props []Property) string {
 // by side in memory. The bytes
 // become the strings without a copy (as strings.Builder does): nothing writes to them
 // once encoded.
-func encodeKeyed(ts DateTime, props []Property, keyParts ...string) (string, string) {
+func encodeKeyed(ts model.DateTime, props []model.Property, keyParts ...string) (string, string) {
 	b, keyLen := appendKeyed(ts, props, keyParts...)
 	s := unsafe.String(unsafe.SliceData(b), len(b))
 	return s[:keyLen], s[keyLen:]
@@ -39,14 +40,14 @@ func encodeKeyed(ts DateTime, props []Property, keyParts ...string) (string, str
 
 // appendKeyed returns the bytes encodeKeyed makes strings of, in a new allocation of
 // their size, and the key's length.
-func appendKeyed(ts DateTime, props []Property, keyParts ...string) ([]byte, int) {
+func appendKeyed(ts model.DateTime, props []model.Property, keyParts ...string) ([]byte, int) {
 	keyLen := 0
 	for _, p := range keyParts {
 		keyLen += len(p)
 	}
 	n := keyLen + 12
 	for _, p := range props {
-		n += 4 + len(p.Name) + 9 + len(p.Value.str)
+		n += 4 + len(p.Name) + 9 + len(p.Value.Raw())
 	}
 	b := make([]byte, 0, n)
 	for _, p := range keyParts {
@@ -56,7 +57,7 @@ func appendKeyed(ts DateTime, props []Property, keyParts ...string) ([]byte, int
 	b = binary.AppendUvarint(b, uint64(ts))
 	b = binary.AppendUvarint(b, uint64(len(props)))
 	for _, p := range props {
-		b = append(b, byte(p.Value.typ))
+		b = append(b, byte(p.Value.Type()))
 		b = binary.AppendUvarint(b, uint64(len(p.Name)))
 		b = append(b, p.Name...)
 		b = appendValue(b, p.Value)
@@ -64,42 +65,42 @@ func appendKeyed(ts DateTime, props []Property, keyParts ...string) ([]byte, int
 	return b, keyLen
 }
 
-func appendValue(b []byte, v Value) []byte {
-	switch v.typ {
-	case TypeString, TypeBinary:
-		b = binary.AppendUvarint(b, uint64(len(v.str)))
-		return append(b, v.str...)
-	case TypeGuid:
-		return append(b, v.str...)
-	case TypeBoolean:
-		return append(b, byte(v.num))
-	case TypeInt32, TypeInt64:
-		return binary.AppendVarint(b, int64(v.num))
-	case TypeDouble:
-		return binary.LittleEndian.AppendUint64(b, v.num)
+func appendValue(b []byte, v model.Value) []byte {
+	switch v.Type() {
+	case model.TypeString, model.TypeBinary:
+		b = binary.AppendUvarint(b, uint64(len(v.Raw())))
+		return append(b, v.Raw()...)
+	case model.TypeGuid:
+		return append(b, v.Raw()...)
+	case model.TypeBoolean:
+		return append(b, byte(v.Bits()))
+	case model.TypeInt32, model.TypeInt64:
+		return binary.AppendVarint(b, int64(v.Bits()))
+	case model.TypeDouble:
+		return binary.LittleEndian.AppendUint64(b, v.Bits())
 	default: // TypeDateTime
-		return binary.AppendUvarint(b, v.num)
+		return binary.AppendUvarint(b, v.Bits())
 	}
 }
 
 // decodeEntity rebuilds an entity from its keys and stored form. A record that is short,
 // has bytes left over, or holds a value no encoder writes (an unknown type, a Boolean
 // other than 0 or 1, an Int32 out of range) is errCorrupt.
-func decodeEntity(pk, rk, data string) (*Entity, error) {
+func decodeEntity(pk, rk, data string) (*model.Entity, error) {
 	d := decoder{s: data}
 	if d.byte() != entityCodecVersion {
 		return nil, errCorrupt
 	}
-	e := &Entity{PartitionKey: pk, RowKey: rk, Timestamp: DateTime(d.uvarint())}
+	e := &model.Entity{PartitionKey: pk, RowKey: rk, Timestamp: model.DateTime(d.uvarint())}
 	count := d.uvarint()
-	if count > MaxProperties {
+	if count > model.MaxProperties {
 		return nil, errCorrupt
 	}
-	e.Properties = make([]Property, count)
+	e.Properties = make([]model.Property, count)
 	for i := range e.Properties {
-		typ := Type(d.byte())
+		typ := model.Type(d.byte())
 		name := d.bytes(d.uvarint())
-		e.Properties[i] = Property{Name: name, Value: d.value(typ)}
+		e.Properties[i] = model.Property{Name: name, Value: d.value(typ)}
 	}
 	if d.err || len(d.s) != 0 {
 		return nil, errCorrupt
@@ -152,11 +153,11 @@ func (d *decoder) bytes(n uint64) string {
 }
 
 // value reads a value of type t (see valueAt).
-func (d *decoder) value(t Type) Value {
+func (d *decoder) value(t model.Type) model.Value {
 	v, end := valueAt(d.s, t, 0)
 	if end < 0 {
 		d.err = true
-		return Value{}
+		return model.Value{}
 	}
 	d.s = d.s[end:]
 	return v

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tabletopdb/tabletop/core/model"
 	"math"
 	"reflect"
 	"strconv"
@@ -9,24 +10,24 @@ import (
 )
 
 // codecSamples are entities of every type and shape the encoder meets.
-func codecSamples() []*Entity {
-	g, _ := ParseGuid("0d391d16-97f1-4b9a-be68-4cc871f90001")
-	all := []Property{
-		{"S", StringValue("héllo \U0001F600")}, {"E", StringValue("")}, {"B", BinaryValue([]byte{0, 1, 255})},
-		{"T", BoolValue(true)}, {"F", BoolValue(false)}, {"D", DateTimeValue(MaxDateTime)},
-		{"X", DoubleValue(math.Inf(-1))}, {"N", DoubleValue(math.NaN())}, {"Z", DoubleValue(math.Copysign(0, -1))},
-		{"G", GuidValue(g)}, {"I", Int32Value(math.MinInt32)}, {"J", Int32Value(math.MaxInt32)},
-		{"K", Int64Value(math.MinInt64)}, {"L", Int64Value(math.MaxInt64)}, {"M", Int64Value(-1)},
+func codecSamples() []*model.Entity {
+	g, _ := model.ParseGuid("0d391d16-97f1-4b9a-be68-4cc871f90001")
+	all := []model.Property{
+		{Name: "S", Value: model.StringValue("héllo \U0001F600")}, {Name: "E", Value: model.StringValue("")}, {Name: "B", Value: model.BinaryValue([]byte{0, 1, 255})},
+		{Name: "T", Value: model.BoolValue(true)}, {Name: "F", Value: model.BoolValue(false)}, {Name: "D", Value: model.DateTimeValue(model.MaxDateTime)},
+		{Name: "X", Value: model.DoubleValue(math.Inf(-1))}, {Name: "N", Value: model.DoubleValue(math.NaN())}, {Name: "Z", Value: model.DoubleValue(math.Copysign(0, -1))},
+		{Name: "G", Value: model.GuidValue(g)}, {Name: "I", Value: model.Int32Value(math.MinInt32)}, {Name: "J", Value: model.Int32Value(math.MaxInt32)},
+		{Name: "K", Value: model.Int64Value(math.MinInt64)}, {Name: "L", Value: model.Int64Value(math.MaxInt64)}, {Name: "M", Value: model.Int64Value(-1)},
 	}
-	many := make([]Property, MaxCustomProperties)
+	many := make([]model.Property, model.MaxCustomProperties)
 	for i := range many {
-		many[i] = Property{Name: "p" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Value: Int32Value(int32(i))}
+		many[i] = model.Property{Name: "p" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Value: model.Int32Value(int32(i))}
 	}
-	return []*Entity{
-		{PartitionKey: "p", RowKey: "r", Timestamp: MinDateTime, Properties: []Property{}},
-		{PartitionKey: "p", RowKey: "r", Timestamp: MaxDateTime, Properties: all},
+	return []*model.Entity{
+		{PartitionKey: "p", RowKey: "r", Timestamp: model.MinDateTime, Properties: []model.Property{}},
+		{PartitionKey: "p", RowKey: "r", Timestamp: model.MaxDateTime, Properties: all},
 		{PartitionKey: "", RowKey: "", Timestamp: 1, Properties: many},
-		{PartitionKey: "p", RowKey: "r", Timestamp: 2, Properties: []Property{{"Big", StringValue(strings.Repeat("x", MaxValueBytes/2))}}},
+		{PartitionKey: "p", RowKey: "r", Timestamp: 2, Properties: []model.Property{{Name: "Big", Value: model.StringValue(strings.Repeat("x", model.MaxValueBytes/2))}}},
 	}
 }
 
@@ -41,16 +42,16 @@ func TestEntityCodec_RoundTrip(t *testing.T) {
 }
 
 func TestEntityCodec_Corrupt(t *testing.T) {
-	good := encodeEntity(5, []Property{{"A", Int32Value(7)}, {"B", StringValue("bb")}})
+	good := encodeEntity(5, []model.Property{{Name: "A", Value: model.Int32Value(7)}, {Name: "B", Value: model.StringValue("bb")}})
 	cases := map[string]string{
 		"empty":         "",
 		"version":       "\x02" + good[1:],
 		"trailingBytes": good + "\x00",
 		"unknownType":   encodeRaw(1, 8, "A", "\x00"),
-		"boolean2":      encodeRaw(1, byte(TypeBoolean), "A", "\x02"),
-		"int32Overflow": encodeRaw(1, byte(TypeInt32), "A", "\x80\x80\x80\x80\x10"), // zig-zag 2^31
-		"shortGuid":     encodeRaw(1, byte(TypeGuid), "A", "0123456789abcde"),
-		"shortDouble":   encodeRaw(1, byte(TypeDouble), "A", "1234567"),
+		"boolean2":      encodeRaw(1, byte(model.TypeBoolean), "A", "\x02"),
+		"int32Overflow": encodeRaw(1, byte(model.TypeInt32), "A", "\x80\x80\x80\x80\x10"), // zig-zag 2^31
+		"shortGuid":     encodeRaw(1, byte(model.TypeGuid), "A", "0123456789abcde"),
+		"shortDouble":   encodeRaw(1, byte(model.TypeDouble), "A", "1234567"),
 		"tooMany":       "\x01\x05\x80\x02", // 256 properties
 		"overlongName":  "\x01\x05\x01\x00\xff\x01A",
 		"varintOverrun": "\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x00",
@@ -81,7 +82,7 @@ func FuzzDecodeEntityRecord(f *testing.F) {
 		f.Add(data)
 		f.Add(data[:len(data)/2])
 	}
-	f.Add(encodeRaw(1, byte(TypeInt32), "A", "\x80\x80\x80\x80\x10"))
+	f.Add(encodeRaw(1, byte(model.TypeInt32), "A", "\x80\x80\x80\x80\x10"))
 	f.Fuzz(func(t *testing.T, data string) {
 		e, err := decodeEntity("p", "r", data)
 		if err != nil {
@@ -90,7 +91,7 @@ func FuzzDecodeEntityRecord(f *testing.F) {
 			}
 			return
 		}
-		if len(e.Properties) > MaxProperties {
+		if len(e.Properties) > model.MaxProperties {
 			t.Fatalf("%d properties", len(e.Properties))
 		}
 		again := encodeEntity(e.Timestamp, e.Properties)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Read a table's change feed, then resume after the last change seen: a write made
@@ -18,7 +19,7 @@ func ExampleTx_Changes() {
 	defer s.Close()
 	s.CreateTable("Notes")
 	for _, rk := range []string{"b", "a"} {
-		s.Apply("Notes", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: rk}})
+		s.Apply("Notes", core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: rk}})
 	}
 
 	pull := func(since core.Checkpoint) core.Checkpoint {
@@ -35,7 +36,7 @@ func ExampleTx_Changes() {
 		return since
 	}
 	cp := pull(core.Checkpoint{})
-	s.Apply("Notes", core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: "p", RowKey: "b"}})
+	s.Apply("Notes", core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: "p", RowKey: "b"}})
 	fmt.Println("resume:")
 	pull(cp)
 	// Output:

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The store's clock is frozen so that the output is the same on every run; Timestamps
@@ -28,9 +29,9 @@ func Example() {
 		panic(err)
 	}
 	for i, name := range []string{"Ada", "Grace", "Alan"} {
-		e := &core.Entity{PartitionKey: "staff", RowKey: name}
-		e.Set("Age", core.Int32Value(int32(36+i)))
-		e.Set("Joined", core.DateTimeValue(core.MinDateTime))
+		e := &model.Entity{PartitionKey: "staff", RowKey: name}
+		e.Set("Age", model.Int32Value(int32(36+i)))
+		e.Set("Joined", model.DateTimeValue(model.MinDateTime))
 		if _, err := s.Apply("People", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 			panic(err)
 		}
@@ -45,7 +46,7 @@ func Example() {
 	fmt.Println(e.ETag())
 
 	err = s.View(func(tx *core.Tx) error {
-		return tx.Scan("People", core.PartitionRange("staff"), func(e *core.Entity) bool {
+		return tx.Scan("People", core.PartitionRange("staff"), func(e *model.Entity) bool {
 			age, _ := e.Get("Age")
 			fmt.Println(e.PartitionKey, e.RowKey, age.Int32())
 			return true
@@ -71,9 +72,9 @@ func ExampleStore_CreateTable() {
 	_, err := s.CreateTable("ORDERS")
 	fmt.Println(t.Name, errors.Is(err, core.ErrTableExists))
 	_, err = s.CreateTable("Tables")
-	fmt.Println(errors.Is(err, core.ErrTableNameReserved))
+	fmt.Println(errors.Is(err, model.ErrTableNameReserved))
 	_, err = s.CreateTable("2fast")
-	fmt.Println(errors.Is(err, core.ErrTableNameInvalid))
+	fmt.Println(errors.Is(err, model.ErrTableNameInvalid))
 	// Output:
 	// Orders true
 	// true
@@ -90,9 +91,9 @@ func ExampleStore_ApplyBatch() {
 	}
 
 	ops := []core.Op{
-		{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "2021", RowKey: "1"}},
-		{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "2021", RowKey: "2"}},
-		{Kind: core.OpReplace, Entity: &core.Entity{PartitionKey: "2021", RowKey: "3"}}, // not there
+		{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "2021", RowKey: "1"}},
+		{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "2021", RowKey: "2"}},
+		{Kind: core.OpReplace, Entity: &model.Entity{PartitionKey: "2021", RowKey: "3"}}, // not there
 	}
 	_, err := s.ApplyBatch("Orders", ops)
 	var oe *core.OpError
@@ -111,21 +112,21 @@ func ExampleStore_ApplyBatch() {
 // Values parse from and format to their Azure wire text.
 func ExampleParseValue() {
 	for _, in := range []struct {
-		t    core.Type
+		t    model.Type
 		text string
 	}{
-		{core.TypeInt64, "9223372036854775807"},
-		{core.TypeDouble, "5"},
-		{core.TypeDouble, "-Infinity"},
-		{core.TypeGuid, "0D391D16-97F1-4B9A-BE68-4CC871F90001"},
-		{core.TypeDateTime, "2021-08-31T17:40:49.6724407+02:00"},
-		{core.TypeBinary, "QXp1cmU="},
+		{model.TypeInt64, "9223372036854775807"},
+		{model.TypeDouble, "5"},
+		{model.TypeDouble, "-Infinity"},
+		{model.TypeGuid, "0D391D16-97F1-4B9A-BE68-4CC871F90001"},
+		{model.TypeDateTime, "2021-08-31T17:40:49.6724407+02:00"},
+		{model.TypeBinary, "QXp1cmU="},
 	} {
-		v, err := core.ParseValue(in.t, in.text)
+		v, err := model.ParseValue(in.t, in.text)
 		fmt.Println(v.Type(), v.Text(), err)
 	}
-	_, err := core.ParseValue(core.TypeDateTime, "1600-12-31T23:59:59.9999999Z")
-	fmt.Println(errors.Is(err, core.ErrValueOutOfRange))
+	_, err := model.ParseValue(model.TypeDateTime, "1600-12-31T23:59:59.9999999Z")
+	fmt.Println(errors.Is(err, model.ErrValueOutOfRange))
 	// Output:
 	// Edm.Int64 9223372036854775807 <nil>
 	// Edm.Double 5.0 <nil>
@@ -138,9 +139,9 @@ func ExampleParseValue() {
 
 // An entity's size counts as Azure does: UTF-16 for text, fixed sizes for the rest.
 func ExampleEntity_Size() {
-	e := &core.Entity{PartitionKey: "p", RowKey: "r"}
-	e.Set("Name", core.StringValue("Ada"))
-	e.Set("Age", core.Int32Value(36))
+	e := &model.Entity{PartitionKey: "p", RowKey: "r"}
+	e.Set("Name", model.StringValue("Ada"))
+	e.Set("Age", model.Int32Value(36))
 	// 4 + 2×2 + (8 + 2×4 + 2×3+4) + (8 + 2×3 + 4)
 	fmt.Println(e.Size(), e.Validate())
 	// Output: 52 <nil>

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/tabletopdb/tabletop/core/model"
+
 // Records of a host's own. A package that keeps records beside the data model's, in the
 // same transactions (the browser's sync replica, core/replica), reads and writes them with
 // the Raw methods, under key prefixes of its own (see layout.go), and learns of the
@@ -61,7 +63,7 @@ func (tx *Tx) RawAscend(from, to string, fn func(key, value string) bool) error 
 
 // ApplyQuiet performs op as Apply does but calls no Hooks.LocalWrite: a write the host
 // makes itself, not the application (a sync client taking the server's version).
-func (tx *Tx) ApplyQuiet(table string, op Op) (*Entity, error) {
+func (tx *Tx) ApplyQuiet(table string, op Op) (*model.Entity, error) {
 	quiet := tx.quiet
 	tx.quiet = true
 	defer func() { tx.quiet = quiet }()

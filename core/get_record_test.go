@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/tabletopdb/tabletop/core/model"
 	"reflect"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestTx_GetRecord(t *testing.T) {
 	if _, err := s.CreateTable("People"); err != nil {
 		t.Fatal(err)
 	}
-	e := &Entity{PartitionKey: "p", RowKey: "r", Properties: []Property{{Name: "n", Value: Int32Value(5)}, {Name: "x", Value: DoubleValue(5)}}}
+	e := &model.Entity{PartitionKey: "p", RowKey: "r", Properties: []model.Property{{Name: "n", Value: model.Int32Value(5)}, {Name: "x", Value: model.DoubleValue(5)}}}
 	stored, err := s.Apply("people", Op{Kind: OpInsert, Entity: e})
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +53,7 @@ func TestTx_GetRecord(t *testing.T) {
 		if _, err := s.CreateTable("Gone"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Apply("Gone", Op{Kind: OpInsert, Entity: &Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
+		if _, err := s.Apply("Gone", Op{Kind: OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.DeleteTable("Gone"); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // gatedBackend is a core.GroupCommitter whose Sync waits until the test opens its gate,
@@ -65,7 +66,7 @@ func (g *gatedBackend) Discard() (uint64, bool, error) {
 func updateAsync(s *core.Store, rk string) chan error {
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Apply("grp", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: rk}})
+		_, err := s.Apply("grp", core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: rk}})
 		done <- err
 	}()
 	return done

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tidwall/buntdb"
 )
 
@@ -38,7 +39,7 @@ func (tx *Tx) CreateIndex(table, prop string) error {
 	if _, err := tx.Table(table); err != nil {
 		return err
 	}
-	if err := ValidatePropertyName(prop); err != nil {
+	if err := model.ValidatePropertyName(prop); err != nil {
 		return err
 	}
 	id := tableID(table)
@@ -160,7 +161,7 @@ func (s *Store) restoreIndexes() error {
 // opens; an index already declared is left as it is.
 func (s *Store) ensureIndexes() error {
 	for _, spec := range s.opts.Indexes {
-		if err := errors.Join(ValidateTableName(spec.Table), ValidatePropertyName(spec.Property)); err != nil {
+		if err := errors.Join(model.ValidateTableName(spec.Table), model.ValidatePropertyName(spec.Property)); err != nil {
 			return fmt.Errorf("index %s.%s: %w", spec.Table, spec.Property, err)
 		}
 	}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"cmp"
+	"github.com/tabletopdb/tabletop/core/model"
 	"math"
 	"strings"
 )
@@ -33,19 +34,19 @@ const (
 )
 
 // indexClass returns the class of a value's type.
-func indexClass(v Value) byte {
+func indexClass(v model.Value) byte {
 	switch v.Type() {
-	case TypeString:
+	case model.TypeString:
 		return classString
-	case TypeBinary:
+	case model.TypeBinary:
 		return classBinary
-	case TypeBoolean:
+	case model.TypeBoolean:
 		return classBoolean
-	case TypeDateTime:
+	case model.TypeDateTime:
 		return classDateTime
-	case TypeGuid:
+	case model.TypeGuid:
 		return classGuid
-	case TypeDouble:
+	case model.TypeDouble:
 		if math.IsNaN(v.Double()) {
 			return classNaN
 		}
@@ -54,7 +55,7 @@ func indexClass(v Value) byte {
 }
 
 // compareIndexed compares two values three-way in index order.
-func compareIndexed(a, b Value) int {
+func compareIndexed(a, b model.Value) int {
 	ca, cb := indexClass(a), indexClass(b)
 	if ca != cb {
 		return cmp.Compare(ca, cb)
@@ -80,31 +81,31 @@ func boolRank(b bool) int {
 }
 
 // classMin returns the least value of a class.
-func classMin(class byte) Value {
+func classMin(class byte) model.Value {
 	switch class {
 	case classString:
-		return StringValue("")
+		return model.StringValue("")
 	case classBinary:
-		return BinaryValue(nil)
+		return model.BinaryValue(nil)
 	case classBoolean:
-		return BoolValue(false)
+		return model.BoolValue(false)
 	case classDateTime:
-		return DateTimeValue(math.MinInt64)
+		return model.DateTimeValue(math.MinInt64)
 	case classGuid:
-		return GuidValue(Guid{})
+		return model.GuidValue(model.Guid{})
 	case classNaN:
-		return DoubleValue(math.NaN())
+		return model.DoubleValue(math.NaN())
 	}
-	return DoubleValue(math.Inf(-1))
+	return model.DoubleValue(math.Inf(-1))
 }
 
 // numberOf returns a numeric value as the nearest float64. The conversion never
 // decreases as the value grows, which is all the index's order needs.
-func numberOf(v Value) float64 {
+func numberOf(v model.Value) float64 {
 	switch v.Type() {
-	case TypeInt32:
+	case model.TypeInt32:
 		return float64(v.Int32())
-	case TypeInt64:
+	case model.TypeInt64:
 		return float64(v.Int64())
 	}
 	return v.Double()
@@ -146,23 +147,23 @@ type IndexRange struct {
 
 // indexBound is one end of an IndexRange; an unset end is the end of the class.
 type indexBound struct {
-	v         Value
+	v         model.Value
 	set, incl bool
 }
 
 // Indexable reports whether a literal of v's type can be looked up in an index: every
 // type but a NaN Double.
-func Indexable(v Value) bool { return indexClass(v) != classNaN }
+func Indexable(v model.Value) bool { return indexClass(v) != classNaN }
 
 // IndexEq returns the range of entities whose value equals v.
-func IndexEq(v Value) IndexRange {
+func IndexEq(v model.Value) IndexRange {
 	b := indexBound{v: v, set: true, incl: true}
 	return IndexRange{class: indexClass(v), lo: b, hi: b}
 }
 
 // IndexAbove returns the range of entities whose value is greater than v, or equal to it
 // too when orEqual is set, within v's class.
-func IndexAbove(v Value, orEqual bool) IndexRange {
+func IndexAbove(v model.Value, orEqual bool) IndexRange {
 	// a number's position may hold greater values than v: keep it
 	incl := orEqual || indexClass(v) == classNumber
 	return IndexRange{class: indexClass(v), lo: indexBound{v: v, set: true, incl: incl}}
@@ -170,13 +171,13 @@ func IndexAbove(v Value, orEqual bool) IndexRange {
 
 // IndexBelow returns the range of entities whose value is less than v, or equal to it
 // too when orEqual is set, within v's class.
-func IndexBelow(v Value, orEqual bool) IndexRange {
+func IndexBelow(v model.Value, orEqual bool) IndexRange {
 	incl := orEqual || indexClass(v) == classNumber
 	return IndexRange{class: indexClass(v), hi: indexBound{v: v, set: true, incl: incl}}
 }
 
 // pivot returns the least value the range may hold.
-func (r IndexRange) pivot() Value {
+func (r IndexRange) pivot() model.Value {
 	if r.lo.set {
 		return r.lo.v
 	}
@@ -185,7 +186,7 @@ func (r IndexRange) pivot() Value {
 
 // admits reports whether v lies in the range (in), and whether a value after v may
 // (more), given that v lies at or after the range's pivot in index order.
-func (r IndexRange) admits(v Value) (in, more bool) {
+func (r IndexRange) admits(v model.Value) (in, more bool) {
 	if indexClass(v) != r.class {
 		return false, false
 	}

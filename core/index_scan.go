@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // ScanIndex calls fn with each entity of a table whose value of prop lies in r (see
@@ -21,7 +22,7 @@ func (tx *Tx) ScanIndex(table, prop string, r IndexRange, fn func(rec *Record) b
 	if err := tx.store.need(prefix, prefix+"\xff"); err != nil {
 		return err // an index holds the resident entities only: all of the table's must be
 	}
-	pivot := encodeEntity(0, []Property{{Name: prop, Value: r.pivot()}})
+	pivot := encodeEntity(0, []model.Property{{Name: prop, Value: r.pivot()}})
 	rec := new(Record)
 	return tx.btx.AscendGreaterOrEqual(indexName(tableID(table), prop), pivot, func(k, v string) bool {
 		rec.data = v

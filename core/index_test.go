@@ -9,11 +9,12 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/kvlog"
 	"github.com/tabletopdb/tabletop/core/backend/memory"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // priced is an entity of partition pk with one property, Price.
-func priced(pk, rk string, price core.Value) *core.Entity {
-	return &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "Price", Value: price}}}
+func priced(pk, rk string, price model.Value) *model.Entity {
+	return &model.Entity{PartitionKey: pk, RowKey: rk, Properties: []model.Property{{Name: "Price", Value: price}}}
 }
 
 // checkIndexes fails the test unless every index of table agrees with its entities.
@@ -50,14 +51,14 @@ func createIndex(t testing.TB, s *core.Store, table, prop string) {
 func TestTx_CreateIndex(t *testing.T) {
 	t.Run("OK/BuildsFromExistingEntities", func(t *testing.T) {
 		s := newRuleStore(t, core.Options{}, "Items")
-		insert(t, s, "Items", priced("a", "1", core.Int32Value(5)))
-		insert(t, s, "Items", priced("b", "2", core.DoubleValue(5)))
-		insert(t, s, "Items", priced("c", "3", core.StringValue("5")))
-		insert(t, s, "Items", &core.Entity{PartitionKey: "d", RowKey: "4"})
+		insert(t, s, "Items", priced("a", "1", model.Int32Value(5)))
+		insert(t, s, "Items", priced("b", "2", model.DoubleValue(5)))
+		insert(t, s, "Items", priced("c", "3", model.StringValue("5")))
+		insert(t, s, "Items", &model.Entity{PartitionKey: "d", RowKey: "4"})
 		createIndex(t, s, "Items", "Price")
 		createIndex(t, s, "Items", "Price") // declaring again does nothing
 		checkIndexes(t, s, "Items")
-		got := indexKeys(t, s, "Items", "Price", core.IndexEq(core.Int64Value(5)))
+		got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int64Value(5)))
 		if want := []string{"a/1", "b/2"}; !slices.Equal(got, want) {
 			t.Fatalf("Price eq 5L: %v, want %v", got, want)
 		}
@@ -69,7 +70,7 @@ func TestTx_CreateIndex(t *testing.T) {
 	})
 	t.Run("OK/RolledBack", func(t *testing.T) {
 		s := newRuleStore(t, core.Options{}, "Items")
-		insert(t, s, "Items", priced("a", "1", core.Int32Value(5)))
+		insert(t, s, "Items", priced("a", "1", model.Int32Value(5)))
 		errStop := errors.New("stop")
 		wantErr(t, s.Update(func(tx *core.Tx) error {
 			if err := tx.CreateIndex("Items", "Price"); err != nil {
@@ -93,7 +94,7 @@ func TestTx_CreateIndex(t *testing.T) {
 	t.Run("ErrPropertyNameInvalid", func(t *testing.T) {
 		s := newRuleStore(t, core.Options{}, "Items")
 		for _, prop := range []string{"PartitionKey", "RowKey", "Timestamp", "1x", ""} {
-			wantErr(t, s.Update(func(tx *core.Tx) error { return tx.CreateIndex("Items", prop) }), core.ErrPropertyNameInvalid)
+			wantErr(t, s.Update(func(tx *core.Tx) error { return tx.CreateIndex("Items", prop) }), model.ErrPropertyNameInvalid)
 		}
 	})
 }
@@ -101,11 +102,11 @@ func TestTx_CreateIndex(t *testing.T) {
 func TestTx_DropIndex(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		s := newRuleStore(t, core.Options{}, "Items")
-		insert(t, s, "Items", priced("a", "1", core.Int32Value(5)))
+		insert(t, s, "Items", priced("a", "1", model.Int32Value(5)))
 		createIndex(t, s, "Items", "Price")
 		wantErr(t, s.Update(func(tx *core.Tx) error { return tx.DropIndex("Items", "Price") }), nil)
 		wantErr(t, s.View(func(tx *core.Tx) error {
-			return tx.ScanIndex("Items", "Price", core.IndexEq(core.Int32Value(5)), func(*core.Record) bool { return true })
+			return tx.ScanIndex("Items", "Price", core.IndexEq(model.Int32Value(5)), func(*core.Record) bool { return true })
 		}), core.ErrIndexNotFound)
 		createIndex(t, s, "Items", "Price") // rebuilt from the entities, no stale entry
 		checkIndexes(t, s, "Items")
@@ -120,8 +121,8 @@ func TestTx_DropIndex(t *testing.T) {
 func TestTx_Apply_MaintainsIndexes(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Items")
 	createIndex(t, s, "Items", "Price")
-	eq := func(v core.Value) []string { return indexKeys(t, s, "Items", "Price", core.IndexEq(v)) }
-	apply := func(kind core.OpKind, e *core.Entity) {
+	eq := func(v model.Value) []string { return indexKeys(t, s, "Items", "Price", core.IndexEq(v)) }
+	apply := func(kind core.OpKind, e *model.Entity) {
 		t.Helper()
 		if _, err := s.Apply("Items", core.Op{Kind: kind, Entity: e}); err != nil {
 			t.Fatalf("%v: %v", kind, err)
@@ -131,20 +132,20 @@ func TestTx_Apply_MaintainsIndexes(t *testing.T) {
 	steps := []struct {
 		name string
 		kind core.OpKind
-		e    *core.Entity
-		at   core.Value
+		e    *model.Entity
+		at   model.Value
 		want []string
 	}{
-		{"Insert", core.OpInsert, priced("p", "1", core.Int32Value(1)), core.Int32Value(1), []string{"p/1"}},
-		{"Replace", core.OpReplace, priced("p", "1", core.Int32Value(2)), core.Int32Value(1), nil},
-		{"ReplaceWithout", core.OpReplace, &core.Entity{PartitionKey: "p", RowKey: "1"}, core.Int32Value(2), nil},
-		{"Merge", core.OpMerge, priced("p", "1", core.StringValue("x")), core.StringValue("x"), []string{"p/1"}},
-		{"MergeOther", core.OpMerge, &core.Entity{PartitionKey: "p", RowKey: "1", Properties: []core.Property{{Name: "Other", Value: core.BoolValue(true)}}}, core.StringValue("x"), []string{"p/1"}},
-		{"InsertOrReplace", core.OpInsertOrReplace, priced("p", "1", core.DoubleValue(3.5)), core.StringValue("x"), nil},
-		{"InsertOrReplaceNew", core.OpInsertOrReplace, priced("p", "2", core.DoubleValue(3.5)), core.DoubleValue(3.5), []string{"p/1", "p/2"}},
-		{"InsertOrMerge", core.OpInsertOrMerge, priced("p", "2", core.Int64Value(7)), core.DoubleValue(3.5), []string{"p/1"}},
-		{"InsertOrMergeNew", core.OpInsertOrMerge, priced("p", "3", core.Int64Value(7)), core.Int32Value(7), []string{"p/2", "p/3"}},
-		{"Delete", core.OpDelete, &core.Entity{PartitionKey: "p", RowKey: "2"}, core.Int32Value(7), []string{"p/3"}},
+		{"Insert", core.OpInsert, priced("p", "1", model.Int32Value(1)), model.Int32Value(1), []string{"p/1"}},
+		{"Replace", core.OpReplace, priced("p", "1", model.Int32Value(2)), model.Int32Value(1), nil},
+		{"ReplaceWithout", core.OpReplace, &model.Entity{PartitionKey: "p", RowKey: "1"}, model.Int32Value(2), nil},
+		{"Merge", core.OpMerge, priced("p", "1", model.StringValue("x")), model.StringValue("x"), []string{"p/1"}},
+		{"MergeOther", core.OpMerge, &model.Entity{PartitionKey: "p", RowKey: "1", Properties: []model.Property{{Name: "Other", Value: model.BoolValue(true)}}}, model.StringValue("x"), []string{"p/1"}},
+		{"InsertOrReplace", core.OpInsertOrReplace, priced("p", "1", model.DoubleValue(3.5)), model.StringValue("x"), nil},
+		{"InsertOrReplaceNew", core.OpInsertOrReplace, priced("p", "2", model.DoubleValue(3.5)), model.DoubleValue(3.5), []string{"p/1", "p/2"}},
+		{"InsertOrMerge", core.OpInsertOrMerge, priced("p", "2", model.Int64Value(7)), model.DoubleValue(3.5), []string{"p/1"}},
+		{"InsertOrMergeNew", core.OpInsertOrMerge, priced("p", "3", model.Int64Value(7)), model.Int32Value(7), []string{"p/2", "p/3"}},
+		{"Delete", core.OpDelete, &model.Entity{PartitionKey: "p", RowKey: "2"}, model.Int32Value(7), []string{"p/3"}},
 	}
 	for _, st := range steps {
 		t.Run("OK/"+st.name, func(t *testing.T) {
@@ -155,9 +156,9 @@ func TestTx_Apply_MaintainsIndexes(t *testing.T) {
 		})
 	}
 	t.Run("OK/FailedWriteLeavesIndex", func(t *testing.T) {
-		_, err := s.Apply("Items", core.Op{Kind: core.OpInsert, Entity: priced("p", "3", core.Int32Value(8))})
+		_, err := s.Apply("Items", core.Op{Kind: core.OpInsert, Entity: priced("p", "3", model.Int32Value(8))})
 		wantErr(t, err, core.ErrEntityExists)
-		if got := eq(core.Int32Value(8)); len(got) != 0 {
+		if got := eq(model.Int32Value(8)); len(got) != 0 {
 			t.Fatalf("entries of a failed insert: %v", got)
 		}
 		checkIndexes(t, s, "Items")
@@ -167,26 +168,26 @@ func TestTx_Apply_MaintainsIndexes(t *testing.T) {
 func TestStore_ApplyBatch_MaintainsIndexes(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Items")
 	createIndex(t, s, "Items", "Price")
-	insert(t, s, "Items", priced("p", "0", core.Int32Value(1)))
+	insert(t, s, "Items", priced("p", "0", model.Int32Value(1)))
 	t.Run("OK", func(t *testing.T) {
 		_, err := s.ApplyBatch("Items", []core.Op{
-			{Kind: core.OpInsert, Entity: priced("p", "1", core.Int32Value(1))},
-			{Kind: core.OpMerge, Entity: priced("p", "0", core.Int32Value(2))},
-			{Kind: core.OpInsertOrReplace, Entity: priced("p", "2", core.Int32Value(1))},
+			{Kind: core.OpInsert, Entity: priced("p", "1", model.Int32Value(1))},
+			{Kind: core.OpMerge, Entity: priced("p", "0", model.Int32Value(2))},
+			{Kind: core.OpInsertOrReplace, Entity: priced("p", "2", model.Int32Value(1))},
 		})
 		wantErr(t, err, nil)
 		checkIndexes(t, s, "Items")
-		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(core.Int32Value(1))); !slices.Equal(got, []string{"p/1", "p/2"}) {
+		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1", "p/2"}) {
 			t.Fatalf("entries: %v", got)
 		}
 	})
 	t.Run("ErrEntityExists/RolledBack", func(t *testing.T) {
 		_, err := s.ApplyBatch("Items", []core.Op{
-			{Kind: core.OpInsert, Entity: priced("p", "9", core.Int32Value(9))},
-			{Kind: core.OpInsert, Entity: priced("p", "1", core.Int32Value(9))},
+			{Kind: core.OpInsert, Entity: priced("p", "9", model.Int32Value(9))},
+			{Kind: core.OpInsert, Entity: priced("p", "1", model.Int32Value(9))},
 		})
 		wantErr(t, err, core.ErrEntityExists)
-		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(core.Int32Value(9))); len(got) != 0 {
+		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int32Value(9))); len(got) != 0 {
 			t.Fatalf("entries of a failed batch: %v", got)
 		}
 		checkIndexes(t, s, "Items")
@@ -196,7 +197,7 @@ func TestStore_ApplyBatch_MaintainsIndexes(t *testing.T) {
 func TestTx_DeleteTable_DropsIndexes(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Items")
 	createIndex(t, s, "Items", "Price")
-	insert(t, s, "Items", priced("p", "1", core.Int32Value(1)))
+	insert(t, s, "Items", priced("p", "1", model.Int32Value(1)))
 	wantErr(t, s.DeleteTable("Items"), nil)
 	if _, err := s.CreateTable("Items"); err != nil {
 		t.Fatal(err)
@@ -207,7 +208,7 @@ func TestTx_DeleteTable_DropsIndexes(t *testing.T) {
 		t.Fatalf("indexes of a re-created table: %v", props)
 	}
 	createIndex(t, s, "Items", "Price")
-	if got := indexKeys(t, s, "Items", "Price", core.IndexBelow(core.Int32Value(100), true)); len(got) != 0 {
+	if got := indexKeys(t, s, "Items", "Price", core.IndexBelow(model.Int32Value(100), true)); len(got) != 0 {
 		t.Fatalf("entries left from the deleted table: %v", got)
 	}
 }
@@ -222,7 +223,7 @@ func TestOpen_Indexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.CreateTable("Old")
-	insert(t, s, "Old", priced("p", "1", core.Int32Value(1)))
+	insert(t, s, "Old", priced("p", "1", model.Int32Value(1)))
 	s.Close()
 	t.Run("OK", func(t *testing.T) {
 		s, err := open(core.IndexSpec{Table: "old", Property: "Price"}, core.IndexSpec{Table: "New", Property: "Price"})
@@ -230,20 +231,20 @@ func TestOpen_Indexes(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		if got := indexKeys(t, s, "Old", "Price", core.IndexEq(core.Int32Value(1))); !slices.Equal(got, []string{"p/1"}) {
+		if got := indexKeys(t, s, "Old", "Price", core.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1"}) {
 			t.Fatalf("existing table's entries: %v", got)
 		}
 		if _, err := s.CreateTable("New"); err != nil {
 			t.Fatal(err)
 		}
-		insert(t, s, "New", priced("p", "1", core.Int32Value(1)))
-		if got := indexKeys(t, s, "New", "Price", core.IndexEq(core.Int32Value(1))); !slices.Equal(got, []string{"p/1"}) {
+		insert(t, s, "New", priced("p", "1", model.Int32Value(1)))
+		if got := indexKeys(t, s, "New", "Price", core.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1"}) {
 			t.Fatalf("new table's entries: %v", got)
 		}
 	})
 	t.Run("ErrPropertyNameInvalid", func(t *testing.T) {
 		_, err := open(core.IndexSpec{Table: "Old", Property: "RowKey"})
-		wantErr(t, err, core.ErrPropertyNameInvalid)
+		wantErr(t, err, model.ErrPropertyNameInvalid)
 	})
 }
 
@@ -264,9 +265,9 @@ func TestIndex_ReopenAndCompaction(t *testing.T) {
 			s.CreateTable("Items")
 			createIndex(t, s, "Items", "Price")
 			for i := range 50 {
-				insert(t, s, "Items", priced("p", itoa(i), core.Int32Value(int32(i%5))))
+				insert(t, s, "Items", priced("p", itoa(i), model.Int32Value(int32(i%5))))
 			}
-			s.Apply("Items", core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: "p", RowKey: "3"}})
+			s.Apply("Items", core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: "p", RowKey: "3"}})
 			if compact {
 				wantErr(t, s.Compact(), nil)
 			}
@@ -277,7 +278,7 @@ func TestIndex_ReopenAndCompaction(t *testing.T) {
 			}
 			defer s.Close()
 			checkIndexes(t, s, "Items")
-			if got := indexKeys(t, s, "Items", "Price", core.IndexEq(core.Int32Value(3))); len(got) != 9 {
+			if got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int32Value(3))); len(got) != 9 {
 				t.Fatalf("Price eq 3: %d entries, want 9", len(got))
 			}
 		})
@@ -287,15 +288,15 @@ func TestIndex_ReopenAndCompaction(t *testing.T) {
 // TestIndexRange_Order checks that each class's encoding orders values as the filter
 // compares them, ranges included, with awkward values at the edges.
 func TestIndexRange_Order(t *testing.T) {
-	g1, _ := core.ParseGuid("00000000-0000-0000-0000-000000000001")
-	g2, _ := core.ParseGuid("ffffffff-0000-0000-0000-000000000000")
-	classes := map[string][]core.Value{ // each in ascending order
-		"String":   {core.StringValue(""), core.StringValue("a"), core.StringValue("a\x00"), core.StringValue("a\x00b"), core.StringValue("a\x01"), core.StringValue("ab"), core.StringValue("\U0001F600")},
-		"Binary":   {core.BinaryValue(nil), core.BinaryValue([]byte{0}), core.BinaryValue([]byte{0, 0}), core.BinaryValue([]byte{0, 0xff}), core.BinaryValue([]byte{1}), core.BinaryValue([]byte{0xff, 0xff})},
-		"Number":   {core.DoubleValue(math.Inf(-1)), core.Int64Value(math.MinInt64), core.Int32Value(-5), core.DoubleValue(-0.5), core.Int32Value(0), core.DoubleValue(1e-300), core.Int64Value(1 << 53), core.DoubleValue(1e300), core.DoubleValue(math.Inf(1))},
-		"DateTime": {core.DateTimeValue(core.MinDateTime), core.DateTimeValue(core.MinDateTime + 1), core.DateTimeValue(core.MaxDateTime)},
-		"Guid":     {core.GuidValue(g1), core.GuidValue(g2)},
-		"Boolean":  {core.BoolValue(false), core.BoolValue(true)},
+	g1, _ := model.ParseGuid("00000000-0000-0000-0000-000000000001")
+	g2, _ := model.ParseGuid("ffffffff-0000-0000-0000-000000000000")
+	classes := map[string][]model.Value{ // each in ascending order
+		"String":   {model.StringValue(""), model.StringValue("a"), model.StringValue("a\x00"), model.StringValue("a\x00b"), model.StringValue("a\x01"), model.StringValue("ab"), model.StringValue("\U0001F600")},
+		"Binary":   {model.BinaryValue(nil), model.BinaryValue([]byte{0}), model.BinaryValue([]byte{0, 0}), model.BinaryValue([]byte{0, 0xff}), model.BinaryValue([]byte{1}), model.BinaryValue([]byte{0xff, 0xff})},
+		"Number":   {model.DoubleValue(math.Inf(-1)), model.Int64Value(math.MinInt64), model.Int32Value(-5), model.DoubleValue(-0.5), model.Int32Value(0), model.DoubleValue(1e-300), model.Int64Value(1 << 53), model.DoubleValue(1e300), model.DoubleValue(math.Inf(1))},
+		"DateTime": {model.DateTimeValue(model.MinDateTime), model.DateTimeValue(model.MinDateTime + 1), model.DateTimeValue(model.MaxDateTime)},
+		"Guid":     {model.GuidValue(g1), model.GuidValue(g2)},
+		"Boolean":  {model.BoolValue(false), model.BoolValue(true)},
 	}
 	for name, vals := range classes {
 		t.Run("OK/"+name, func(t *testing.T) {
@@ -304,7 +305,7 @@ func TestIndexRange_Order(t *testing.T) {
 			for i, v := range vals {
 				insert(t, s, "Items", priced("p", itoa(i), v))
 			}
-			insert(t, s, "Items", priced("q", "nan", core.DoubleValue(math.NaN())))
+			insert(t, s, "Items", priced("q", "nan", model.DoubleValue(math.NaN())))
 			all := indexKeys(t, s, "Items", "Price", core.IndexBelow(vals[len(vals)-1], true))
 			for i, v := range vals {
 				if got := indexKeys(t, s, "Items", "Price", core.IndexEq(v)); !slices.Contains(got, "p/"+itoa(i)) || len(got) != 1 {

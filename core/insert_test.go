@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // TestTx_Apply_InsertExisting: an insert finds an existing entity in the write itself
@@ -15,11 +16,11 @@ func TestTx_Apply_InsertExisting(t *testing.T) {
 	backend := memoryBackend()
 	s := newRuleStore(t, core.Options{Backend: backend()}, "Items")
 	createIndex(t, s, "Items", "Price")
-	was := insert(t, s, "Items", priced("p", "1", core.Int32Value(1)))
+	was := insert(t, s, "Items", priced("p", "1", model.Int32Value(1)))
 	err := s.Update(func(tx *core.Tx) error {
-		_, err := tx.Apply("Items", core.Op{Kind: core.OpInsert, Entity: priced("p", "1", core.Int32Value(8))})
+		_, err := tx.Apply("Items", core.Op{Kind: core.OpInsert, Entity: priced("p", "1", model.Int32Value(8))})
 		wantErr(t, err, core.ErrEntityExists)
-		_, err = tx.Apply("Items", core.Op{Kind: core.OpInsert, Entity: priced("p", "2", core.Int32Value(2))})
+		_, err = tx.Apply("Items", core.Op{Kind: core.OpInsert, Entity: priced("p", "2", model.Int32Value(2))})
 		return err
 	})
 	wantErr(t, err, nil)
@@ -30,10 +31,10 @@ func TestTx_Apply_InsertExisting(t *testing.T) {
 		if got.ETag() != was.ETag() || !slices.Equal(got.Properties, was.Properties) {
 			t.Fatalf("entity after a failed insert: %+v, want %+v", got, was)
 		}
-		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(core.Int32Value(8))); len(got) != 0 {
+		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int32Value(8))); len(got) != 0 {
 			t.Fatalf("index entries of a failed insert: %v", got)
 		}
-		if got := indexKeys(t, s, "Items", "Price", core.IndexBelow(core.Int32Value(100), true)); !slices.Equal(got, []string{"p/1", "p/2"}) {
+		if got := indexKeys(t, s, "Items", "Price", core.IndexBelow(model.Int32Value(100), true)); !slices.Equal(got, []string{"p/1", "p/2"}) {
 			t.Fatalf("index entries: %v", got)
 		}
 		checkIndexes(t, s, "Items")

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // FuzzValidateKey checks ValidateKey against the rule written out independently: valid
@@ -20,9 +21,9 @@ func FuzzValidateKey(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, key string) {
-		err := core.ValidateKey(core.RowKeyName, key)
-		var fe *core.FieldError
-		if err != nil && (!errors.As(err, &fe) || fe.Field != core.RowKeyName) {
+		err := model.ValidateKey(model.RowKeyName, key)
+		var fe *model.FieldError
+		if err != nil && (!errors.As(err, &fe) || fe.Field != model.RowKeyName) {
 			t.Fatalf("ValidateKey(%q) = %v, want a FieldError for RowKey", key, err)
 		}
 		units := len(utf16.Encode([]rune(key)))
@@ -31,9 +32,9 @@ func FuzzValidateKey(f *testing.F) {
 		})
 		switch {
 		case units > 512 && utf8.ValidString(key):
-			wantErr(t, err, core.ErrKeyTooLarge)
+			wantErr(t, err, model.ErrKeyTooLarge)
 		case bad:
-			if !errors.Is(err, core.ErrKeyInvalid) && !errors.Is(err, core.ErrKeyTooLarge) {
+			if !errors.Is(err, model.ErrKeyInvalid) && !errors.Is(err, model.ErrKeyTooLarge) {
 				t.Fatalf("ValidateKey(%q) = %v, want ErrKeyInvalid", key, err)
 			}
 		default:
@@ -124,7 +125,7 @@ func TestTx_Scan_Ranges(t *testing.T) {
 		if !seen[k] {
 			seen[k] = true
 			keys = append(keys, k)
-			insert(t, s, "Scan", &core.Entity{PartitionKey: k.pk, RowKey: k.rk})
+			insert(t, s, "Scan", &model.Entity{PartitionKey: k.pk, RowKey: k.rk})
 		}
 	}
 	slices.SortFunc(keys, comparePKRK)
@@ -139,7 +140,7 @@ func TestTx_Scan_Ranges(t *testing.T) {
 			}
 		}
 		err := s.View(func(tx *core.Tx) error {
-			return tx.Scan("Scan", kr, func(e *core.Entity) bool {
+			return tx.Scan("Scan", kr, func(e *model.Entity) bool {
 				got = append(got, pkrk{e.PartitionKey, e.RowKey})
 				return true
 			})

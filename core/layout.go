@@ -77,3 +77,20 @@ func deletionKey(id, pk, rk string) string { return tableDeletions(id) + pk + se
 
 // tableDeletionKey is the buntdb key of the deletion record of table id itself.
 func tableDeletionKey(id string) string { return deletionPrefix + id }
+
+// tableID is the case-folded form of a table name under which the table is stored, so that
+// names compare case-insensitively while the name as created is kept in the table record.
+func tableID(name string) string { return strings.ToLower(name) }
+
+// appendLower appends table name s as tableID makes it, with no allocation of its own: a
+// valid table name is ASCII, so its capitals are the only bytes to change.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}

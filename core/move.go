@@ -3,6 +3,7 @@ package core
 import (
 	"strconv"
 
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tidwall/buntdb"
 )
 
@@ -117,7 +118,7 @@ func (tx *Tx) Import(table string, recs []Moved) error {
 		case MovedDeletion:
 			err = tx.importStamped(table, deletionKey(id, m.PartitionKey, m.RowKey), m.Value)
 		default:
-			err = ErrValueInvalid
+			err = model.ErrValueInvalid
 		}
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // moveFixture is a store with table T: partitions a, b, c, d of three entities each, and
@@ -65,7 +66,7 @@ func keysOf(t *testing.T, s *core.Store) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := s.View(func(tx *core.Tx) error {
-		return tx.Scan("things", core.WholeTable, func(e *core.Entity) bool {
+		return tx.Scan("things", core.WholeTable, func(e *model.Entity) bool {
 			out[e.PartitionKey+"/"+e.RowKey] = e.ETag()
 			return true
 		})

@@ -1,6 +1,9 @@
 package core
 
-import "strconv"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+	"strconv"
+)
 
 // A range moved to another store (see Export) must keep its change feed: a reader's
 // checkpoint, issued by the old store while it served the range, must resume in the new
@@ -13,10 +16,10 @@ import "strconv"
 // identity and clock, its deletion horizon, and the Timestamp of the table's last deletion
 // (0 if it never was deleted).
 type FeedState struct {
-	Store        Guid
-	Clock        DateTime
-	Horizon      DateTime
-	TableDeleted DateTime
+	Store        model.Guid
+	Clock        model.DateTime
+	Horizon      model.DateTime
+	TableDeleted model.DateTime
 }
 
 // FeedState returns the state of this store's change feed of table, to hand to AdoptFeed.
@@ -42,7 +45,7 @@ func (tx *Tx) FeedState(table string) (FeedState, error) {
 // its own, so every checkpoint f's store issued is checked here as it would be there, and
 // every later write here takes a Timestamp after all of them.
 func (tx *Tx) AdoptFeed(table string, f FeedState) error {
-	if f.Store == (Guid{}) {
+	if f.Store == (model.Guid{}) {
 		return nil // the old store never wrote, so it issued no checkpoint
 	}
 	if err := tx.set(storeIDKey, string(f.Store[:])); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // feedAfter lists the keys of the changes of T in s after since ("-" before a deletion's).
@@ -114,7 +115,7 @@ func TestStore_Bytes(t *testing.T) {
 	if err != nil || small <= 0 {
 		t.Fatalf("Bytes = %d, %v", small, err)
 	}
-	big := core.Property{Name: "Blob", Value: core.BinaryValue(make([]byte, 60000))}
+	big := model.Property{Name: "Blob", Value: model.BinaryValue(make([]byte, 60000))}
 	if _, err := s.Apply("things", core.Op{Kind: core.OpInsert, Entity: entity("e", "0", big)}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/tabletopdb/tabletop/core/model"
+
 // OpKind is a kind of entity write.
 type OpKind uint8
 
@@ -33,12 +35,12 @@ func (k OpKind) String() string {
 // OpReplace, OpMerge and OpDelete, the ETag the stored entity must have ("*" or "" for any).
 type Op struct {
 	Kind    OpKind
-	Entity  *Entity
+	Entity  *model.Entity
 	IfMatch string
 }
 
 // Get returns entity (pk, rk) of a table, or ErrEntityNotFound.
-func (tx *Tx) Get(table, pk, rk string) (*Entity, error) {
+func (tx *Tx) Get(table, pk, rk string) (*model.Entity, error) {
 	rec, err := tx.lookup(table, pk, rk)
 	if err != nil {
 		return nil, err
@@ -62,7 +64,7 @@ func (tx *Tx) GetRecord(table, pk, rk string) (Record, error) {
 // exists only while its table does (DeleteTable deletes the table's entities with it), so
 // the table is looked up only when the entity is missing, to tell which of the two is.
 func (tx *Tx) lookup(table, pk, rk string) (Record, error) {
-	if ValidateTableName(table) != nil {
+	if model.ValidateTableName(table) != nil {
 		return Record{}, ErrTableNotFound
 	}
 	if rec, ok, err := tx.lookupPoint(table, pk, rk); ok {
@@ -84,7 +86,7 @@ func (tx *Tx) lookup(table, pk, rk string) (Record, error) {
 // Apply performs one write on a table and returns the entity as stored, with its new
 // Timestamp (nil for OpDelete). Properties in op.Entity are used as given; the caller
 // must not change them afterwards.
-func (tx *Tx) Apply(table string, op Op) (*Entity, error) {
+func (tx *Tx) Apply(table string, op Op) (*model.Entity, error) {
 	if _, err := tx.Table(table); err != nil {
 		return nil, err
 	}
@@ -92,7 +94,7 @@ func (tx *Tx) Apply(table string, op Op) (*Entity, error) {
 }
 
 // apply performs op on the table whose id is given, which the caller has found to exist.
-func (tx *Tx) apply(id string, op Op) (*Entity, error) {
+func (tx *Tx) apply(id string, op Op) (*model.Entity, error) {
 	if err := validateOp(op); err != nil {
 		return nil, err
 	}
@@ -100,7 +102,7 @@ func (tx *Tx) apply(id string, op Op) (*Entity, error) {
 }
 
 // applyValid is apply for an op validateOp has accepted.
-func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
+func (tx *Tx) applyValid(id string, op Op) (*model.Entity, error) {
 	if op.Kind == OpInsert {
 		return tx.insert(id, op.Entity)
 	}
@@ -129,7 +131,7 @@ func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 	}
 	next := e
 	if old != nil && (op.Kind == OpMerge || op.Kind == OpInsertOrMerge) {
-		next = merged(old, e)
+		next = model.Merge(old, e)
 		if err := next.Validate(); err != nil {
 			return nil, err
 		}
@@ -138,12 +140,12 @@ func (tx *Tx) applyValid(id string, op Op) (*Entity, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: next.Properties}
+	out := &model.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: next.Properties}
 	return out, tx.set(encodeKeyed(out.Timestamp, out.Properties, key))
 }
 
 // insert adds entity e to table id; see insertPrepared.
-func (tx *Tx) insert(id string, e *Entity) (*Entity, error) {
+func (tx *Tx) insert(id string, e *model.Entity) (*model.Entity, error) {
 	p := prepareInsert(id, e)
 	return tx.insertPrepared(&p)
 }
@@ -151,7 +153,7 @@ func (tx *Tx) insert(id string, e *Entity) (*Entity, error) {
 // insertPrepared performs a prepared insert. It looks the key up only once, in the write
 // itself, which tells whether an entity was there: then that entity is put back and the
 // insert fails with ErrEntityExists, leaving only the transaction's Timestamp issued.
-func (tx *Tx) insertPrepared(p *preparedInsert) (*Entity, error) {
+func (tx *Tx) insertPrepared(p *preparedInsert) (*model.Entity, error) {
 	ts, err := tx.timestamp()
 	if err != nil {
 		return nil, err
@@ -179,22 +181,22 @@ func (tx *Tx) localChange(id, pk, rk string) error {
 // validateOp checks the op's kind and entity before anything is read.
 func validateOp(op Op) error {
 	if op.Kind < OpInsert || op.Kind > OpDelete {
-		return ErrValueInvalid
+		return model.ErrValueInvalid
 	}
 	if op.Entity == nil {
-		return ErrKeyMissing
+		return model.ErrKeyMissing
 	}
 	if op.Kind == OpDelete {
-		if err := ValidateKey(PartitionKeyName, op.Entity.PartitionKey); err != nil {
+		if err := model.ValidateKey(model.PartitionKeyName, op.Entity.PartitionKey); err != nil {
 			return err
 		}
-		return ValidateKey(RowKeyName, op.Entity.RowKey)
+		return model.ValidateKey(model.RowKeyName, op.Entity.RowKey)
 	}
 	return op.Entity.Validate()
 }
 
 // stored returns the entity at key, or nil if there is none.
-func (tx *Tx) stored(key string, e *Entity) (*Entity, error) {
+func (tx *Tx) stored(key string, e *model.Entity) (*model.Entity, error) {
 	v, ok, err := tx.get(key)
 	if err != nil || !ok {
 		return nil, err
@@ -203,7 +205,7 @@ func (tx *Tx) stored(key string, e *Entity) (*Entity, error) {
 }
 
 // precondition checks existence and the ETag condition of op against the stored entity.
-func precondition(op Op, old *Entity) error {
+func precondition(op Op, old *model.Entity) error {
 	switch op.Kind {
 	case OpInsert:
 		if old != nil {
@@ -216,7 +218,7 @@ func precondition(op Op, old *Entity) error {
 		if op.IfMatch == "" {
 			return nil
 		}
-		if err := CheckETag(op.IfMatch); err != nil {
+		if err := model.CheckETag(op.IfMatch); err != nil {
 			return err
 		}
 		if !etagMatches(op.IfMatch, old) {
@@ -228,7 +230,7 @@ func precondition(op Op, old *Entity) error {
 
 // Scan calls fn with each entity of a table within r, in key order, until fn returns
 // false. To resume after the last entity seen, scan r.After(pk, rk).
-func (tx *Tx) Scan(table string, r KeyRange, fn func(e *Entity) bool) error {
+func (tx *Tx) Scan(table string, r KeyRange, fn func(e *model.Entity) bool) error {
 	var derr error
 	err := tx.ScanRecords(table, r, func(rec *Record) bool {
 		e, err := rec.Entity()
@@ -240,3 +242,6 @@ func (tx *Tx) Scan(table string, r KeyRange, fn func(e *Entity) bool) error {
 	})
 	return orErr(err, derr)
 }
+
+// etagMatches reports whether If-Match value want is satisfied by entity e.
+func etagMatches(want string, e *model.Entity) bool { return want == model.ETagAny || want == e.ETag() }

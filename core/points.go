@@ -1,6 +1,9 @@
 package core
 
-import "sync/atomic"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+	"sync/atomic"
+)
 
 // A point map is a hash map of one table's entities, from key (after the table's prefix)
 // to that key and stored form, all sharing the tree's strings: a read-only point read (Tx.Get,
@@ -86,7 +89,7 @@ func (c *points) lookup(id []byte) (m pointMap, build bool, loads uint64) {
 // the read is made in a transaction (Tx.lookup), which counts it and builds the map when
 // it is due.
 func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
-	if c == nil || c.built.Load() == 0 || ValidateTableName(table) != nil {
+	if c == nil || c.built.Load() == 0 || model.ValidateTableName(table) != nil {
 		return Record{}, false
 	}
 	loads, ok := c.stamp()

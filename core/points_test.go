@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"github.com/tabletopdb/tabletop/core/model"
 	"sync"
 	"testing"
 )
@@ -14,7 +15,7 @@ func readPoints(t *testing.T, s *Store, n int) {
 	for i := range n {
 		e := imageEntity(i%60, "")
 		got, err := s.Get("Img", e.PartitionKey, e.RowKey)
-		var want *Entity
+		var want *model.Entity
 		var werr error
 		if uerr := s.Update(func(tx *Tx) error { want, werr = tx.Get("Img", e.PartitionKey, e.RowKey); return nil }); uerr != nil {
 			t.Fatal(uerr)
@@ -72,7 +73,7 @@ func TestTx_Get_Points(t *testing.T) {
 			}
 			readPoints(t, s, 60)
 		}
-		if e, err := s.Get("Img", "p1", "0001"); err != nil || fmt.Sprint(e.Properties[1].Value) != fmt.Sprint(StringValue("x")) {
+		if e, err := s.Get("Img", "p1", "0001"); err != nil || fmt.Sprint(e.Properties[1].Value) != fmt.Sprint(model.StringValue("x")) {
 			t.Fatalf("Get after replace = %v, %v", e, err)
 		}
 	})
@@ -183,10 +184,10 @@ func TestStore_ApplyChangeSet_Points(t *testing.T) {
 // must see it, from a map or the tree. Run it with -race.
 func TestTx_Get_PointsRace(t *testing.T) {
 	s := imageStore(t, Options{}, 50)
-	n := func(e *Entity) int32 { return e.Properties[0].Value.Int32() }
-	set := func(i int) *Entity {
+	n := func(e *model.Entity) int32 { return e.Properties[0].Value.Int32() }
+	set := func(i int) *model.Entity {
 		e := imageEntity(7, "w")
-		e.Properties[0].Value = Int32Value(int32(i))
+		e.Properties[0].Value = model.Int32Value(int32(i))
 		return e
 	}
 	done := make(chan struct{})
@@ -201,9 +202,9 @@ func TestTx_Get_PointsRace(t *testing.T) {
 				default:
 				}
 				// GetRecord reads a map with no transaction, Get in one.
-				get := func() (*Entity, error) { return s.Get("Img", "p1", "0007") }
+				get := func() (*model.Entity, error) { return s.Get("Img", "p1", "0007") }
 				if last%2 == 0 {
-					get = func() (*Entity, error) {
+					get = func() (*model.Entity, error) {
 						rec, err := s.GetRecord("Img", "p1", "0007")
 						if err != nil {
 							return nil, err
@@ -255,7 +256,7 @@ func BenchmarkStore_GetRecordParallel(b *testing.B) {
 				b.Fatal(err)
 			}
 			for i := range pks {
-				e := &Entity{PartitionKey: pks[i], RowKey: rks[i], Properties: []Property{{Name: "N", Value: Int32Value(int32(i))}}}
+				e := &model.Entity{PartitionKey: pks[i], RowKey: rks[i], Properties: []model.Property{{Name: "N", Value: model.Int32Value(int32(i))}}}
 				if _, err := s.Apply("Bench", Op{Kind: OpInsert, Entity: e}); err != nil {
 					b.Fatal(err)
 				}

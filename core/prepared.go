@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/binary"
+	"github.com/tabletopdb/tabletop/core/model"
 	"unsafe"
 )
 
@@ -11,27 +12,27 @@ import (
 // Timestamp the write takes into the record in place, so that writers hold the lock for
 // the B-tree writes and little else.
 type preparedInsert struct {
-	id     string  // the table's id
-	out    *Entity // the entity as it will be stored; its Timestamp is set by stamp
-	rec    []byte  // the record, written by nothing once stamp has returned
-	keyLen int     // the key's length: the stored form follows it
+	id     string        // the table's id
+	out    *model.Entity // the entity as it will be stored; its Timestamp is set by stamp
+	rec    []byte        // the record, written by nothing once stamp has returned
+	keyLen int           // the key's length: the stored form follows it
 }
 
 // placeholderStamp is the Timestamp a prepared record is encoded with. Its uvarint takes
 // nine bytes, as does every Timestamp from the year 229 on (MinDateTime is 1601), so
 // stamp overwrites it in place.
-const placeholderStamp = MinDateTime
+const placeholderStamp = model.MinDateTime
 
 // prepareInsert encodes the insert of entity e into table id (see preparedInsert).
-func prepareInsert(id string, e *Entity) preparedInsert {
+func prepareInsert(id string, e *model.Entity) preparedInsert {
 	rec, keyLen := appendKeyed(placeholderStamp, e.Properties, entityPrefix, id, sep, e.PartitionKey, sep, e.RowKey)
-	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: e.Properties}
+	out := &model.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: e.Properties}
 	return preparedInsert{id: id, out: out, rec: rec, keyLen: keyLen}
 }
 
 // stamp sets the insert's Timestamp to ts and returns its key and stored form. It is
 // called once, before anything reads the record.
-func (p *preparedInsert) stamp(ts DateTime) (key, value string) {
+func (p *preparedInsert) stamp(ts model.DateTime) (key, value string) {
 	p.out.Timestamp = ts
 	at := p.keyLen + 1 // the Timestamp follows the codec's version byte
 	var buf [binary.MaxVarintLen64]byte

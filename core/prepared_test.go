@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tabletopdb/tabletop/core/model"
 	"testing"
 )
 
@@ -8,12 +9,12 @@ import (
 // encodeKeyed makes with that Timestamp, whether the Timestamp's encoding has the
 // placeholder's length (every Timestamp a store issues) or not.
 func TestPreparedInsert_Stamp(t *testing.T) {
-	e := &Entity{PartitionKey: "p", RowKey: "r", Properties: []Property{
-		{Name: "Name", Value: StringValue("a name")}, {Name: "Count", Value: Int32Value(7)},
-		{Name: "When", Value: DateTimeValue(MinDateTime + 5)}}}
-	for name, ts := range map[string]DateTime{
-		"OK":                           MinDateTime + 123_456_789,
-		"OK_MaxDateTime":               MaxDateTime,
+	e := &model.Entity{PartitionKey: "p", RowKey: "r", Properties: []model.Property{
+		{Name: "Name", Value: model.StringValue("a name")}, {Name: "Count", Value: model.Int32Value(7)},
+		{Name: "When", Value: model.DateTimeValue(model.MinDateTime + 5)}}}
+	for name, ts := range map[string]model.DateTime{
+		"OK":                           model.MinDateTime + 123_456_789,
+		"OK_MaxDateTime":               model.MaxDateTime,
 		"shorter than the placeholder": 5,
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Example_readme is the README's Go snippet ("Getting started: embedding the Go engine"),
@@ -23,8 +24,8 @@ func Example_readme() {
 	if _, err := s.CreateTable("People"); err != nil {
 		log.Fatal(err)
 	}
-	e := &core.Entity{PartitionKey: "staff", RowKey: "Ada"}
-	e.Set("Age", core.Int32Value(36))
+	e := &model.Entity{PartitionKey: "staff", RowKey: "Ada"}
+	e.Set("Age", model.Int32Value(36))
 	if _, err := s.Apply("People", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 		log.Fatal(err)
 	}

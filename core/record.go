@@ -1,6 +1,9 @@
 package core
 
-import "iter"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+	"iter"
+)
 
 // Record is an entity as the store holds it: its keys and its stored form, read in place.
 // A filter compares the properties it names with Lookup, and the wire codec writes a page
@@ -29,13 +32,13 @@ func (r *Record) splitKeys() {
 
 // NewRecord returns the record the store holds for e: e's keys, Timestamp and properties
 // in their stored form.
-func NewRecord(e *Entity) Record {
+func NewRecord(e *model.Entity) Record {
 	return Record{PartitionKey: e.PartitionKey, RowKey: e.RowKey, data: encodeEntity(e.Timestamp, e.Properties)}
 }
 
 // Timestamp returns the record's Timestamp, read from the head of the stored form; zero if
 // the record is corrupt.
-func (r *Record) Timestamp() DateTime {
+func (r *Record) Timestamp() model.DateTime {
 	d := decoder{s: r.data}
 	if d.byte() != entityCodecVersion {
 		return 0
@@ -44,21 +47,21 @@ func (r *Record) Timestamp() DateTime {
 	if d.err {
 		return 0
 	}
-	return DateTime(ts)
+	return model.DateTime(ts)
 }
 
 // Lookup returns the value of the named custom property and whether the record has it. It
 // steps over the properties before it without building their values and allocates
 // nothing: the value's text shares the record's memory. A malformed property before the
 // one sought, or the one sought, reads as absent.
-func (r *Record) Lookup(name string) (Value, bool) {
+func (r *Record) Lookup(name string) (model.Value, bool) {
 	s := r.data
 	i, left := propertiesAt(s)
 	for ; left > 0; left-- {
 		if i+1 >= len(s) {
 			break
 		}
-		typ := Type(s[i])
+		typ := model.Type(s[i])
 		n, at := int(s[i+1]), i+2 // a name's length, one byte unless 128 or more
 		if n >= 0x80 {
 			n, at = lengthAt(s, i+1)
@@ -75,7 +78,7 @@ func (r *Record) Lookup(name string) (Value, bool) {
 			break
 		}
 	}
-	return Value{}, false
+	return model.Value{}, false
 }
 
 // sameName reports whether the names a and b, of the same length, are equal. Most names
@@ -97,13 +100,13 @@ func sameName(a, b string) bool {
 // Properties iterates over the record's custom properties in stored order, name and
 // value, without allocating. It stops early at a malformed property: Check tells whether
 // the record is whole.
-func (r *Record) Properties() iter.Seq2[string, Value] {
-	return func(yield func(string, Value) bool) {
+func (r *Record) Properties() iter.Seq2[string, model.Value] {
+	return func(yield func(string, model.Value) bool) {
 		s := r.data
 		i, left := propertiesAt(s)
 		for ; left > 0 && i >= 0; left-- {
 			var name string
-			var v Value
+			var v model.Value
 			if name, v, i = propertyAt(s, i); i < 0 || !yield(name, v) {
 				return
 			}
@@ -113,17 +116,17 @@ func (r *Record) Properties() iter.Seq2[string, Value] {
 
 // propertyAt reads the property stored at s[i:] and returns its name, its value and the
 // offset just past it; -1 when it is malformed.
-func propertyAt(s string, i int) (string, Value, int) {
+func propertyAt(s string, i int) (string, model.Value, int) {
 	if i >= len(s) {
-		return "", Value{}, -1
+		return "", model.Value{}, -1
 	}
 	n, at := lengthAt(s, i+1)
 	if at < 0 {
-		return "", Value{}, -1
+		return "", model.Value{}, -1
 	}
-	v, end := valueAt(s, Type(s[i]), at+n)
+	v, end := valueAt(s, model.Type(s[i]), at+n)
 	if end < 0 {
-		return "", Value{}, -1
+		return "", model.Value{}, -1
 	}
 	return s[at : at+n], v, end
 }
@@ -147,7 +150,7 @@ func (r *Record) Size() int {
 // Measure returns what Size and Check return, in one pass over the stored form.
 func (r *Record) Measure() (int, error) {
 	n, ok := r.walk(true)
-	n += 4 + 2*(UTF16Len(r.PartitionKey)+UTF16Len(r.RowKey))
+	n += 4 + 2*(model.UTF16Len(r.PartitionKey)+model.UTF16Len(r.RowKey))
 	if !ok {
 		return n, errCorrupt
 	}
@@ -168,7 +171,7 @@ func (r *Record) walk(measure bool) (size int, ok bool) {
 		if i >= len(s) {
 			return size, false
 		}
-		typ := Type(s[i])
+		typ := model.Type(s[i])
 		n, at := lengthAt(s, i+1)
 		if at < 0 {
 			return size, false
@@ -178,11 +181,13 @@ func (r *Record) walk(measure bool) (size int, ok bool) {
 			return size, false
 		}
 		if measure {
-			size += 8 + 2*UTF16Len(s[at:end]) + storedSize(typ, s[end:i])
+			size += 8 + 2*model.UTF16Len(s[at:end]) + storedSize(typ, s[end:i])
 		}
 	}
 	return size, i == len(s)
 }
 
 // Entity decodes the record into an Entity.
-func (r *Record) Entity() (*Entity, error) { return decodeEntity(r.PartitionKey, r.RowKey, r.data) }
+func (r *Record) Entity() (*model.Entity, error) {
+	return decodeEntity(r.PartitionKey, r.RowKey, r.data)
+}

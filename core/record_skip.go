@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/binary"
+	"github.com/tabletopdb/tabletop/core/model"
 	"math/bits"
 )
 
@@ -29,7 +30,7 @@ func headAt(s string) (at int, count uint64) {
 		return -1, 0
 	}
 	count, i = uvarintAt(s, i)
-	if i < 0 || count > MaxProperties {
+	if i < 0 || count > model.MaxProperties {
 		return -1, 0
 	}
 	return i, count
@@ -37,16 +38,16 @@ func headAt(s string) (at int, count uint64) {
 
 // storedSize returns the size by Azure's formula (see Value.Size) of a value of type t
 // whose stored form is v, as skipValue found it.
-func storedSize(t Type, v string) int {
+func storedSize(t model.Type, v string) int {
 	switch t {
-	case TypeString:
+	case model.TypeString:
 		_, at := lengthAt(v, 0)
-		return 4 + 2*UTF16Len(v[at:])
-	case TypeBinary:
+		return 4 + 2*model.UTF16Len(v[at:])
+	case model.TypeBinary:
 		_, at := lengthAt(v, 0)
 		return 4 + len(v) - at
 	}
-	return Value{typ: t}.Size()
+	return model.ValueOfBits(t, 0, "").Size()
 }
 
 // uvarintAt reads an unsigned varint at s[i:], as decoder.uvarint does, and returns it
@@ -114,9 +115,9 @@ func load64(s string) uint64 {
 
 // skipValue returns the offset just past a value of type t stored at s[i:], checked as
 // decoder.value checks it but without building it; -1 when it is malformed.
-func skipValue(s string, t Type, i int) int {
+func skipValue(s string, t model.Type, i int) int {
 	switch t {
-	case TypeString, TypeBinary:
+	case model.TypeString, model.TypeBinary:
 		if i < len(s) && s[i] < 0x80 { // a length under 128, read without a call
 			return fixedAt(s, i+1, int(s[i]))
 		}
@@ -125,22 +126,22 @@ func skipValue(s string, t Type, i int) int {
 			return -1
 		}
 		return at + n
-	case TypeGuid:
+	case model.TypeGuid:
 		return fixedAt(s, i, 16)
-	case TypeDouble:
+	case model.TypeDouble:
 		return fixedAt(s, i, 8)
-	case TypeBoolean:
+	case model.TypeBoolean:
 		if i >= len(s) || s[i] > 1 {
 			return -1
 		}
 		return i + 1
-	case TypeInt32:
+	case model.TypeInt32:
 		u, at := uvarintAt(s, i)
 		if n := int64(u>>1) ^ -int64(u&1); n != int64(int32(n)) {
 			return -1
 		}
 		return at
-	case TypeInt64, TypeDateTime:
+	case model.TypeInt64, model.TypeDateTime:
 		return skipUvarint(s, i)
 	}
 	return -1

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tabletopdb/tabletop/core/model"
 	"reflect"
 	"testing"
 )
@@ -17,15 +18,15 @@ func TestRecord_ReadsInPlace(t *testing.T) {
 		if r.Size() != e.Size() {
 			t.Fatalf("sample %d: Size %d, want %d", i, r.Size(), e.Size())
 		}
-		var got []Property
+		var got []model.Property
 		for name, v := range r.Properties() {
-			got = append(got, Property{Name: name, Value: v})
+			got = append(got, model.Property{Name: name, Value: v})
 		}
 		if len(e.Properties) > 0 && !reflect.DeepEqual(got, e.Properties) {
 			t.Fatalf("sample %d: Properties %v, want %v", i, got, e.Properties)
 		}
 		for _, p := range e.Properties {
-			if v, ok := r.Lookup(p.Name); !ok || v != p.Value && p.Value.Type() != TypeDouble {
+			if v, ok := r.Lookup(p.Name); !ok || v != p.Value && p.Value.Type() != model.TypeDouble {
 				t.Fatalf("sample %d: Lookup(%q) = %v, %v; want %v", i, p.Name, v, ok, p.Value)
 			}
 		}
@@ -39,7 +40,7 @@ func TestRecord_ReadsInPlace(t *testing.T) {
 }
 
 func TestRecord_Check(t *testing.T) {
-	good := encodeEntity(5, []Property{{"A", Int32Value(7)}, {"B", StringValue("bb")}})
+	good := encodeEntity(5, []model.Property{{Name: "A", Value: model.Int32Value(7)}, {Name: "B", Value: model.StringValue("bb")}})
 	t.Run("OK", func(t *testing.T) {
 		r := Record{data: good}
 		if err := r.Check(); err != nil {
@@ -48,8 +49,8 @@ func TestRecord_Check(t *testing.T) {
 	})
 	t.Run("ErrCorrupt", func(t *testing.T) {
 		for i := 0; i < len(good); i++ {
-			for _, data := range []string{good[:i], good + "\x00", encodeRaw(1, byte(TypeBoolean), "A", "\x02"),
-				encodeRaw(1, byte(TypeInt32), "A", "\x80\x80\x80\x80\x10"), encodeRaw(1, 8, "A", "\x00")} {
+			for _, data := range []string{good[:i], good + "\x00", encodeRaw(1, byte(model.TypeBoolean), "A", "\x02"),
+				encodeRaw(1, byte(model.TypeInt32), "A", "\x80\x80\x80\x80\x10"), encodeRaw(1, 8, "A", "\x00")} {
 				r := Record{data: data}
 				if err := r.Check(); err != errCorrupt {
 					t.Fatalf("Check(%q) = %v, want errCorrupt", data, err)
@@ -106,7 +107,7 @@ func FuzzRecordAgreesWithDecode(f *testing.F) {
 	})
 }
 
-func first(e *Entity, name string) Value {
+func first(e *model.Entity, name string) model.Value {
 	v, _ := e.Get(name)
 	return v
 }
@@ -132,12 +133,12 @@ func FuzzSkipUvarint(f *testing.F) {
 // TestPropertiesAt holds the head's fast path (a nine-byte Timestamp, fewer than 128
 // properties) to the general reading, for Timestamps of every varint length.
 func TestPropertiesAt(t *testing.T) {
-	props := []Property{{"A", Int32Value(1)}}
-	for _, ts := range []DateTime{0, 1, 1 << 55, 1<<56 - 1, 1 << 56, MinDateTime, MaxDateTime, 1<<63 - 1} {
+	props := []model.Property{{Name: "A", Value: model.Int32Value(1)}}
+	for _, ts := range []model.DateTime{0, 1, 1 << 55, 1<<56 - 1, 1 << 56, model.MinDateTime, model.MaxDateTime, 1<<63 - 1} {
 		for _, n := range []int{0, 1, 127, 128} {
-			many := make([]Property, n)
+			many := make([]model.Property, n)
 			for i := range many {
-				many[i] = Property{Name: string(rune('a' + i%26)), Value: props[0].Value}
+				many[i] = model.Property{Name: string(rune('a' + i%26)), Value: props[0].Value}
 			}
 			s := encodeEntity(ts, many)
 			at, count := propertiesAt(s)

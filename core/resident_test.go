@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/tabletopdb/tabletop/core/model"
 	"io"
 	"strings"
 	"testing"
@@ -217,7 +218,7 @@ func observe(s *Store) (string, error) {
 		}
 		for _, name := range names {
 			fmt.Fprintf(&b, "table %s\n", name)
-			err := tx.Scan(name, WholeTable, func(e *Entity) bool {
+			err := tx.Scan(name, WholeTable, func(e *model.Entity) bool {
 				fmt.Fprintf(&b, "  %s/%s %d %v\n", e.PartitionKey, e.RowKey, e.Timestamp, e.Properties)
 				return true
 			})
@@ -243,7 +244,7 @@ func observe(s *Store) (string, error) {
 				return err
 			}
 			for _, prop := range props {
-				err := tx.ScanIndex(name, prop, IndexAbove(Int32Value(10), true), func(rec *Record) bool {
+				err := tx.ScanIndex(name, prop, IndexAbove(model.Int32Value(10), true), func(rec *Record) bool {
 					fmt.Fprintf(&b, "  index %s %s/%s\n", prop, rec.PartitionKey, rec.RowKey)
 					return true
 				})
@@ -284,8 +285,8 @@ func residentWrites(i int) func(tx *Tx) error {
 			return tx.CreateIndex("alpha", "n")
 		case 1, 2, 3:
 			for j := range 30 {
-				e := &Entity{PartitionKey: fmt.Sprintf("p%d", j%3), RowKey: fmt.Sprintf("r%02d-%d", j, i),
-					Properties: []Property{{Name: "n", Value: Int32Value(int32(j))}}}
+				e := &model.Entity{PartitionKey: fmt.Sprintf("p%d", j%3), RowKey: fmt.Sprintf("r%02d-%d", j, i),
+					Properties: []model.Property{{Name: "n", Value: model.Int32Value(int32(j))}}}
 				for _, table := range []string{"alpha", "beta", "gamma"} {
 					if _, err := tx.Apply(table, Op{Kind: OpInsert, Entity: e}); err != nil {
 						return err
@@ -294,17 +295,17 @@ func residentWrites(i int) func(tx *Tx) error {
 			}
 			return tx.SetMeta("owner", fmt.Sprint("round ", i))
 		case 4:
-			del := &Entity{PartitionKey: "p1", RowKey: "r01-1"}
+			del := &model.Entity{PartitionKey: "p1", RowKey: "r01-1"}
 			if _, err := tx.Apply("alpha", Op{Kind: OpDelete, Entity: del, IfMatch: "*"}); err != nil {
 				return err
 			}
-			m := &Entity{PartitionKey: "p2", RowKey: "r05-2", Properties: []Property{{Name: "x", Value: StringValue("merged")}}}
+			m := &model.Entity{PartitionKey: "p2", RowKey: "r05-2", Properties: []model.Property{{Name: "x", Value: model.StringValue("merged")}}}
 			_, err := tx.Apply("beta", Op{Kind: OpMerge, Entity: m, IfMatch: "*"})
 			return err
 		case 5:
 			return tx.DeleteTable("gamma")
 		default:
-			e := &Entity{PartitionKey: "p0", RowKey: fmt.Sprint("late", i), Properties: []Property{{Name: "n", Value: Int32Value(99)}}}
+			e := &model.Entity{PartitionKey: "p0", RowKey: fmt.Sprint("late", i), Properties: []model.Property{{Name: "n", Value: model.Int32Value(99)}}}
 			_, err := tx.Apply("alpha", Op{Kind: OpInsertOrReplace, Entity: e})
 			return err
 		}
@@ -363,7 +364,7 @@ func TestStore_LoadRange(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		loads, err := host.run(t, part, func() error {
 			e, err := part.Get("beta", "p2", "r05-2")
-			if err == nil && (len(e.Properties) != 2 || e.Properties[1].Value != StringValue("merged")) {
+			if err == nil && (len(e.Properties) != 2 || e.Properties[1].Value != model.StringValue("merged")) {
 				t.Errorf("entity %v misses the merge that is in the log only", e)
 			}
 			return err
@@ -485,7 +486,7 @@ func TestStore_Partial(t *testing.T) {
 		host.load(t, s, "", tableEntities("alpha")+"p1") // declarations, table, part of its entities
 		host.load(t, s, tableKey("alpha"), tableKey("alpha")+"\x00")
 		err := s.View(func(tx *Tx) error {
-			return tx.ScanIndex("alpha", "n", IndexEq(Int32Value(1)), func(*Record) bool { return true })
+			return tx.ScanIndex("alpha", "n", IndexEq(model.Int32Value(1)), func(*Record) bool { return true })
 		})
 		var need *NeedRangeError
 		if !errors.As(err, &need) || need.Lo <= tableEntities("alpha") || need.Hi != tableEntities("alpha")+"\xff" {
@@ -495,7 +496,7 @@ func TestStore_Partial(t *testing.T) {
 	t.Run("ErrNeedRange/WriteChangesNothing", func(t *testing.T) {
 		s := open(t)
 		host.load(t, s, tableKey("alpha"), tableKey("alpha")+"\x00")
-		e := &Entity{PartitionKey: "p0", RowKey: "new"}
+		e := &model.Entity{PartitionKey: "p0", RowKey: "new"}
 		_, err := s.Apply("alpha", Op{Kind: OpInsert, Entity: e})
 		if !errors.Is(err, ErrNeedRange) {
 			t.Fatalf("err %v", err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Entity group transactions (Azure's "Performing entity group transactions"): at most 100 operations, one PartitionKey, each
@@ -13,7 +14,7 @@ import (
 func batchOps(n int, pk string) []core.Op {
 	ops := make([]core.Op, n)
 	for i := range ops {
-		ops[i] = core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: pk, RowKey: itoa(i)}}
+		ops[i] = core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: pk, RowKey: itoa(i)}}
 	}
 	return ops
 }
@@ -30,7 +31,7 @@ func wantOpError(t testing.TB, err error, index int, want error) {
 func TestRule_Batch_100Operations(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Batch")
 	t.Run("OK/100", func(t *testing.T) {
-		ops := batchOps(core.MaxBatchOperations, "p")
+		ops := batchOps(model.MaxBatchOperations, "p")
 		wantErr(t, core.ValidateBatch(ops), nil)
 		out, err := s.ApplyBatch("Batch", ops)
 		if err != nil || len(out) != 100 {
@@ -41,7 +42,7 @@ func TestRule_Batch_100Operations(t *testing.T) {
 		}
 	})
 	t.Run("ErrBatchTooManyOperations/101", func(t *testing.T) {
-		ops := batchOps(core.MaxBatchOperations+1, "q")
+		ops := batchOps(model.MaxBatchOperations+1, "q")
 		wantErr(t, core.ValidateBatch(ops), core.ErrBatchTooManyOperations)
 		_, err := s.ApplyBatch("Batch", ops)
 		wantErr(t, err, core.ErrBatchTooManyOperations)
@@ -72,14 +73,14 @@ func TestRule_Batch_OnePartition(t *testing.T) {
 func TestRule_Batch_OneOperationPerEntity(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Batch")
 	ops := batchOps(5, "p")
-	ops[3] = core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: "p", RowKey: "1"}}
+	ops[3] = core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: "p", RowKey: "1"}}
 	wantOpError(t, core.ValidateBatch(ops), 3, core.ErrBatchDuplicateRow)
 	_, err := s.ApplyBatch("Batch", ops)
 	wantOpError(t, err, 3, core.ErrBatchDuplicateRow)
 	// RowKeys differing only in case are different entities.
 	ok := []core.Op{
-		{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "r"}},
-		{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "R"}},
+		{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "r"}},
+		{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "R"}},
 	}
 	wantErr(t, core.ValidateBatch(ok), nil)
 }
@@ -89,18 +90,18 @@ func TestRule_Batch_AllOrNothingAtFailingIndex(t *testing.T) {
 		op   core.Op
 		want error
 	}{
-		"ErrEntityExists":      {core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "existing"}}, core.ErrEntityExists},
-		"ErrEntityNotFound":    {core.Op{Kind: core.OpReplace, Entity: &core.Entity{PartitionKey: "p", RowKey: "missing"}}, core.ErrEntityNotFound},
-		"ErrKeyInvalid":        {core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "a#b"}}, core.ErrKeyInvalid},
-		"ErrTooManyProperties": {core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "x", Properties: props(253)}}, core.ErrTooManyProperties},
-		"ErrPreconditionFailed": {core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: "p", RowKey: "existing"},
-			IfMatch: core.ETagOf(core.MinDateTime)}, core.ErrPreconditionFailed},
+		"ErrEntityExists":      {core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "existing"}}, core.ErrEntityExists},
+		"ErrEntityNotFound":    {core.Op{Kind: core.OpReplace, Entity: &model.Entity{PartitionKey: "p", RowKey: "missing"}}, core.ErrEntityNotFound},
+		"ErrKeyInvalid":        {core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "a#b"}}, model.ErrKeyInvalid},
+		"ErrTooManyProperties": {core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "x", Properties: props(253)}}, model.ErrTooManyProperties},
+		"ErrPreconditionFailed": {core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: "p", RowKey: "existing"},
+			IfMatch: model.ETagOf(model.MinDateTime)}, core.ErrPreconditionFailed},
 	}
 	for name, c := range bad {
 		for _, at := range []int{0, 7, 99} {
 			t.Run(name+"/"+itoa(at), func(t *testing.T) {
 				s := newRuleStore(t, core.Options{}, "Batch")
-				before := insert(t, s, "Batch", &core.Entity{PartitionKey: "p", RowKey: "existing"})
+				before := insert(t, s, "Batch", &model.Entity{PartitionKey: "p", RowKey: "existing"})
 				ops := batchOps(100, "p")
 				ops[at] = c.op
 				_, err := s.ApplyBatch("Batch", ops)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Each rule of the data model fails with its own sentinel error, told apart with
@@ -12,17 +13,17 @@ import (
 // ErrPropertyNameInvalid.
 func TestRule_Errors_Distinct(t *testing.T) {
 	sentinels := map[string]error{
-		"ErrTableNameInvalid": core.ErrTableNameInvalid, "ErrTableNameReserved": core.ErrTableNameReserved,
-		"ErrPropertyNameInvalid": core.ErrPropertyNameInvalid, "ErrPropertyNameReserved": core.ErrPropertyNameReserved,
-		"ErrPropertyNameTooLong": core.ErrPropertyNameTooLong, "ErrKeyInvalid": core.ErrKeyInvalid,
-		"ErrKeyTooLarge": core.ErrKeyTooLarge, "ErrKeyMissing": core.ErrKeyMissing,
-		"ErrValueInvalid": core.ErrValueInvalid, "ErrValueOutOfRange": core.ErrValueOutOfRange,
-		"ErrValueTooLarge": core.ErrValueTooLarge, "ErrTypeUnknown": core.ErrTypeUnknown,
-		"ErrTooManyProperties": core.ErrTooManyProperties, "ErrEntityTooLarge": core.ErrEntityTooLarge,
-		"ErrDuplicateProperty": core.ErrDuplicateProperty, "ErrTableExists": core.ErrTableExists,
+		"ErrTableNameInvalid": model.ErrTableNameInvalid, "ErrTableNameReserved": model.ErrTableNameReserved,
+		"ErrPropertyNameInvalid": model.ErrPropertyNameInvalid, "ErrPropertyNameReserved": model.ErrPropertyNameReserved,
+		"ErrPropertyNameTooLong": model.ErrPropertyNameTooLong, "ErrKeyInvalid": model.ErrKeyInvalid,
+		"ErrKeyTooLarge": model.ErrKeyTooLarge, "ErrKeyMissing": model.ErrKeyMissing,
+		"ErrValueInvalid": model.ErrValueInvalid, "ErrValueOutOfRange": model.ErrValueOutOfRange,
+		"ErrValueTooLarge": model.ErrValueTooLarge, "ErrTypeUnknown": model.ErrTypeUnknown,
+		"ErrTooManyProperties": model.ErrTooManyProperties, "ErrEntityTooLarge": model.ErrEntityTooLarge,
+		"ErrDuplicateProperty": model.ErrDuplicateProperty, "ErrTableExists": core.ErrTableExists,
 		"ErrTableNotFound": core.ErrTableNotFound, "ErrEntityExists": core.ErrEntityExists,
 		"ErrEntityNotFound": core.ErrEntityNotFound, "ErrPreconditionFailed": core.ErrPreconditionFailed,
-		"ErrETagInvalid": core.ErrETagInvalid, "ErrTooManyPolicies": core.ErrTooManyPolicies,
+		"ErrETagInvalid": model.ErrETagInvalid, "ErrTooManyPolicies": core.ErrTooManyPolicies,
 		"ErrStoreClosed": core.ErrStoreClosed, "ErrTxReadOnly": core.ErrTxReadOnly,
 		"ErrBatchEmpty": core.ErrBatchEmpty, "ErrBatchTooManyOperations": core.ErrBatchTooManyOperations,
 		"ErrBatchPartitionMismatch": core.ErrBatchPartitionMismatch,
@@ -47,19 +48,19 @@ func TestRule_Errors_Distinct(t *testing.T) {
 func TestRule_Errors_FieldError(t *testing.T) {
 	cases := []struct {
 		name, field string
-		e           *core.Entity
+		e           *model.Entity
 		want        error
 	}{
-		{"PartitionKey", core.PartitionKeyName, &core.Entity{PartitionKey: "a?", RowKey: "r"}, core.ErrKeyInvalid},
-		{"RowKey", core.RowKeyName, &core.Entity{PartitionKey: "p", RowKey: rep("a", 513)}, core.ErrKeyTooLarge},
-		{"PropertyName", "a-b", &core.Entity{Properties: []core.Property{{Name: "a-b"}}}, core.ErrPropertyNameInvalid},
-		{"PropertyValue", "Bin", &core.Entity{Properties: []core.Property{{Name: "Bin", Value: core.BinaryValue(make([]byte, 65537))}}}, core.ErrValueTooLarge},
-		{"Duplicate", "A", &core.Entity{Properties: []core.Property{{Name: "A"}, {Name: "A"}}}, core.ErrDuplicateProperty},
+		{"PartitionKey", model.PartitionKeyName, &model.Entity{PartitionKey: "a?", RowKey: "r"}, model.ErrKeyInvalid},
+		{"RowKey", model.RowKeyName, &model.Entity{PartitionKey: "p", RowKey: rep("a", 513)}, model.ErrKeyTooLarge},
+		{"PropertyName", "a-b", &model.Entity{Properties: []model.Property{{Name: "a-b"}}}, model.ErrPropertyNameInvalid},
+		{"PropertyValue", "Bin", &model.Entity{Properties: []model.Property{{Name: "Bin", Value: model.BinaryValue(make([]byte, 65537))}}}, model.ErrValueTooLarge},
+		{"Duplicate", "A", &model.Entity{Properties: []model.Property{{Name: "A"}, {Name: "A"}}}, model.ErrDuplicateProperty},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.e.Validate()
-			var fe *core.FieldError
+			var fe *model.FieldError
 			if !errors.As(err, &fe) || fe.Field != c.field || !errors.Is(err, c.want) {
 				t.Fatalf("Validate = %v, want a FieldError for %q with %v", err, c.field, c.want)
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The rules tests cite the sections of Microsoft's "Understanding the Table service data
@@ -34,10 +35,10 @@ func newRuleStore(t testing.TB, opts core.Options, tables ...string) *core.Store
 func frozenClock(t time.Time) func() time.Time { return func() time.Time { return t } }
 
 // props builds n Boolean properties named p0, p1, ...
-func props(n int) []core.Property {
-	out := make([]core.Property, n)
+func props(n int) []model.Property {
+	out := make([]model.Property, n)
 	for i := range out {
-		out[i] = core.Property{Name: "p" + itoa(i), Value: core.BoolValue(i%2 == 0)}
+		out[i] = model.Property{Name: "p" + itoa(i), Value: model.BoolValue(i%2 == 0)}
 	}
 	return out
 }
@@ -54,7 +55,7 @@ func itoa(i int) string {
 }
 
 // insert inserts an entity and fails the test on error.
-func insert(t testing.TB, s *core.Store, table string, e *core.Entity) *core.Entity {
+func insert(t testing.TB, s *core.Store, table string, e *model.Entity) *model.Entity {
 	t.Helper()
 	out, err := s.Apply(table, core.Op{Kind: core.OpInsert, Entity: e})
 	if err != nil {
@@ -72,11 +73,11 @@ func wantErr(t testing.TB, err, want error) {
 }
 
 // scanAll returns every entity of a table in key order.
-func scanAll(t testing.TB, s *core.Store, table string) []*core.Entity {
+func scanAll(t testing.TB, s *core.Store, table string) []*model.Entity {
 	t.Helper()
-	var out []*core.Entity
+	var out []*model.Entity
 	err := s.View(func(tx *core.Tx) error {
-		return tx.Scan(table, core.WholeTable, func(e *core.Entity) bool {
+		return tx.Scan(table, core.WholeTable, func(e *model.Entity) bool {
 			out = append(out, e)
 			return true
 		})

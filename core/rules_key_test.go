@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The data model, "Characters not allowed in PartitionKey and RowKey" and "PartitionKey" /
@@ -14,17 +15,17 @@ func TestRule_Key_ForbiddenCharacters(t *testing.T) {
 	forbidden := []rune{'/', '\\', '#', '?', 0x00, 0x01, '\t', '\n', '\r', 0x1F, 0x7F, 0x80, 0x85, 0x9F}
 	for _, r := range forbidden {
 		for _, key := range []string{string(r), "a" + string(r), string(r) + "a", "ab" + string(r) + "cd"} {
-			for _, field := range []string{core.PartitionKeyName, core.RowKeyName} {
-				err := core.ValidateKey(field, key)
-				var fe *core.FieldError
-				if !errors.Is(err, core.ErrKeyInvalid) || !errors.As(err, &fe) || fe.Field != field {
+			for _, field := range []string{model.PartitionKeyName, model.RowKeyName} {
+				err := model.ValidateKey(field, key)
+				var fe *model.FieldError
+				if !errors.Is(err, model.ErrKeyInvalid) || !errors.As(err, &fe) || fe.Field != field {
 					t.Errorf("ValidateKey(%s, %q) = %v, want ErrKeyInvalid for %s", field, key, err, field)
 				}
 			}
 		}
 	}
 	t.Run("ErrKeyInvalid/invalidUTF8", func(t *testing.T) {
-		wantErr(t, core.ValidateKey(core.RowKeyName, "a\xffb"), core.ErrKeyInvalid)
+		wantErr(t, model.ValidateKey(model.RowKeyName, "a\xffb"), model.ErrKeyInvalid)
 	})
 }
 
@@ -33,11 +34,11 @@ func TestRule_Key_AllowedCharacters(t *testing.T) {
 	allowed := []string{"", " ", "\u00A0", "~", "%", "'", "\"", "&", "*", ":", "+", "=", "!", "a.b", "é", "名", emoji,
 		"\uFFFD", "(PartitionKey='x')"}
 	for _, key := range allowed {
-		wantErr(t, core.ValidateKey(core.PartitionKeyName, key), nil)
+		wantErr(t, model.ValidateKey(model.PartitionKeyName, key), nil)
 	}
 	s := newRuleStore(t, core.Options{}, "Keys")
 	for i, key := range allowed {
-		e := insert(t, s, "Keys", &core.Entity{PartitionKey: key, RowKey: key + itoa(i)})
+		e := insert(t, s, "Keys", &model.Entity{PartitionKey: key, RowKey: key + itoa(i)})
 		if got, err := s.Get("keys", e.PartitionKey, e.RowKey); err != nil || got.PartitionKey != key {
 			t.Fatalf("Get(%q): %v %+v", key, err, got)
 		}
@@ -54,18 +55,18 @@ func TestRule_Key_1KiB(t *testing.T) {
 		{"OK/512twoByte", rep("é", 512), nil},     // 1024 UTF-8 bytes, 512 units
 		{"OK/512threeByte", rep("€", 512), nil},   // 1536 UTF-8 bytes, 512 units
 		{"OK/mixed", rep(emoji, 255) + "ab", nil}, // 512 units
-		{"ErrKeyTooLarge/513ascii", rep("a", 513), core.ErrKeyTooLarge},
-		{"ErrKeyTooLarge/257astral", rep(emoji, 257), core.ErrKeyTooLarge},
-		{"ErrKeyTooLarge/513threeByte", rep("€", 513), core.ErrKeyTooLarge},
-		{"ErrKeyTooLarge/mixed", rep(emoji, 256) + "a", core.ErrKeyTooLarge},
+		{"ErrKeyTooLarge/513ascii", rep("a", 513), model.ErrKeyTooLarge},
+		{"ErrKeyTooLarge/257astral", rep(emoji, 257), model.ErrKeyTooLarge},
+		{"ErrKeyTooLarge/513threeByte", rep("€", 513), model.ErrKeyTooLarge},
+		{"ErrKeyTooLarge/mixed", rep(emoji, 256) + "a", model.ErrKeyTooLarge},
 	}
 	s := newRuleStore(t, core.Options{}, "Keys")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, field := range []string{core.PartitionKeyName, core.RowKeyName} {
-				wantErr(t, core.ValidateKey(field, c.key), c.want)
+			for _, field := range []string{model.PartitionKeyName, model.RowKeyName} {
+				wantErr(t, model.ValidateKey(field, c.key), c.want)
 			}
-			for _, e := range []*core.Entity{{PartitionKey: c.key, RowKey: "r"}, {PartitionKey: "p", RowKey: c.key}} {
+			for _, e := range []*model.Entity{{PartitionKey: c.key, RowKey: "r"}, {PartitionKey: "p", RowKey: c.key}} {
 				_, err := s.Apply("Keys", core.Op{Kind: core.OpInsert, Entity: e})
 				wantErr(t, err, c.want)
 				if c.want == nil {
@@ -83,12 +84,12 @@ func TestRule_Key_CheckedOnEveryWrite(t *testing.T) {
 	kinds := []core.OpKind{core.OpInsert, core.OpReplace, core.OpMerge, core.OpInsertOrReplace, core.OpInsertOrMerge, core.OpDelete}
 	for _, k := range kinds {
 		t.Run(k.String(), func(t *testing.T) {
-			_, err := s.Apply("Keys", core.Op{Kind: k, Entity: &core.Entity{PartitionKey: "a/b", RowKey: "r"}})
-			wantErr(t, err, core.ErrKeyInvalid)
-			_, err = s.Apply("Keys", core.Op{Kind: k, Entity: &core.Entity{PartitionKey: "p", RowKey: rep("a", 513)}})
-			wantErr(t, err, core.ErrKeyTooLarge)
+			_, err := s.Apply("Keys", core.Op{Kind: k, Entity: &model.Entity{PartitionKey: "a/b", RowKey: "r"}})
+			wantErr(t, err, model.ErrKeyInvalid)
+			_, err = s.Apply("Keys", core.Op{Kind: k, Entity: &model.Entity{PartitionKey: "p", RowKey: rep("a", 513)}})
+			wantErr(t, err, model.ErrKeyTooLarge)
 			_, err = s.Apply("Keys", core.Op{Kind: k})
-			wantErr(t, err, core.ErrKeyMissing)
+			wantErr(t, err, model.ErrKeyMissing)
 		})
 	}
 }

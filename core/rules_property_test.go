@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The data model, "Property names": case-sensitive, at most 255 characters, C# identifier
@@ -28,18 +29,18 @@ func TestRule_PropertyName_CSharpIdentifier(t *testing.T) {
 		{"OK/zeroWidthJoiner", "a\u200Db", nil},
 		{"OK/connector", "a\u203Fb", nil},
 		{"OK/astral", "\U00010400x", nil},
-		{"ErrPropertyNameInvalid/empty", "", core.ErrPropertyNameInvalid},
-		{"ErrPropertyNameInvalid/leadingDigit", "1a", core.ErrPropertyNameInvalid},
-		{"ErrPropertyNameInvalid/leadingMark", "\u0301a", core.ErrPropertyNameInvalid},
-		{"ErrPropertyNameInvalid/dash", "a-b", core.ErrPropertyNameInvalid},
-		{"ErrPropertyNameInvalid/space", "a b", core.ErrPropertyNameInvalid},
-		{"ErrPropertyNameInvalid/dot", "odata.etag", core.ErrPropertyNameInvalid},
-		{"ErrPropertyNameInvalid/annotation", "Age@odata.type", core.ErrPropertyNameInvalid},
-		{"ErrPropertyNameInvalid/dollar", "$a", core.ErrPropertyNameInvalid},
-		{"ErrPropertyNameInvalid/invalidUTF8", "a\xff", core.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/empty", "", model.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/leadingDigit", "1a", model.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/leadingMark", "\u0301a", model.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/dash", "a-b", model.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/space", "a b", model.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/dot", "odata.etag", model.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/annotation", "Age@odata.type", model.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/dollar", "$a", model.ErrPropertyNameInvalid},
+		{"ErrPropertyNameInvalid/invalidUTF8", "a\xff", model.ErrPropertyNameInvalid},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantErr(t, core.ValidatePropertyName(c.text), c.want) })
+		t.Run(c.name, func(t *testing.T) { wantErr(t, model.ValidatePropertyName(c.text), c.want) })
 	}
 }
 
@@ -63,7 +64,7 @@ func TestRule_PropertyName_XMLAndURLInvalid(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantErr(t, core.ValidatePropertyName(c.text), core.ErrPropertyNameInvalid)
+			wantErr(t, model.ValidatePropertyName(c.text), model.ErrPropertyNameInvalid)
 		})
 	}
 }
@@ -77,39 +78,39 @@ func TestRule_PropertyName_255(t *testing.T) {
 		{"OK/255", "a" + rep("b", 254), nil},
 		{"OK/255units", "a" + rep(astral, 127), nil},
 		{"OK/255bmp", rep("名", 255), nil}, // 765 UTF-8 bytes, 255 characters
-		{"ErrPropertyNameTooLong/256", "a" + rep("b", 255), core.ErrPropertyNameTooLong},
-		{"ErrPropertyNameTooLong/256units", rep(astral, 128), core.ErrPropertyNameTooLong},
+		{"ErrPropertyNameTooLong/256", "a" + rep("b", 255), model.ErrPropertyNameTooLong},
+		{"ErrPropertyNameTooLong/256units", rep(astral, 128), model.ErrPropertyNameTooLong},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantErr(t, core.ValidatePropertyName(c.text), c.want) })
+		t.Run(c.name, func(t *testing.T) { wantErr(t, model.ValidatePropertyName(c.text), c.want) })
 	}
 }
 
 func TestRule_PropertyName_SystemNamesReserved(t *testing.T) {
 	for _, name := range []string{"PartitionKey", "RowKey", "Timestamp"} {
 		t.Run(name, func(t *testing.T) {
-			err := core.ValidatePropertyName(name)
-			wantErr(t, err, core.ErrPropertyNameReserved)
-			wantErr(t, err, core.ErrPropertyNameInvalid) // the broader rule
-			e := &core.Entity{PartitionKey: "p", RowKey: "r", Properties: []core.Property{{Name: name, Value: core.StringValue("x")}}}
-			var fe *core.FieldError
-			if err := e.Validate(); !errors.As(err, &fe) || fe.Field != name || !errors.Is(err, core.ErrPropertyNameReserved) {
+			err := model.ValidatePropertyName(name)
+			wantErr(t, err, model.ErrPropertyNameReserved)
+			wantErr(t, err, model.ErrPropertyNameInvalid) // the broader rule
+			e := &model.Entity{PartitionKey: "p", RowKey: "r", Properties: []model.Property{{Name: name, Value: model.StringValue("x")}}}
+			var fe *model.FieldError
+			if err := e.Validate(); !errors.As(err, &fe) || fe.Field != name || !errors.Is(err, model.ErrPropertyNameReserved) {
 				t.Fatalf("Validate = %v, want a FieldError for %s", err, name)
 			}
 		})
 	}
 	// Property names are case-sensitive, so other spellings are ordinary names.
 	for _, name := range []string{"partitionKey", "ROWKEY", "timestamp"} {
-		wantErr(t, core.ValidatePropertyName(name), nil)
+		wantErr(t, model.ValidatePropertyName(name), nil)
 	}
 }
 
 func TestRule_PropertyName_CaseSensitive(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Tab")
 	t.Run("OK", func(t *testing.T) {
-		insert(t, s, "Tab", &core.Entity{PartitionKey: "p", RowKey: "r", Properties: []core.Property{
-			{Name: "Name", Value: core.StringValue("upper")},
-			{Name: "name", Value: core.StringValue("lower")},
+		insert(t, s, "Tab", &model.Entity{PartitionKey: "p", RowKey: "r", Properties: []model.Property{
+			{Name: "Name", Value: model.StringValue("upper")},
+			{Name: "name", Value: model.StringValue("lower")},
 		}})
 		got, err := s.Get("Tab", "p", "r")
 		if err != nil {
@@ -122,25 +123,25 @@ func TestRule_PropertyName_CaseSensitive(t *testing.T) {
 		}
 	})
 	t.Run("ErrDuplicateProperty", func(t *testing.T) {
-		e := &core.Entity{PartitionKey: "p", RowKey: "d", Properties: []core.Property{
-			{Name: "Name", Value: core.StringValue("a")},
-			{Name: "Name", Value: core.Int32Value(1)},
+		e := &model.Entity{PartitionKey: "p", RowKey: "d", Properties: []model.Property{
+			{Name: "Name", Value: model.StringValue("a")},
+			{Name: "Name", Value: model.Int32Value(1)},
 		}}
 		_, err := s.Apply("Tab", core.Op{Kind: core.OpInsert, Entity: e})
-		wantErr(t, err, core.ErrDuplicateProperty)
+		wantErr(t, err, model.ErrDuplicateProperty)
 		// Few names are compared with each other, many looked up in a map: both find it.
 		for _, n := range []int{3, 16, 17, 40} {
-			e := &core.Entity{PartitionKey: "p", RowKey: "d"}
+			e := &model.Entity{PartitionKey: "p", RowKey: "d"}
 			for i := range n {
-				e.Properties = append(e.Properties, core.Property{Name: fmt.Sprintf("P%d", i), Value: core.Int32Value(1)})
+				e.Properties = append(e.Properties, model.Property{Name: fmt.Sprintf("P%d", i), Value: model.Int32Value(1)})
 			}
 			if _, err := s.Apply("Tab", core.Op{Kind: core.OpInsertOrReplace, Entity: e}); err != nil {
 				t.Fatalf("%d distinct names: %v", n, err)
 			}
-			e.Properties = append(e.Properties, core.Property{Name: fmt.Sprintf("P%d", n/2), Value: core.Int32Value(2)})
+			e.Properties = append(e.Properties, model.Property{Name: fmt.Sprintf("P%d", n/2), Value: model.Int32Value(2)})
 			_, err := s.Apply("Tab", core.Op{Kind: core.OpInsertOrReplace, Entity: e})
-			var fe *core.FieldError
-			if !errors.As(err, &fe) || !errors.Is(err, core.ErrDuplicateProperty) || fe.Field != fmt.Sprintf("P%d", n/2) {
+			var fe *model.FieldError
+			if !errors.As(err, &fe) || !errors.Is(err, model.ErrDuplicateProperty) || fe.Field != fmt.Sprintf("P%d", n/2) {
 				t.Fatalf("%d names and a duplicate: %v", n, err)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The data model, "Table names": ^[A-Za-z][A-Za-z0-9]{2,62}$, reserved names such as
@@ -15,25 +16,25 @@ func TestRule_TableName_Pattern(t *testing.T) {
 		name string
 		want error
 	}{
-		{"abc", nil},                     // 3 characters: the shortest
-		{"A" + rep("b", 62), nil},        // 63 characters: the longest
-		{"A12", nil},                     // digits after the first letter
-		{"MixedCase9", nil},              //
-		{"tablesx", nil},                 // only "tables" itself is reserved
-		{"xtables", nil},                 //
-		{"ab", core.ErrTableNameInvalid}, // 2 characters: one under
-		{"A" + rep("b", 63), core.ErrTableNameInvalid}, // 64 characters: one over
-		{"", core.ErrTableNameInvalid},
-		{"1abc", core.ErrTableNameInvalid}, // starts with a digit
-		{"ab-c", core.ErrTableNameInvalid},
-		{"ab_c", core.ErrTableNameInvalid},
-		{"ab c", core.ErrTableNameInvalid},
-		{"äbc", core.ErrTableNameInvalid}, // alphanumeric means ASCII
-		{"abç", core.ErrTableNameInvalid},
-		{"abc\x00", core.ErrTableNameInvalid},
+		{"abc", nil},                      // 3 characters: the shortest
+		{"A" + rep("b", 62), nil},         // 63 characters: the longest
+		{"A12", nil},                      // digits after the first letter
+		{"MixedCase9", nil},               //
+		{"tablesx", nil},                  // only "tables" itself is reserved
+		{"xtables", nil},                  //
+		{"ab", model.ErrTableNameInvalid}, // 2 characters: one under
+		{"A" + rep("b", 63), model.ErrTableNameInvalid}, // 64 characters: one over
+		{"", model.ErrTableNameInvalid},
+		{"1abc", model.ErrTableNameInvalid}, // starts with a digit
+		{"ab-c", model.ErrTableNameInvalid},
+		{"ab_c", model.ErrTableNameInvalid},
+		{"ab c", model.ErrTableNameInvalid},
+		{"äbc", model.ErrTableNameInvalid}, // alphanumeric means ASCII
+		{"abç", model.ErrTableNameInvalid},
+		{"abc\x00", model.ErrTableNameInvalid},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) { wantErr(t, core.ValidateTableName(c.name), c.want) })
+		t.Run(c.name, func(t *testing.T) { wantErr(t, model.ValidateTableName(c.name), c.want) })
 	}
 }
 
@@ -41,9 +42,9 @@ func TestRule_TableName_ReservedTables(t *testing.T) {
 	s := newRuleStore(t, core.Options{})
 	for _, name := range []string{"tables", "Tables", "TABLES", "tAbLeS"} {
 		t.Run(name, func(t *testing.T) {
-			wantErr(t, core.ValidateTableName(name), core.ErrTableNameReserved)
+			wantErr(t, model.ValidateTableName(name), model.ErrTableNameReserved)
 			_, err := s.CreateTable(name)
-			wantErr(t, err, core.ErrTableNameReserved)
+			wantErr(t, err, model.ErrTableNameReserved)
 		})
 	}
 	if got := tableNames(t, s); len(got) != 0 {
@@ -85,7 +86,7 @@ func TestRule_TableName_CasePreserved(t *testing.T) {
 		}
 	})
 	t.Run("Entities", func(t *testing.T) {
-		insert(t, s, "FOO", &core.Entity{PartitionKey: "p", RowKey: "r"})
+		insert(t, s, "FOO", &model.Entity{PartitionKey: "p", RowKey: "r"})
 		if _, err := s.Get("foo", "p", "r"); err != nil {
 			t.Fatal(err)
 		}
@@ -102,8 +103,8 @@ func TestRule_TableName_CasePreserved(t *testing.T) {
 func TestRule_Table_DeleteDeletesEntities(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Foo", "Foobar")
 	for _, tb := range []string{"Foo", "Foobar"} {
-		insert(t, s, tb, &core.Entity{PartitionKey: "p", RowKey: "1"})
-		insert(t, s, tb, &core.Entity{PartitionKey: "q", RowKey: "2"})
+		insert(t, s, tb, &model.Entity{PartitionKey: "p", RowKey: "1"})
+		insert(t, s, tb, &model.Entity{PartitionKey: "q", RowKey: "2"})
 	}
 	if err := s.DeleteTable("FOO"); err != nil {
 		t.Fatal(err)
@@ -146,9 +147,9 @@ func TestRule_Account_AnyNumberOfTables(t *testing.T) {
 // gets another.
 func TestRule_Table_Incarnation(t *testing.T) {
 	s := newRuleStore(t, core.Options{})
-	incarnation := func(name string) core.Guid {
+	incarnation := func(name string) model.Guid {
 		t.Helper()
-		var g core.Guid
+		var g model.Guid
 		err := s.View(func(tx *core.Tx) error {
 			tb, err := tx.Table(name)
 			if err == nil {
@@ -162,7 +163,7 @@ func TestRule_Table_Incarnation(t *testing.T) {
 		return g
 	}
 	created, err := s.CreateTable("Foo")
-	if err != nil || created.Incarnation == (core.Guid{}) {
+	if err != nil || created.Incarnation == (model.Guid{}) {
 		t.Fatalf("CreateTable = %+v, %v; want an incarnation", created, err)
 	}
 	if got := incarnation("foo"); got != created.Incarnation {
@@ -180,7 +181,7 @@ func TestRule_Table_Incarnation(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, err := s.CreateTable("Foo")
-	if err != nil || again.Incarnation == created.Incarnation || again.Incarnation == (core.Guid{}) {
+	if err != nil || again.Incarnation == created.Incarnation || again.Incarnation == (model.Guid{}) {
 		t.Fatalf("created again: %+v, %v; want another incarnation than %v", again, err, created.Incarnation)
 	}
 	other, err := s.CreateTable("Bar")

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The data model, "Property types": Binary at most 64 KiB; String at most 64 KiB measured
@@ -18,14 +19,14 @@ func TestRule_Value_Binary64KiB(t *testing.T) {
 		want error
 	}{
 		{"OK/empty", 0, nil},
-		{"OK/65536", core.MaxValueBytes, nil},
-		{"ErrValueTooLarge/65537", core.MaxValueBytes + 1, core.ErrValueTooLarge},
+		{"OK/65536", model.MaxValueBytes, nil},
+		{"ErrValueTooLarge/65537", model.MaxValueBytes + 1, model.ErrValueTooLarge},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := make([]byte, c.n)
-			wantErr(t, core.BinaryValue(b).Validate(), c.want)
-			_, err := core.ParseValue(core.TypeBinary, base64.StdEncoding.EncodeToString(b))
+			wantErr(t, model.BinaryValue(b).Validate(), c.want)
+			_, err := model.ParseValue(model.TypeBinary, base64.StdEncoding.EncodeToString(b))
 			wantErr(t, err, c.want)
 		})
 	}
@@ -39,19 +40,19 @@ func TestRule_Value_String64KiBAsUTF16(t *testing.T) {
 		{"OK/32768ascii", rep("a", 32768), nil},
 		{"OK/32768threeByte", rep("€", 32768), nil}, // 98,304 UTF-8 bytes but 65,536 UTF-16 bytes
 		{"OK/16384astral", rep(emoji, 16384), nil},  // 32,768 code units
-		{"ErrValueTooLarge/32769ascii", rep("a", 32769), core.ErrValueTooLarge},
-		{"ErrValueTooLarge/32769threeByte", rep("€", 32769), core.ErrValueTooLarge},
-		{"ErrValueTooLarge/16385astral", rep(emoji, 16385), core.ErrValueTooLarge},
-		{"ErrValueTooLarge/oneOver", rep(emoji, 16383) + "ab" + "c", core.ErrValueTooLarge},
-		{"ErrValueInvalid/invalidUTF8", "a\xffb", core.ErrValueInvalid},
+		{"ErrValueTooLarge/32769ascii", rep("a", 32769), model.ErrValueTooLarge},
+		{"ErrValueTooLarge/32769threeByte", rep("€", 32769), model.ErrValueTooLarge},
+		{"ErrValueTooLarge/16385astral", rep(emoji, 16385), model.ErrValueTooLarge},
+		{"ErrValueTooLarge/oneOver", rep(emoji, 16383) + "ab" + "c", model.ErrValueTooLarge},
+		{"ErrValueInvalid/invalidUTF8", "a\xffb", model.ErrValueInvalid},
 	}
 	s := newRuleStore(t, core.Options{}, "Strings")
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantErr(t, core.StringValue(c.s).Validate(), c.want)
-			_, err := core.ParseValue(core.TypeString, c.s)
+			wantErr(t, model.StringValue(c.s).Validate(), c.want)
+			_, err := model.ParseValue(model.TypeString, c.s)
 			wantErr(t, err, c.want)
-			e := &core.Entity{PartitionKey: "p", RowKey: itoa(i), Properties: []core.Property{{Name: "S", Value: core.StringValue(c.s)}}}
+			e := &model.Entity{PartitionKey: "p", RowKey: itoa(i), Properties: []model.Property{{Name: "S", Value: model.StringValue(c.s)}}}
 			_, err = s.Apply("Strings", core.Op{Kind: core.OpInsert, Entity: e})
 			wantErr(t, err, c.want)
 		})
@@ -61,28 +62,28 @@ func TestRule_Value_String64KiBAsUTF16(t *testing.T) {
 func TestRule_Value_DateTimeRange(t *testing.T) {
 	cases := []struct {
 		name string
-		d    core.DateTime
+		d    model.DateTime
 		want error
 	}{
-		{"OK/min", core.MinDateTime, nil},
-		{"OK/max", core.MaxDateTime, nil},
-		{"ErrValueOutOfRange/minMinus100ns", core.MinDateTime - 1, core.ErrValueOutOfRange},
-		{"ErrValueOutOfRange/maxPlus100ns", core.MaxDateTime + 1, core.ErrValueOutOfRange},
-		{"ErrValueOutOfRange/zero", 0, core.ErrValueOutOfRange},
+		{"OK/min", model.MinDateTime, nil},
+		{"OK/max", model.MaxDateTime, nil},
+		{"ErrValueOutOfRange/minMinus100ns", model.MinDateTime - 1, model.ErrValueOutOfRange},
+		{"ErrValueOutOfRange/maxPlus100ns", model.MaxDateTime + 1, model.ErrValueOutOfRange},
+		{"ErrValueOutOfRange/zero", 0, model.ErrValueOutOfRange},
 	}
 	s := newRuleStore(t, core.Options{}, "Dates")
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantErr(t, core.DateTimeValue(c.d).Validate(), c.want)
-			e := &core.Entity{PartitionKey: "p", RowKey: itoa(i), Properties: []core.Property{{Name: "D", Value: core.DateTimeValue(c.d)}}}
+			wantErr(t, model.DateTimeValue(c.d).Validate(), c.want)
+			e := &model.Entity{PartitionKey: "p", RowKey: itoa(i), Properties: []model.Property{{Name: "D", Value: model.DateTimeValue(c.d)}}}
 			_, err := s.Apply("Dates", core.Op{Kind: core.OpInsert, Entity: e})
 			wantErr(t, err, c.want)
 		})
 	}
-	if got := core.MinDateTime.String(); got != "1601-01-01T00:00:00.0000000Z" {
+	if got := model.MinDateTime.String(); got != "1601-01-01T00:00:00.0000000Z" {
 		t.Errorf("MinDateTime = %s", got)
 	}
-	if got := core.MaxDateTime.String(); got != "9999-12-31T23:59:59.9999999Z" {
+	if got := model.MaxDateTime.String(); got != "9999-12-31T23:59:59.9999999Z" {
 		t.Errorf("MaxDateTime = %s", got)
 	}
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"github.com/tabletopdb/tabletop/core/model"
 	"strings"
 	"testing"
 )
@@ -59,11 +60,11 @@ func scanRecordsStore(b *testing.B, opts Options) *Store {
 		b.Fatal(err)
 	}
 	for i := range 20_000 {
-		e := &Entity{PartitionKey: fmt.Sprintf("p%02d", i%20), RowKey: fmt.Sprintf("%06d", i)}
-		e.Set("Name", StringValue(fmt.Sprintf("entity number %d", i)))
-		e.Set("Count", Int32Value(int32(i)))
-		e.Set("Score", DoubleValue(float64(i%100)+0.5))
-		e.Set("Active", BoolValue(i%2 == 0))
+		e := &model.Entity{PartitionKey: fmt.Sprintf("p%02d", i%20), RowKey: fmt.Sprintf("%06d", i)}
+		e.Set("Name", model.StringValue(fmt.Sprintf("entity number %d", i)))
+		e.Set("Count", model.Int32Value(int32(i)))
+		e.Set("Score", model.DoubleValue(float64(i%100)+0.5))
+		e.Set("Active", model.BoolValue(i%2 == 0))
 		if _, err := s.Apply("bench", Op{Kind: OpInsert, Entity: e}); err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // TestTx_ScanRecords_Batches reads a table in its neighbours' company (Scana sorts right
@@ -19,8 +20,8 @@ func TestTx_ScanRecords_Batches(t *testing.T) {
 	for i := range n {
 		rows = append(rows, fmt.Sprintf("%03d", i))
 		for _, table := range []string{"Sca", "Scan", "Scana"} {
-			e := &core.Entity{PartitionKey: "p", RowKey: rows[i]}
-			e.Set("N", core.Int32Value(int32(i)))
+			e := &model.Entity{PartitionKey: "p", RowKey: rows[i]}
+			e.Set("N", model.Int32Value(int32(i)))
 			insert(t, s, table, e)
 		}
 	}
@@ -71,8 +72,8 @@ func TestTx_ScanRecords_Batches(t *testing.T) {
 func TestTx_ScanRecordsUnsplit(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Scan")
 	for _, k := range [][2]string{{"", ""}, {"", "r"}, {"p", ""}, {"p05", "012345"}, {"partition-key-17", "row"}, {"é", "ü"}} {
-		e := &core.Entity{PartitionKey: k[0], RowKey: k[1]}
-		e.Set("N", core.StringValue(k[0]+"/"+k[1]))
+		e := &model.Entity{PartitionKey: k[0], RowKey: k[1]}
+		e.Set("N", model.StringValue(k[0]+"/"+k[1]))
 		insert(t, s, "Scan", e)
 	}
 	var want, got []core.Record

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"github.com/tabletopdb/tabletop/core/model"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -282,7 +283,7 @@ var imageWrites = []struct {
 }{
 	{applyOp(Op{Kind: OpInsert, Entity: imageEntity(1000, "inserted")}), true},
 	{applyOp(Op{Kind: OpReplace, Entity: imageEntity(5, "replaced"), IfMatch: "*"}), true},
-	{applyOp(Op{Kind: OpMerge, Entity: &Entity{PartitionKey: "p0", RowKey: "0006", Properties: []Property{{Name: "M", Value: BoolValue(true)}}}, IfMatch: "*"}), true},
+	{applyOp(Op{Kind: OpMerge, Entity: &model.Entity{PartitionKey: "p0", RowKey: "0006", Properties: []model.Property{{Name: "M", Value: model.BoolValue(true)}}}, IfMatch: "*"}), true},
 	{applyOp(Op{Kind: OpInsertOrReplace, Entity: imageEntity(7, "upserted")}), true},
 	{applyOp(Op{Kind: OpInsertOrMerge, Entity: imageEntity(2000, "merged in")}), true},
 	{applyOp(Op{Kind: OpDelete, Entity: imageEntity(8, ""), IfMatch: "*"}), true},
@@ -325,7 +326,7 @@ func writeMany(t *testing.T, s *Store, first, n int) {
 func TestTx_ScanRecords_ImagePatches(t *testing.T) {
 	s := imageStore(t, Options{}, 40)
 	rng := rand.New(rand.NewPCG(1, 2))
-	key := func() *Entity { return imageEntity(rng.IntN(60), fmt.Sprint("r", rng.IntN(1000))) }
+	key := func() *model.Entity { return imageEntity(rng.IntN(60), fmt.Sprint("r", rng.IntN(1000))) }
 	patched := 0
 	for step := range 1500 {
 		if rng.IntN(3) == 0 {
@@ -386,8 +387,8 @@ func TestStore_ApplyChangeSet_Image(t *testing.T) {
 // each write must see it. Run it with -race.
 func TestTx_ScanRecords_ImageRace(t *testing.T) {
 	s := imageStore(t, Options{}, 0)
-	head := func(n int) *Entity {
-		return &Entity{PartitionKey: "a", RowKey: "head", Properties: []Property{{Name: "N", Value: Int32Value(int32(n))}}}
+	head := func(n int) *model.Entity {
+		return &model.Entity{PartitionKey: "a", RowKey: "head", Properties: []model.Property{{Name: "N", Value: model.Int32Value(int32(n))}}}
 	}
 	if _, err := s.Apply("Img", Op{Kind: OpInsert, Entity: head(0)}); err != nil {
 		t.Fatal(err)
@@ -459,7 +460,7 @@ func partitionedStore(t *testing.T, n int) *Store {
 	}
 	err := s.Update(func(tx *Tx) error {
 		for i := range n {
-			e := &Entity{PartitionKey: fmt.Sprintf("p%05d", i/10), RowKey: fmt.Sprint(i % 10)}
+			e := &model.Entity{PartitionKey: fmt.Sprintf("p%05d", i/10), RowKey: fmt.Sprint(i % 10)}
 			if _, err := tx.Apply("Img", Op{Kind: OpInsert, Entity: e}); err != nil {
 				return err
 			}

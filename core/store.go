@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tidwall/buntdb"
 )
 
@@ -64,7 +65,7 @@ type Store struct {
 	loads    atomic.Uint64  // odd while loadCommands loads outside a transaction; stamps maps and images
 
 	commitMu   sync.Mutex            // serializes commits with compaction and Close
-	clock      DateTime              // the last Timestamp issued; guarded by buntdb's write lock
+	clock      model.DateTime        // the last Timestamp issued; guarded by buntdb's write lock
 	hasID      bool                  // the store's identity is known to be stored; guarded likewise
 	facts      map[string]tableFacts // what writes know of each table, by name as given (see useTable); guarded by commitMu
 	logBytes   int64                 // change-set bytes in the backend since the last snapshot
@@ -346,8 +347,8 @@ func (s *Store) Snapshot(w io.Writer) error {
 
 // nextTimestamp issues a Timestamp later than every one issued before. Call it only under
 // buntdb's write lock.
-func (s *Store) nextTimestamp() DateTime {
-	now := max(DateTimeOf(s.opts.Now()), MinDateTime)
+func (s *Store) nextTimestamp() model.DateTime {
+	now := max(model.DateTimeOf(s.opts.Now()), model.MinDateTime)
 	if now <= s.clock {
 		now = s.clock + 1
 	}

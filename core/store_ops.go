@@ -1,5 +1,7 @@
 package core
 
+import "github.com/tabletopdb/tabletop/core/model"
+
 // CreateTable creates a table in its own transaction.
 func (s *Store) CreateTable(name string) (t *Table, err error) {
 	err = s.Update(func(tx *Tx) error {
@@ -16,7 +18,7 @@ func (s *Store) DeleteTable(name string) error {
 
 // Get reads one entity. An entity of the table's point map is read with no transaction
 // (see points.read), so that a point read does not queue behind writers for buntdb's lock.
-func (s *Store) Get(table, pk, rk string) (e *Entity, err error) {
+func (s *Store) Get(table, pk, rk string) (e *model.Entity, err error) {
 	if rec, ok := s.points.read(table, pk, rk); ok {
 		return rec.Entity()
 	}
@@ -50,7 +52,7 @@ func (s *Store) GetRecord(table, pk, rk string) (Record, error) {
 // preparedInsert), so that writers hold the lock for less time; its errors keep
 // Tx.Apply's order (a missing table first). The table's record is looked up but not
 // decoded: a write needs only to know that the table exists.
-func (s *Store) Apply(table string, op Op) (e *Entity, err error) {
+func (s *Store) Apply(table string, op Op) (e *model.Entity, err error) {
 	invalid := validateOp(op)
 	var ins preparedInsert
 	if invalid == nil && op.Kind == OpInsert {

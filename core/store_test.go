@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func openMem(t testing.TB) *core.Store {
@@ -17,8 +18,8 @@ func openMem(t testing.TB) *core.Store {
 	return s
 }
 
-func entity(pk, rk string, props ...core.Property) *core.Entity {
-	return &core.Entity{PartitionKey: pk, RowKey: rk, Properties: props}
+func entity(pk, rk string, props ...model.Property) *model.Entity {
+	return &model.Entity{PartitionKey: pk, RowKey: rk, Properties: props}
 }
 
 func TestStore_Apply(t *testing.T) {
@@ -27,7 +28,7 @@ func TestStore_Apply(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("OK", func(t *testing.T) {
-		e, err := s.Apply("people", core.Op{Kind: core.OpInsert, Entity: entity("p", "1", core.Property{Name: "Age", Value: core.Int32Value(7)})})
+		e, err := s.Apply("people", core.Op{Kind: core.OpInsert, Entity: entity("p", "1", model.Property{Name: "Age", Value: model.Int32Value(7)})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +36,7 @@ func TestStore_Apply(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.ETag() != e.ETag() || got.Properties[0].Value != core.Int32Value(7) {
+		if got.ETag() != e.ETag() || got.Properties[0].Value != model.Int32Value(7) {
 			t.Fatalf("got %+v want %+v", got, e)
 		}
 	})
@@ -54,7 +55,7 @@ func TestStore_Apply(t *testing.T) {
 	})
 	t.Run("ErrKeyInvalid", func(t *testing.T) {
 		_, err := s.Apply("people", core.Op{Kind: core.OpInsert, Entity: entity("p", "bad/key")})
-		if !errors.Is(err, core.ErrKeyInvalid) {
+		if !errors.Is(err, model.ErrKeyInvalid) {
 			t.Fatalf("err = %v", err)
 		}
 		if _, err := s.Get("people", "p", "bad/key"); !errors.Is(err, core.ErrEntityNotFound) {

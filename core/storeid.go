@@ -1,13 +1,15 @@
 package core
 
+import "github.com/tabletopdb/tabletop/core/model"
+
 // storeIDKey holds the store's identity, made by its first write transaction.
 const storeIDKey = metaPrefix + "store-id"
 
 // StoreID returns the store's identity: 16 random bytes made by the store's first write
 // and kept with its data, so that a store started afresh (its data removed) is told apart
 // from the one before it. It is the zero Guid until the first write.
-func (tx *Tx) StoreID() (Guid, error) {
-	var g Guid
+func (tx *Tx) StoreID() (model.Guid, error) {
+	var g model.Guid
 	v, ok, err := tx.get(storeIDKey)
 	if err != nil || !ok || len(v) != len(g) {
 		return g, err
@@ -27,6 +29,6 @@ func (tx *Tx) ensureStoreID() error {
 		tx.store.hasID = ok
 		return err
 	}
-	g := NewGuid()
+	g := model.NewGuid()
 	return tx.set(storeIDKey, string(g[:]))
 }

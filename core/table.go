@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/binary"
+	"github.com/tabletopdb/tabletop/core/model"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ type Table struct {
 	// it: random, made when the table is created, so a table deleted and created again is
 	// told apart from the one before (its change feed's checkpoints carry it, see
 	// Checkpoint). It is the zero Guid for a table created before tables had one.
-	Incarnation Guid
+	Incarnation model.Guid
 }
 
 // AccessPolicy is a stored access policy (a signed identifier of the table's ACL) that a
@@ -32,14 +33,14 @@ const MaxAccessPolicies = 5
 // CreateTable creates a table. The name's case is kept; a table whose name differs only
 // in case already existing is ErrTableExists.
 func (tx *Tx) CreateTable(name string) (*Table, error) {
-	if err := ValidateTableName(name); err != nil {
+	if err := model.ValidateTableName(name); err != nil {
 		return nil, err
 	}
 	key := tableKey(tableID(name))
 	if _, ok, err := tx.get(key); err != nil || ok {
 		return nil, orErr(err, ErrTableExists)
 	}
-	t := &Table{Name: name, Incarnation: NewGuid()}
+	t := &Table{Name: name, Incarnation: model.NewGuid()}
 	if err := tx.set(key, encodeTable(t)); err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func (tx *Tx) CreateTable(name string) (*Table, error) {
 
 // Table returns the table of that name, compared case-insensitively.
 func (tx *Tx) Table(name string) (*Table, error) {
-	if ValidateTableName(name) != nil {
+	if model.ValidateTableName(name) != nil {
 		return nil, ErrTableNotFound
 	}
 	v, ok, err := tx.get(tableKey(tableID(name)))
@@ -61,7 +62,7 @@ func (tx *Tx) Table(name string) (*Table, error) {
 // hasTable returns ErrTableNotFound unless the table exists. Unlike Table it decodes
 // nothing, for the reads that only need to know.
 func (tx *Tx) hasTable(name string) error {
-	if ValidateTableName(name) != nil {
+	if model.ValidateTableName(name) != nil {
 		return ErrTableNotFound
 	}
 	_, ok, err := tx.get(tableKey(tableID(name)))
@@ -144,7 +145,7 @@ const tableIncarnationMark = 0
 // and the incarnation's 16 bytes before them.
 func encodeTable(t *Table) string {
 	var b []byte
-	if t.Incarnation != (Guid{}) {
+	if t.Incarnation != (model.Guid{}) {
 		b = append(append(b, tableIncarnationMark), t.Incarnation[:]...)
 	}
 	b = appendString(b, t.Name)
@@ -163,7 +164,7 @@ func appendString(b []byte, s string) []byte {
 }
 
 func decodeTable(v string) (*Table, error) {
-	var g Guid
+	var g model.Guid
 	if len(v) > 0 && v[0] == tableIncarnationMark {
 		if len(v) < 1+len(g) {
 			return nil, errCorrupt

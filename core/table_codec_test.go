@@ -1,6 +1,9 @@
 package core
 
-import "testing"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+	"testing"
+)
 
 func TestTable_Codec(t *testing.T) {
 	policies := []AccessPolicy{{ID: "a", Start: "s", Expiry: "e", Permission: "r"}, {ID: "b"}}
@@ -8,8 +11,8 @@ func TestTable_Codec(t *testing.T) {
 		for _, want := range []Table{
 			{Name: "Things"},
 			{Name: "Things", Policies: policies},
-			{Name: "Things", Incarnation: Guid{1, 15: 0xff}},
-			{Name: "Things", Policies: policies, Incarnation: NewGuid()},
+			{Name: "Things", Incarnation: model.Guid{1, 15: 0xff}},
+			{Name: "Things", Policies: policies, Incarnation: model.NewGuid()},
 		} {
 			got, err := decodeTable(encodeTable(&want))
 			if err != nil || got.Name != want.Name || got.Incarnation != want.Incarnation || len(got.Policies) != len(want.Policies) {
@@ -21,7 +24,7 @@ func TestTable_Codec(t *testing.T) {
 		// A record written before tables had an incarnation: the name, then the policies.
 		old := string(appendString(appendString(appendString(appendString(appendString(nil, "Things"), "a"), "s"), "e"), "r"))
 		got, err := decodeTable(old)
-		if err != nil || got.Name != "Things" || got.Incarnation != (Guid{}) || len(got.Policies) != 1 || got.Policies[0] != policies[0] {
+		if err != nil || got.Name != "Things" || got.Incarnation != (model.Guid{}) || len(got.Policies) != 1 || got.Policies[0] != policies[0] {
 			t.Fatalf("decode = %+v, %v", got, err)
 		}
 	})
@@ -36,7 +39,7 @@ func TestTable_Codec(t *testing.T) {
 
 func FuzzDecodeTable(f *testing.F) {
 	f.Add(encodeTable(&Table{Name: "Things"}))
-	f.Add(encodeTable(&Table{Name: "Things", Policies: []AccessPolicy{{ID: "a", Permission: "r"}}, Incarnation: Guid{1, 15: 2}}))
+	f.Add(encodeTable(&Table{Name: "Things", Policies: []AccessPolicy{{ID: "a", Permission: "r"}}, Incarnation: model.Guid{1, 15: 2}}))
 	f.Add("\x00")
 	f.Fuzz(func(t *testing.T, v string) {
 		tb, err := decodeTable(v)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tidwall/buntdb"
 )
 
@@ -16,12 +17,12 @@ type Tx struct {
 	logging  bool // record a change set for the backend
 	undoing  bool // record how to undo each write, until the change set is durable (see rollback.go)
 	undo     []undoWrite
-	log      []byte     // the change set: buntdb commands in RESP form
-	ts       DateTime   // the Timestamp of every entity this transaction writes, once issued
-	quiet    bool       // writes are the host's own, not the application's: no Hooks.LocalWrite (ApplyQuiet)
-	dirty    bool       // the transaction wrote something
-	factsID  string     // the table whose facts this transaction knows, "" for none (see useTable)
-	facts    tableFacts // that table's facts
+	log      []byte         // the change set: buntdb commands in RESP form
+	ts       model.DateTime // the Timestamp of every entity this transaction writes, once issued
+	quiet    bool           // writes are the host's own, not the application's: no Hooks.LocalWrite (ApplyQuiet)
+	dirty    bool           // the transaction wrote something
+	factsID  string         // the table whose facts this transaction knows, "" for none (see useTable)
+	facts    tableFacts     // that table's facts
 
 	patches     []entityWrite  // the writes to tables with a scan image, applied at commit
 	pointWrites []entityWrite  // the writes to tables with a point map, applied at commit
@@ -31,13 +32,13 @@ type Tx struct {
 // clockKey holds the last Timestamp issued, so it survives a reopen.
 const clockKey = metaPrefix + "clock"
 
-func decodeClock(v string) DateTime {
+func decodeClock(v string) model.DateTime {
 	n, _ := strconv.ParseInt(v, 10, 64)
-	return DateTime(n)
+	return model.DateTime(n)
 }
 
 // timestamp returns the Timestamp for this transaction's writes, issuing it on first use.
-func (tx *Tx) timestamp() (DateTime, error) {
+func (tx *Tx) timestamp() (model.DateTime, error) {
 	if tx.ts != 0 {
 		return tx.ts, nil
 	}

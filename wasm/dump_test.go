@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func TestAPI_Export(t *testing.T) {
@@ -84,7 +84,7 @@ func TestAPI_Import(t *testing.T) {
 		if got != `{"tables":["tab1"],"entities":1}` {
 			t.Fatalf("import = %s", got)
 		}
-		if e := s.entity("tab1", "p", "r"); e["A"] != core.DoubleValue(1.5) {
+		if e := s.entity("tab1", "p", "r"); e["A"] != model.DoubleValue(1.5) {
 			t.Fatalf("entity = %+v", e)
 		}
 	})

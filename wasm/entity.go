@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 )
 
@@ -17,13 +18,13 @@ import (
 //
 // flags says which of the three system properties the answer includes
 // (entityHasPartitionKey, …), those the selection includes; the Timestamp's text comes
-// first whether or not it is included, since the ETag is made from it (core.AppendETag:
+// first whether or not it is included, since the ETag is made from it (model.AppendETag:
 // W/"datetime'…'" around the text with each ':' written %3A), by JavaScript, so that the
 // answer carries the same 28 bytes once instead of twice. A text is its length in bytes
 // (u32) and its UTF-8 bytes. A name is a text the first time the answer writes it (up to
 // maxNames distinct names, numbered from 0 in the order written); after that, a u32 with
 // nameRef set and the name's number, so that a page of entities with the same properties
-// carries each name once. type is the value's core.Type, or typeNull for a selected
+// carries each name once. type is the value's model.Type, or typeNull for a selected
 // property the entity lacks, which has no value. A String, Guid or DateTime value (this one
 // with its seven fractional digits) is a text, Binary a u32 length and the bytes, Boolean
 // one byte, Int32 an int32, Int64 an int64 and Double a float64.
@@ -85,7 +86,7 @@ func appendEntityAnswer(b []byte, r *core.Record, sel query.Selection) []byte {
 // the table with its names.
 func appendEntity(b []byte, r *core.Record, sel query.Selection, names nameTable) ([]byte, nameTable) {
 	var flags byte
-	for i, name := range []string{core.PartitionKeyName, core.RowKeyName, core.TimestampName} {
+	for i, name := range []string{model.PartitionKeyName, model.RowKeyName, model.TimestampName} {
 		if sel.Includes(name) {
 			flags |= 1 << i
 		}
@@ -108,7 +109,7 @@ func appendEntity(b []byte, r *core.Record, sel query.Selection, names nameTable
 		}
 	} else {
 		for _, name := range sel {
-			if name == core.PartitionKeyName || name == core.RowKeyName || name == core.TimestampName {
+			if name == model.PartitionKeyName || name == model.RowKeyName || name == model.TimestampName {
 				continue
 			}
 			if v, ok := r.Lookup(name); ok {
@@ -139,24 +140,24 @@ func appendPageAnswer(b []byte, page *query.RecordPage, sel query.Selection) []b
 }
 
 // appendProperty appends a property's value (after its type and name).
-func appendProperty(b []byte, v core.Value) []byte {
+func appendProperty(b []byte, v model.Value) []byte {
 	switch v.Type() {
-	case core.TypeBinary:
+	case model.TypeBinary:
 		return appendText(b, v.Raw())
-	case core.TypeBoolean:
+	case model.TypeBoolean:
 		if v.Bool() {
 			return append(b, 1)
 		}
 		return append(b, 0)
-	case core.TypeDateTime:
+	case model.TypeDateTime:
 		return appendTextOf(b, v.DateTime().AppendText)
-	case core.TypeDouble:
+	case model.TypeDouble:
 		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Double()))
-	case core.TypeGuid:
+	case model.TypeGuid:
 		return appendTextOf(b, v.Guid().AppendText)
-	case core.TypeInt32:
+	case model.TypeInt32:
 		return binary.LittleEndian.AppendUint32(b, uint32(v.Int32()))
-	case core.TypeInt64:
+	case model.TypeInt64:
 		return binary.LittleEndian.AppendUint64(b, uint64(v.Int64()))
 	default:
 		return appendText(b, v.Str())

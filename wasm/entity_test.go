@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 )
 
@@ -19,7 +20,7 @@ type answer struct {
 	ETag, PartitionKey, RowKey, Timestamp string
 	Flags                                 byte
 	Names                                 []string
-	Values                                []*core.Value
+	Values                                []*model.Value
 }
 
 // etagOf makes an ETag from a Timestamp's text as web/src/values.js does.
@@ -110,32 +111,32 @@ func readEntityAnswer(t testing.TB, b *[]byte, names *[]string) answer {
 	for range u32() {
 		typ := next(1)[0]
 		a.Names = append(a.Names, r.name(names))
-		var v core.Value
-		switch core.Type(typ) {
-		case core.TypeString:
-			v = core.StringValue(text())
-		case core.TypeBinary:
-			v = core.BinaryValue([]byte(text()))
-		case core.TypeBoolean:
-			v = core.BoolValue(next(1)[0] == 1)
-		case core.TypeDateTime:
-			d, err := core.ParseDateTime(text())
+		var v model.Value
+		switch model.Type(typ) {
+		case model.TypeString:
+			v = model.StringValue(text())
+		case model.TypeBinary:
+			v = model.BinaryValue([]byte(text()))
+		case model.TypeBoolean:
+			v = model.BoolValue(next(1)[0] == 1)
+		case model.TypeDateTime:
+			d, err := model.ParseDateTime(text())
 			if err != nil {
 				t.Fatal(err)
 			}
-			v = core.DateTimeValue(d)
-		case core.TypeDouble:
-			v = core.DoubleValue(math.Float64frombits(binary.LittleEndian.Uint64(next(8))))
-		case core.TypeGuid:
-			g, err := core.ParseGuid(text())
+			v = model.DateTimeValue(d)
+		case model.TypeDouble:
+			v = model.DoubleValue(math.Float64frombits(binary.LittleEndian.Uint64(next(8))))
+		case model.TypeGuid:
+			g, err := model.ParseGuid(text())
 			if err != nil {
 				t.Fatal(err)
 			}
-			v = core.GuidValue(g)
-		case core.TypeInt32:
-			v = core.Int32Value(int32(u32()))
-		case core.TypeInt64:
-			v = core.Int64Value(int64(binary.LittleEndian.Uint64(next(8))))
+			v = model.GuidValue(g)
+		case model.TypeInt32:
+			v = model.Int32Value(int32(u32()))
+		case model.TypeInt64:
+			v = model.Int64Value(int64(binary.LittleEndian.Uint64(next(8))))
 		default:
 			if typ != typeNull {
 				bad()
@@ -157,23 +158,23 @@ func mustParse[T any](v T, err error) T {
 }
 
 func TestAppendEntityAnswer(t *testing.T) {
-	ts := mustParse(core.ParseDateTime("2021-08-31T15:40:49.6724407Z"))
-	props := []core.Property{
-		{Name: "Str", Value: core.StringValue("a\"b\\c\n\x01é😀")},
-		{Name: "Bin", Value: core.BinaryValue([]byte{0, 1, 2, 255})},
-		{Name: "Yes", Value: core.BoolValue(true)},
-		{Name: "No", Value: core.BoolValue(false)},
-		{Name: "When", Value: core.DateTimeValue(mustParse(core.ParseDateTime("2013-08-02T17:37:43.0090043Z")))},
-		{Name: "Dbl", Value: core.DoubleValue(5)},
-		{Name: "Big", Value: core.DoubleValue(3e9)},
-		{Name: "Inf", Value: core.DoubleValue(math.Inf(-1))},
-		{Name: "Id", Value: core.GuidValue(mustParse(core.ParseGuid("4185404a-5818-48c3-b9be-f217df0dba6f")))},
-		{Name: "I32", Value: core.Int32Value(math.MinInt32)},
-		{Name: "I64", Value: core.Int64Value(math.MaxInt64)},
-		{Name: "I64Min", Value: core.Int64Value(math.MinInt64)},
+	ts := mustParse(model.ParseDateTime("2021-08-31T15:40:49.6724407Z"))
+	props := []model.Property{
+		{Name: "Str", Value: model.StringValue("a\"b\\c\n\x01é😀")},
+		{Name: "Bin", Value: model.BinaryValue([]byte{0, 1, 2, 255})},
+		{Name: "Yes", Value: model.BoolValue(true)},
+		{Name: "No", Value: model.BoolValue(false)},
+		{Name: "When", Value: model.DateTimeValue(mustParse(model.ParseDateTime("2013-08-02T17:37:43.0090043Z")))},
+		{Name: "Dbl", Value: model.DoubleValue(5)},
+		{Name: "Big", Value: model.DoubleValue(3e9)},
+		{Name: "Inf", Value: model.DoubleValue(math.Inf(-1))},
+		{Name: "Id", Value: model.GuidValue(mustParse(model.ParseGuid("4185404a-5818-48c3-b9be-f217df0dba6f")))},
+		{Name: "I32", Value: model.Int32Value(math.MinInt32)},
+		{Name: "I64", Value: model.Int64Value(math.MaxInt64)},
+		{Name: "I64Min", Value: model.Int64Value(math.MinInt64)},
 	}
-	rec := core.NewRecord(&core.Entity{PartitionKey: "p'é", RowKey: "r\u2028", Timestamp: ts, Properties: props})
-	etag := string(core.AppendETag(nil, ts))
+	rec := core.NewRecord(&model.Entity{PartitionKey: "p'é", RowKey: "r\u2028", Timestamp: ts, Properties: props})
+	etag := string(model.AppendETag(nil, ts))
 	t.Run("OK", func(t *testing.T) {
 		a := decodeEntityAnswer(t, appendEntityAnswer([]byte("kept"), &rec, nil)[4:])
 		if a.ETag != etag || a.PartitionKey != "p'é" || a.RowKey != "r\u2028" || a.Timestamp != "2021-08-31T15:40:49.6724407Z" {
@@ -199,7 +200,7 @@ func TestAppendEntityAnswer(t *testing.T) {
 		}
 	})
 	t.Run("OK/NoProperties", func(t *testing.T) {
-		empty := core.NewRecord(&core.Entity{PartitionKey: "", RowKey: "", Timestamp: ts})
+		empty := core.NewRecord(&model.Entity{PartitionKey: "", RowKey: "", Timestamp: ts})
 		a := decodeEntityAnswer(t, appendEntityAnswer(nil, &empty, nil))
 		if a.Flags != entityHasPartitionKey|entityHasRowKey|entityHasTimestamp || len(a.Names) != 0 {
 			t.Fatalf("answer = %+v", a)
@@ -208,10 +209,10 @@ func TestAppendEntityAnswer(t *testing.T) {
 }
 
 // entity reads entity (pk, rk) of a table through getEntity, and its properties by name.
-func (s *session) entity(table, pk, rk string) map[string]core.Value {
+func (s *session) entity(table, pk, rk string) map[string]model.Value {
 	s.t.Helper()
 	a := decodeEntityAnswer(s.t, []byte(s.must("getEntity", table, pk, rk, "")))
-	props := map[string]core.Value{}
+	props := map[string]model.Value{}
 	for i, name := range a.Names {
 		props[name] = *a.Values[i]
 	}
@@ -219,13 +220,13 @@ func (s *session) entity(table, pk, rk string) map[string]core.Value {
 }
 
 func TestAppendPageAnswer(t *testing.T) {
-	ts := mustParse(core.ParseDateTime("2021-08-31T15:40:49.6724407Z"))
+	ts := mustParse(model.ParseDateTime("2021-08-31T15:40:49.6724407Z"))
 	record := func(rk string, names ...string) core.Record {
-		props := make([]core.Property, len(names))
+		props := make([]model.Property, len(names))
 		for i, n := range names {
-			props[i] = core.Property{Name: n, Value: core.Int32Value(int32(i))}
+			props[i] = model.Property{Name: n, Value: model.Int32Value(int32(i))}
 		}
-		return core.NewRecord(&core.Entity{PartitionKey: "p", RowKey: rk, Timestamp: ts, Properties: props})
+		return core.NewRecord(&model.Entity{PartitionKey: "p", RowKey: rk, Timestamp: ts, Properties: props})
 	}
 	check := func(t *testing.T, page *query.RecordPage, sel query.Selection) []answer {
 		t.Helper()
@@ -234,7 +235,7 @@ func TestAppendPageAnswer(t *testing.T) {
 			t.Fatalf("%d entities, want %d", len(got), len(page.Records))
 		}
 		for i, a := range got {
-			if a.RowKey != page.Records[i].RowKey || a.ETag != string(core.AppendETag(nil, ts)) {
+			if a.RowKey != page.Records[i].RowKey || a.ETag != string(model.AppendETag(nil, ts)) {
 				t.Fatalf("entity %d = %+v", i, a)
 			}
 		}
@@ -283,8 +284,8 @@ func TestAppendPageAnswer(t *testing.T) {
 // written %3A, inside W/"datetime'…'".
 func TestETagOf(t *testing.T) {
 	for _, text := range []string{"2021-08-31T15:40:49.6724407Z", "1601-01-01T00:00:00.0000000Z", "9999-12-31T23:59:59.9999999Z"} {
-		ts := mustParse(core.ParseDateTime(text))
-		if got, want := etagOf(string(ts.AppendText(nil))), string(core.AppendETag(nil, ts)); got != want {
+		ts := mustParse(model.ParseDateTime(text))
+		if got, want := etagOf(string(ts.AppendText(nil))), string(model.AppendETag(nil, ts)); got != want {
 			t.Errorf("etagOf(%s) = %s, want %s", text, got, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/outbox"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
@@ -237,7 +238,7 @@ func (s *store) transaction(a [][]byte) ([]byte, error) {
 }
 
 // appendETags appends ["etag",…] for the entities, "" for nil (deleted) ones.
-func appendETags(b []byte, es []*core.Entity) []byte {
+func appendETags(b []byte, es []*model.Entity) []byte {
 	b = append(b, '[')
 	for i, e := range es {
 		if i > 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
 	"github.com/tabletopdb/tabletop/core/backend/outbox"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // frame builds a request frame of args, as the web module does.
@@ -88,7 +89,7 @@ func TestAPI_Write(t *testing.T) {
 			t.Fatalf("write = %s", etag)
 		}
 		got := s.entity("people", "p", "1")
-		if got["N"] != core.Int64Value(9007199254740993) || got["D"] != core.DoubleValue(5) {
+		if got["N"] != model.Int64Value(9007199254740993) || got["D"] != model.DoubleValue(5) {
 			t.Fatalf("getEntity = %+v", got)
 		}
 	})
@@ -251,7 +252,7 @@ func TestToAPIError(t *testing.T) {
 		status int
 	}{
 		{"TableNotFound", core.ErrTableNotFound, "TableNotFound", 404},
-		{"FieldError", &core.FieldError{Field: "RowKey", Err: core.ErrKeyInvalid}, "OutOfRangeInput", 400},
+		{"FieldError", &model.FieldError{Field: "RowKey", Err: model.ErrKeyInvalid}, "OutOfRangeInput", 400},
 		{"Coded", errors.Join(errors.New("append change set"), codedErr{}), "StoreLocked", 409},
 		{"Unknown", errors.New("boom"), "InternalError", 500},
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func TestStore_Apply(t *testing.T) {
@@ -25,7 +25,7 @@ func TestStore_Apply(t *testing.T) {
 		if err != nil || len(recs) != 0 {
 			t.Fatalf("apply = %+v, %v; want no records", recs, err)
 		}
-		if got := b.entity("people", "p", "1"); got["n"] != core.Int32Value(1) {
+		if got := b.entity("people", "p", "1"); got["n"] != model.Int32Value(1) {
 			t.Fatalf("replica reads %+v", got)
 		}
 	})

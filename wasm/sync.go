@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/replica"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
@@ -51,12 +52,12 @@ func syncHandler(op string) handler {
 }
 
 // keyArgs returns arguments i and i+1 as a key.
-func keyArgs(a [][]byte, i int) core.Key {
-	return core.Key{PartitionKey: arg(a, i), RowKey: arg(a, i+1)}
+func keyArgs(a [][]byte, i int) model.Key {
+	return model.Key{PartitionKey: arg(a, i), RowKey: arg(a, i+1)}
 }
 
 // remoteArg decodes argument i, a server's entity body, or nil when it is empty.
-func remoteArg(a [][]byte, i int) (*core.Entity, error) {
+func remoteArg(a [][]byte, i int) (*model.Entity, error) {
 	if len(arg(a, i)) == 0 {
 		return nil, nil
 	}
@@ -224,7 +225,7 @@ func (s *store) syncRequeue(a [][]byte) ([]byte, error) {
 // what a key reconciliation compares with the server's keys; with argument 1 "all", the
 // keys of every local entity (what adopting a remote table compares).
 func (s *store) syncKeys(a [][]byte) ([]byte, error) {
-	var keys []core.Key
+	var keys []model.Key
 	err := s.db.View(func(tx *core.Tx) (err error) {
 		if arg(a, 1) == "all" {
 			keys, err = localKeys(tx, arg(a, 0))
@@ -248,13 +249,13 @@ func (s *store) syncKeys(a [][]byte) ([]byte, error) {
 }
 
 // localKeys lists the keys of every entity of a tracked table, in key order.
-func localKeys(tx *core.Tx, table string) ([]core.Key, error) {
+func localKeys(tx *core.Tx, table string) ([]model.Key, error) {
 	if _, err := replica.Checkpoint(tx, table); err != nil {
 		return nil, err
 	}
-	var keys []core.Key
+	var keys []model.Key
 	err := tx.ScanRecords(table, core.WholeTable, func(r *core.Record) bool {
-		keys = append(keys, core.Key{PartitionKey: r.PartitionKey, RowKey: r.RowKey})
+		keys = append(keys, model.Key{PartitionKey: r.PartitionKey, RowKey: r.RowKey})
 		return true
 	})
 	return keys, err

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Coded is an error that names its own code: the protocol layer's sentinels (New), and
@@ -36,7 +37,7 @@ func (e *Error) AzureCode() Code { return e.code }
 type Answer struct {
 	Status  int
 	Code    string
-	Message string // the code's message, with the field and value of a *core.FieldError filled in
+	Message string // the code's message, with the field and value of a *model.FieldError filled in
 	Index   int    // the failing operation of a transaction (from a *core.OpError), or -1
 }
 
@@ -100,15 +101,15 @@ func fillIn(msg, field, value string) string {
 	return b.String()
 }
 
-// fill fills c's message from the *core.FieldError in err, if any; an OutOfRangeInput
+// fill fills c's message from the *model.FieldError in err, if any; an OutOfRangeInput
 // that names no field gets Azure's generic message.
 func fill(c Code, err error) Code {
 	if !strings.Contains(c.Message, "{") {
 		return c
 	}
-	var fe *core.FieldError
+	var fe *model.FieldError
 	if !errors.As(err, &fe) {
-		fe = &core.FieldError{}
+		fe = &model.FieldError{}
 	}
 	if c.Name == OutOfRangeInput.Name && fe.Field == "" {
 		return OutOfRangeInputUnnamed

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func TestOf(t *testing.T) {
@@ -21,8 +22,8 @@ func TestOf(t *testing.T) {
 			{core.ErrEntityExists, 409, "EntityAlreadyExists", "The specified entity already exists.", -1},
 			{fmt.Errorf("apply: %w", core.ErrTableNotFound), 404, "TableNotFound", "The table specified does not exist.", -1},
 			{&core.OpError{Index: 3, Err: core.ErrPreconditionFailed}, 412, "UpdateConditionNotSatisfied", "The update condition specified in the request was not satisfied.", 3},
-			{&core.FieldError{Field: "PartitionKey", Value: "a/b", Err: core.ErrKeyInvalid}, 400, "OutOfRangeInput", "The 'PartitionKey' parameter of value 'a/b' is out of range.", -1},
-			{core.ErrKeyInvalid, 400, "OutOfRangeInput", "One of the request inputs is out of range.", -1},
+			{&model.FieldError{Field: "PartitionKey", Value: "a/b", Err: model.ErrKeyInvalid}, 400, "OutOfRangeInput", "The 'PartitionKey' parameter of value 'a/b' is out of range.", -1},
+			{model.ErrKeyInvalid, 400, "OutOfRangeInput", "One of the request inputs is out of range.", -1},
 			{&core.OpError{Index: 1, Err: fmt.Errorf("parse: %w", sentinel)}, 405, "MethodNotAllowed", "The requested method is not allowed on the specified resource.", 1},
 			{errors.New("something unexpected"), 500, "InternalError", "The server encountered an internal error. Please retry the request.", -1},
 		} {

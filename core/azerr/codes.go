@@ -1,7 +1,7 @@
 package azerr
 
 // Code is an Azure error code with the HTTP status and the message the service answers
-// it with. A message may hold {field} and {value}, filled from the *core.FieldError in
+// it with. A message may hold {field} and {value}, filled from the *model.FieldError in
 // the error (see Of).
 type Code struct {
 	Name    string

@@ -2,9 +2,9 @@
 // it: every error code it answers with, the HTTP status and the message that go with it
 // (codes.go), and the choice of code for an error (Of).
 //
-// The engine's errors are plain sentinel values (core, core/query, core/wire); Of maps
-// them to codes through one table (engine.go). The protocol layer's own errors are
-// declared with New, so each carries its code from where it is defined:
+// The engine's errors are plain sentinel values (core/model, core, core/query,
+// core/wire); Of maps them to codes through one table (engine.go). The protocol layer's
+// own errors are declared with New, so each carries its code from where it is defined:
 //
 //	var ErrMethodNotAllowed = azerr.New(azerr.MethodNotAllowed, "method is not allowed on the resource")
 //

@@ -2,6 +2,7 @@ package azerr
 
 import (
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
@@ -19,21 +20,21 @@ var engineCodes = []struct {
 	{&core.ErrEntityExists, &EntityAlreadyExists},
 	{&core.ErrEntityNotFound, &ResourceNotFound},
 	{&core.ErrPreconditionFailed, &UpdateConditionNotSatisfied},
-	{&core.ErrETagInvalid, &InvalidInput},
-	{&core.ErrTableNameInvalid, &InvalidResourceName},
-	{&core.ErrTableNameReserved, &TableNameReserved},
-	{&core.ErrKeyInvalid, &OutOfRangeInput},
-	{&core.ErrKeyTooLarge, &OutOfRangeInput},
-	{&core.ErrKeyMissing, &PropertiesNeedValue},
-	{&core.ErrPropertyNameInvalid, &PropertyNameInvalid},
-	{&core.ErrPropertyNameTooLong, &PropertyNameTooLong},
-	{&core.ErrDuplicateProperty, &DuplicatePropertiesSpecified},
-	{&core.ErrTooManyProperties, &TooManyProperties},
-	{&core.ErrEntityTooLarge, &EntityTooLarge},
-	{&core.ErrValueTooLarge, &PropertyValueTooLarge},
-	{&core.ErrValueOutOfRange, &OutOfRangeInputUnnamed},
-	{&core.ErrValueInvalid, &InvalidInput},
-	{&core.ErrTypeUnknown, &InvalidInput},
+	{&model.ErrETagInvalid, &InvalidInput},
+	{&model.ErrTableNameInvalid, &InvalidResourceName},
+	{&model.ErrTableNameReserved, &TableNameReserved},
+	{&model.ErrKeyInvalid, &OutOfRangeInput},
+	{&model.ErrKeyTooLarge, &OutOfRangeInput},
+	{&model.ErrKeyMissing, &PropertiesNeedValue},
+	{&model.ErrPropertyNameInvalid, &PropertyNameInvalid},
+	{&model.ErrPropertyNameTooLong, &PropertyNameTooLong},
+	{&model.ErrDuplicateProperty, &DuplicatePropertiesSpecified},
+	{&model.ErrTooManyProperties, &TooManyProperties},
+	{&model.ErrEntityTooLarge, &EntityTooLarge},
+	{&model.ErrValueTooLarge, &PropertyValueTooLarge},
+	{&model.ErrValueOutOfRange, &OutOfRangeInputUnnamed},
+	{&model.ErrValueInvalid, &InvalidInput},
+	{&model.ErrTypeUnknown, &InvalidInput},
 	{&core.ErrTooManyPolicies, &InvalidXmlDocument},
 	{&core.ErrStoreClosed, &ServerBusy},
 	{&core.ErrNoSpace, &NoSpace},

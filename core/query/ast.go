@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Op is a comparison operator of $filter.
@@ -75,7 +75,7 @@ type notNode struct{ x node }
 type cmpNode struct {
 	prop string
 	op   Op
-	lit  core.Value
+	lit  model.Value
 	// Prepared by newCmpNode for eval:
 	want      outcome // op's outcome for each result of comparing with lit
 	integer   int64   // lit, when isInteger
@@ -120,19 +120,19 @@ func (n *cmpNode) write(b *strings.Builder) {
 }
 
 // formatLiteral writes v as a filter literal that parses back to v.
-func formatLiteral(v core.Value) string {
+func formatLiteral(v model.Value) string {
 	switch v.Type() {
-	case core.TypeString:
+	case model.TypeString:
 		return "'" + strings.ReplaceAll(v.Str(), "'", "''") + "'"
-	case core.TypeBinary:
+	case model.TypeBinary:
 		return "X'" + hex.EncodeToString(v.Bytes()) + "'"
-	case core.TypeDateTime:
+	case model.TypeDateTime:
 		return "datetime'" + v.DateTime().String() + "'"
-	case core.TypeGuid:
+	case model.TypeGuid:
 		return "guid'" + v.Guid().String() + "'"
-	case core.TypeInt64:
+	case model.TypeInt64:
 		return strconv.FormatInt(v.Int64(), 10) + "L"
-	case core.TypeDouble:
+	case model.TypeDouble:
 		s := strconv.FormatFloat(v.Double(), 'g', -1, 64)
 		if !strings.ContainsAny(s, ".e") {
 			s += ".0"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // benchSizes are the table sizes the benchmarks sweep.
@@ -45,8 +46,8 @@ func benchStore(b *testing.B, n int) *core.Store {
 		err := s.Update(func(tx *core.Tx) error {
 			for i := first; i < min(first+perTx, n); i++ {
 				e := entity(benchPartition(i/rowsPerPartition), fmt.Sprintf("r%03d", i%rowsPerPartition), i)
-				e.Set("Cat", core.StringValue(fmt.Sprintf("c%d", i%10)))
-				e.Set("Grp", core.Int32Value(int32(i%(n/groupSize)))) // groups of groupSize, spread over the table
+				e.Set("Cat", model.StringValue(fmt.Sprintf("c%d", i%10)))
+				e.Set("Grp", model.Int32Value(int32(i%(n/groupSize)))) // groups of groupSize, spread over the table
 				if _, err := tx.Apply(testTable, core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 					return err
 				}

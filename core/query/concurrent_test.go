@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // stable returns 100 entities (rows s000..s019 of partitions p0..p4) that the writers of
 // the tests below never touch.
-func stable() []*core.Entity {
-	var es []*core.Entity
+func stable() []*model.Entity {
+	var es []*model.Entity
 	for p := range 5 {
 		for r := range 20 {
 			es = append(es, entity(fmt.Sprintf("p%d", p), fmt.Sprintf("s%03d", r), 1))
@@ -28,7 +29,7 @@ func stable() []*core.Entity {
 // checkPaged fails unless got is in strictly increasing key order, holds each stable
 // entity that filter matches exactly once, and nothing but stable and churn entities
 // (churn rows are the ones whose RowKey does not start with "s" or that hold a "~").
-func checkPaged(t *testing.T, filter string, got []*core.Entity) {
+func checkPaged(t *testing.T, filter string, got []*model.Entity) {
 	t.Helper()
 	seen := map[string]int{}
 	for i, e := range got {

@@ -3,7 +3,7 @@ package query
 import (
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // TestParseFilter_DateTimeForms: every text form an entity's DateTime takes is a valid
@@ -18,7 +18,7 @@ func TestParseFilter_DateTimeForms(t *testing.T) {
 	}
 	for _, s := range forms {
 		t.Run(s, func(t *testing.T) {
-			want, err := core.ParseDateTime(s)
+			want, err := model.ParseDateTime(s)
 			if err != nil {
 				t.Fatalf("entity value %q: %v", s, err)
 			}
@@ -26,8 +26,8 @@ func TestParseFilter_DateTimeForms(t *testing.T) {
 			if err != nil {
 				t.Fatalf("filter literal %q: %v", s, err)
 			}
-			e := &core.Entity{PartitionKey: "p", RowKey: "r"}
-			e.Set("Born", core.DateTimeValue(want))
+			e := &model.Entity{PartitionKey: "p", RowKey: "r"}
+			e.Set("Born", model.DateTimeValue(want))
 			if !f.Matches(e) {
 				t.Fatalf("literal %q does not equal the entity value %s", s, want)
 			}

@@ -6,25 +6,26 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // record is what a filter is evaluated on: an entity or a table.
 type record interface {
 	// lookup returns the value of the named property and whether the record has it.
-	lookup(name string) (core.Value, bool)
+	lookup(name string) (model.Value, bool)
 }
 
 // entityRecord exposes an entity's system and custom properties to a filter.
-type entityRecord struct{ e *core.Entity }
+type entityRecord struct{ e *model.Entity }
 
-func (r entityRecord) lookup(name string) (core.Value, bool) {
+func (r entityRecord) lookup(name string) (model.Value, bool) {
 	switch name {
-	case core.PartitionKeyName:
-		return core.StringValue(r.e.PartitionKey), true
-	case core.RowKeyName:
-		return core.StringValue(r.e.RowKey), true
-	case core.TimestampName:
-		return core.DateTimeValue(r.e.Timestamp), true
+	case model.PartitionKeyName:
+		return model.StringValue(r.e.PartitionKey), true
+	case model.RowKeyName:
+		return model.StringValue(r.e.RowKey), true
+	case model.TimestampName:
+		return model.DateTimeValue(r.e.Timestamp), true
 	}
 	return r.e.Get(name)
 }
@@ -34,16 +35,16 @@ func (r entityRecord) lookup(name string) (core.Value, bool) {
 // found in place (core.Record.Lookup, no allocation).
 type storedRecord struct{ r *core.Record }
 
-func (r storedRecord) lookup(name string) (core.Value, bool) {
+func (r storedRecord) lookup(name string) (model.Value, bool) {
 	switch name {
-	case core.PartitionKeyName:
+	case model.PartitionKeyName:
 		r.r.SplitKeys()
-		return core.StringValue(r.r.PartitionKey), true
-	case core.RowKeyName:
+		return model.StringValue(r.r.PartitionKey), true
+	case model.RowKeyName:
 		r.r.SplitKeys()
-		return core.StringValue(r.r.RowKey), true
-	case core.TimestampName:
-		return core.DateTimeValue(r.r.Timestamp()), true
+		return model.StringValue(r.r.RowKey), true
+	case model.TimestampName:
+		return model.DateTimeValue(r.r.Timestamp()), true
 	}
 	return r.r.Lookup(name)
 }
@@ -54,15 +55,15 @@ type tableRecord struct{ t *core.Table }
 // TableNameProperty is the property a Query Tables filter compares.
 const TableNameProperty = "TableName"
 
-func (r tableRecord) lookup(name string) (core.Value, bool) {
+func (r tableRecord) lookup(name string) (model.Value, bool) {
 	if name == TableNameProperty {
-		return core.StringValue(r.t.Name), true
+		return model.StringValue(r.t.Name), true
 	}
-	return core.Value{}, false
+	return model.Value{}, false
 }
 
 // Matches reports whether an entity satisfies the filter; the nil filter matches all.
-func (f *Filter) Matches(e *core.Entity) bool {
+func (f *Filter) Matches(e *model.Entity) bool {
 	return f == nil || f.root.eval(entityRecord{e})
 }
 
@@ -117,10 +118,10 @@ func (n *cmpNode) matchRecord(r *core.Record) bool {
 }
 
 // matches reports whether the property's value v satisfies the comparison.
-func (n *cmpNode) matches(v core.Value) bool {
-	if t := v.Type(); n.isInteger && (t == core.TypeInt32 || t == core.TypeInt64) {
+func (n *cmpNode) matches(v model.Value) bool {
+	if t := v.Type(); n.isInteger && (t == model.TypeInt32 || t == model.TypeInt64) {
 		x := v.Int64()
-		if t == core.TypeInt32 {
+		if t == model.TypeInt32 {
 			x = int64(v.Int32())
 		}
 		return n.want.ordered[cmp.Compare(x, n.integer)+1]
@@ -156,7 +157,7 @@ func holds(op Op, c int) bool {
 
 // compareValues compares two values three-way. Numbers (Int32, Int64, Double) compare
 // with each other by value; every other type compares only with its own type.
-func compareValues(a, b core.Value) (int, order) {
+func compareValues(a, b model.Value) (int, order) {
 	ta, tb := a.Type(), b.Type()
 	if isNumeric(ta) && isNumeric(tb) {
 		return compareNumbers(a, b)
@@ -165,20 +166,20 @@ func compareValues(a, b core.Value) (int, order) {
 		return 0, mismatch
 	}
 	switch ta {
-	case core.TypeString:
+	case model.TypeString:
 		return cmp.Compare(a.Str(), b.Str()), ordered
-	case core.TypeDateTime:
+	case model.TypeDateTime:
 		return cmp.Compare(a.DateTime(), b.DateTime()), ordered
-	case core.TypeBoolean:
+	case model.TypeBoolean:
 		return cmpBool(a.Bool(), b.Bool()), ordered
-	case core.TypeGuid, core.TypeBinary:
+	case model.TypeGuid, model.TypeBinary:
 		return strings.Compare(a.Raw(), b.Raw()), ordered
 	}
 	return 0, mismatch
 }
 
-func isNumeric(t core.Type) bool {
-	return t == core.TypeInt32 || t == core.TypeInt64 || t == core.TypeDouble
+func isNumeric(t model.Type) bool {
+	return t == model.TypeInt32 || t == model.TypeInt64 || t == model.TypeDouble
 }
 
 func cmpBool(a, b bool) int {
@@ -192,18 +193,18 @@ func cmpBool(a, b bool) int {
 }
 
 // asInt returns an Int32 or Int64 value as int64, and false for a Double.
-func asInt(v core.Value) (int64, bool) {
+func asInt(v model.Value) (int64, bool) {
 	switch v.Type() {
-	case core.TypeInt32:
+	case model.TypeInt32:
 		return int64(v.Int32()), true
-	case core.TypeInt64:
+	case model.TypeInt64:
 		return v.Int64(), true
 	}
 	return 0, false
 }
 
 // compareNumbers compares two numeric values exactly, whatever their types.
-func compareNumbers(a, b core.Value) (int, order) {
+func compareNumbers(a, b model.Value) (int, order) {
 	ai, aInt := asInt(a)
 	bi, bInt := asInt(b)
 	switch {

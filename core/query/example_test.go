@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 )
 
@@ -12,9 +13,9 @@ func ExampleParseFilter() {
 	if err != nil {
 		panic(err)
 	}
-	e := &core.Entity{PartitionKey: "a", RowKey: "1"}
-	e.Set("Age", core.Int64Value(42))
-	e.Set("Name", core.StringValue("Alice"))
+	e := &model.Entity{PartitionKey: "a", RowKey: "1"}
+	e.Set("Age", model.Int64Value(42))
+	e.Set("Name", model.StringValue("Alice"))
 	fmt.Println(f)
 	fmt.Println(f.Matches(e))
 
@@ -32,7 +33,7 @@ func ExampleEntities() {
 	s.Update(func(tx *core.Tx) error {
 		tx.CreateTable("people")
 		for _, k := range [][2]string{{"eu", "ann"}, {"eu", "bob"}, {"eu", "cat"}, {"us", "dan"}} {
-			tx.Apply("people", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: k[0], RowKey: k[1]}})
+			tx.Apply("people", core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: k[0], RowKey: k[1]}})
 		}
 		return nil
 	})

@@ -7,37 +7,38 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // fixture returns an entity with a property of every type.
-func fixture(t testing.TB) *core.Entity {
+func fixture(t testing.TB) *model.Entity {
 	t.Helper()
-	ts, err := core.ParseDateTime("2021-08-31T15:40:49.6724407Z")
+	ts, err := model.ParseDateTime("2021-08-31T15:40:49.6724407Z")
 	if err != nil {
 		t.Fatal(err)
 	}
-	born, err := core.ParseDateTime("1990-01-02T03:04:05.1234567Z")
+	born, err := model.ParseDateTime("1990-01-02T03:04:05.1234567Z")
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := core.ParseGuid("0d391d16-97f1-4b9a-be68-4cc871f90001")
+	id, err := model.ParseGuid("0d391d16-97f1-4b9a-be68-4cc871f90001")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &core.Entity{PartitionKey: "pk1", RowKey: "rk1", Timestamp: ts}
-	e.Set("Name", core.StringValue("Alice"))
-	e.Set("Quote", core.StringValue("it's"))
-	e.Set("Unicode", core.StringValue("é"))
-	e.Set("Empty", core.StringValue(""))
-	e.Set("Age", core.Int32Value(30))
-	e.Set("Big", core.Int64Value(1<<53+1))
-	e.Set("Score", core.DoubleValue(2.5))
-	e.Set("NaN", core.DoubleValue(math.NaN()))
-	e.Set("Active", core.BoolValue(true))
-	e.Set("Born", core.DateTimeValue(born))
-	e.Set("Id", core.GuidValue(id))
-	e.Set("Blob", core.BinaryValue([]byte{0x0a, 0xff}))
-	e.Set("TableName", core.StringValue("custom"))
+	e := &model.Entity{PartitionKey: "pk1", RowKey: "rk1", Timestamp: ts}
+	e.Set("Name", model.StringValue("Alice"))
+	e.Set("Quote", model.StringValue("it's"))
+	e.Set("Unicode", model.StringValue("é"))
+	e.Set("Empty", model.StringValue(""))
+	e.Set("Age", model.Int32Value(30))
+	e.Set("Big", model.Int64Value(1<<53+1))
+	e.Set("Score", model.DoubleValue(2.5))
+	e.Set("NaN", model.DoubleValue(math.NaN()))
+	e.Set("Active", model.BoolValue(true))
+	e.Set("Born", model.DateTimeValue(born))
+	e.Set("Id", model.GuidValue(id))
+	e.Set("Blob", model.BinaryValue([]byte{0x0a, 0xff}))
+	e.Set("TableName", model.StringValue("custom"))
 	return e
 }
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 var filterSeeds = []string{
@@ -82,7 +82,7 @@ func FuzzDecodeToken(f *testing.F) {
 			t.Fatalf("error %v is not ErrTokenInvalid", err)
 		}
 		if ok {
-			if core.ValidateKey(core.PartitionKeyName, pk) != nil || core.ValidateKey(core.RowKeyName, rk) != nil {
+			if model.ValidateKey(model.PartitionKeyName, pk) != nil || model.ValidateKey(model.RowKeyName, rk) != nil {
 				t.Fatalf("decoded invalid keys %q %q", pk, rk)
 			}
 			if x, y := EncodeContinuation(pk, rk); x != nextPK || y != nextRK {

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // indexStore returns a store with table testTable holding es, indexed on props.
-func indexStore(t testing.TB, es []*core.Entity, props ...string) *core.Store {
+func indexStore(t testing.TB, es []*model.Entity, props ...string) *core.Store {
 	t.Helper()
 	s := newStore(t, es...)
 	err := s.Update(func(tx *core.Tx) error {
@@ -57,7 +58,7 @@ func allPages(t testing.TB, s *core.Store, req Request) (keys []string, plan str
 
 // matching returns the keys of the entities of es (in key order) that the filter
 // matches, by the full evaluator.
-func matching(t testing.TB, es []*core.Entity, filter string) []string {
+func matching(t testing.TB, es []*model.Entity, filter string) []string {
 	t.Helper()
 	f, err := ParseFilter(filter)
 	if err != nil {
@@ -75,20 +76,20 @@ func matching(t testing.TB, es []*core.Entity, filter string) []string {
 
 // shop returns 200 entities over 10 partitions with N (Int32, or Int64 or Double for
 // some), Color (String) and, for some, Big (Int64 around 2^53).
-func shop() []*core.Entity {
-	var es []*core.Entity
+func shop() []*model.Entity {
+	var es []*model.Entity
 	colors := []string{"red", "green", "blue", "red\x00x"}
 	for i := range 200 {
 		e := entity(fmt.Sprintf("p%d", i%10), fmt.Sprintf("r%03d", i), i%20)
 		switch i % 7 {
 		case 3:
-			e.Set("N", core.Int64Value(int64(i%20)))
+			e.Set("N", model.Int64Value(int64(i%20)))
 		case 5:
-			e.Set("N", core.DoubleValue(float64(i%20)+0.5*float64(i%2)))
+			e.Set("N", model.DoubleValue(float64(i%20)+0.5*float64(i%2)))
 		}
-		e.Set("Color", core.StringValue(colors[i%4]))
+		e.Set("Color", model.StringValue(colors[i%4]))
 		if i%9 == 0 {
-			e.Set("Big", core.Int64Value(1<<53+int64(i/9%3)))
+			e.Set("Big", model.Int64Value(1<<53+int64(i/9%3)))
 		}
 		es = append(es, e)
 	}
@@ -177,7 +178,7 @@ func TestRecords_IndexWithinAndContinuation(t *testing.T) {
 		if first[0] != pk+"/"+rk {
 			t.Fatalf("fixture: first match %s", first[0])
 		}
-		s.Apply(testTable, core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: pk, RowKey: rk}})
+		s.Apply(testTable, core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: pk, RowKey: rk}})
 		nextPK, nextRK := EncodeContinuation(pk, rk)
 		got, _, _ := allPages(t, s, Request{Filter: "N eq 2", NextPartitionKey: nextPK, NextRowKey: nextRK})
 		if !slices.Equal(got, first[1:]) {
@@ -262,9 +263,9 @@ func FuzzIndexPlan(f *testing.F) {
 		}
 		req := Request{Filter: filter, Top: int(data[1] % 5), Budget: Budget{Examined: []int{0, 2, 7}[data[2]%3]}}
 		got, plan, _ := allPages(t, s, req)
-		var stored []*core.Entity // as written, with the store's Timestamps
+		var stored []*model.Entity // as written, with the store's Timestamps
 		s.View(func(tx *core.Tx) error {
-			return tx.Scan(testTable, core.WholeTable, func(e *core.Entity) bool { stored = append(stored, e); return true })
+			return tx.Scan(testTable, core.WholeTable, func(e *model.Entity) bool { stored = append(stored, e); return true })
 		})
 		if want := matching(t, stored, filter); !slices.Equal(got, want) {
 			t.Fatalf("%q (%s, indexes %v): %v, want %v", filter, plan, props, got, want)
@@ -274,15 +275,15 @@ func FuzzIndexPlan(f *testing.F) {
 
 // fuzzTable builds up to 24 entities from fuzz bytes, 12 bytes each, and a few with
 // Int64 and Double values around 2^53, where numbers round in the index.
-func fuzzTable(data []byte) []*core.Entity {
-	var es []*core.Entity
+func fuzzTable(data []byte) []*model.Entity {
+	var es []*model.Entity
 	for len(data) > 0 && len(es) < 24 {
 		n := min(12, len(data))
 		es = append(es, fuzzEntity(data[:n]))
 		data = data[n:]
 	}
-	for i, v := range []core.Value{core.Int64Value(1<<53 + 1), core.Int64Value(1 << 53), core.DoubleValue(1 << 53), core.DoubleValue(math.NaN())} {
-		es = append(es, &core.Entity{PartitionKey: "big", RowKey: fmt.Sprint(i), Properties: []core.Property{{Name: "Big", Value: v}}})
+	for i, v := range []model.Value{model.Int64Value(1<<53 + 1), model.Int64Value(1 << 53), model.DoubleValue(1 << 53), model.DoubleValue(math.NaN())} {
+		es = append(es, &model.Entity{PartitionKey: "big", RowKey: fmt.Sprint(i), Properties: []model.Property{{Name: "Big", Value: v}}})
 	}
 	return es
 }

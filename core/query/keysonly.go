@@ -1,6 +1,6 @@
 package query
 
-import "github.com/tabletopdb/tabletop/core"
+import "github.com/tabletopdb/tabletop/core/model"
 
 // KeysOnly reports whether the filter compares only PartitionKey and RowKey (the nil
 // filter does), so that whether it matches an entity depends on the keys alone and can be
@@ -14,7 +14,7 @@ func keysOnly(n node) bool {
 	case *notNode:
 		return keysOnly(n.x)
 	case *cmpNode:
-		return n.prop == core.PartitionKeyName || n.prop == core.RowKeyName
+		return n.prop == model.PartitionKeyName || n.prop == model.RowKeyName
 	}
 	return n == nil
 }

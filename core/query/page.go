@@ -5,10 +5,11 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // MaxTop is the largest $top, and the size of a page when there is no $top.
-const MaxTop = core.MaxPageSize
+const MaxTop = model.MaxPageSize
 
 // Request is one page request of Query Entities.
 type Request struct {
@@ -29,7 +30,7 @@ type Request struct {
 
 // Page is one page of results, in key order.
 type Page struct {
-	Entities []*core.Entity
+	Entities []*model.Entity
 	// NextPartitionKey and NextRowKey are the continuation tokens to send back; both ""
 	// when the query is complete.
 	NextPartitionKey, NextRowKey string
@@ -124,7 +125,7 @@ func Entities(tx *core.Tx, table string, req Request) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	page := &Page{Entities: make([]*core.Entity, len(rp.Records)), Examined: rp.Examined, Plan: rp.Plan,
+	page := &Page{Entities: make([]*model.Entity, len(rp.Records)), Examined: rp.Examined, Plan: rp.Plan,
 		NextPartitionKey: rp.NextPartitionKey, NextRowKey: rp.NextRowKey}
 	for i := range rp.Records {
 		if page.Entities[i], err = rp.Records[i].Entity(); err != nil {

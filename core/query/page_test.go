@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 const testTable = "things"
 
 // newStore returns a store with table testTable holding es.
-func newStore(t testing.TB, es ...*core.Entity) *core.Store {
+func newStore(t testing.TB, es ...*model.Entity) *core.Store {
 	t.Helper()
 	s, err := core.Open(core.Options{})
 	if err != nil {
@@ -37,15 +38,15 @@ func newStore(t testing.TB, es ...*core.Entity) *core.Store {
 }
 
 // entity returns an entity with an Int32 property N.
-func entity(pk, rk string, n int) *core.Entity {
-	e := &core.Entity{PartitionKey: pk, RowKey: rk}
-	e.Set("N", core.Int32Value(int32(n)))
+func entity(pk, rk string, n int) *model.Entity {
+	e := &model.Entity{PartitionKey: pk, RowKey: rk}
+	e.Set("N", model.Int32Value(int32(n)))
 	return e
 }
 
 // grid returns entities in partitions p0..p5 of 1, 2, 13, 0, 7, 10 rows: 33 in all.
-func grid() []*core.Entity {
-	var es []*core.Entity
+func grid() []*model.Entity {
+	var es []*model.Entity
 	n := 0
 	for p, rows := range []int{1, 2, 13, 0, 7, 10} {
 		for r := range rows {
@@ -72,9 +73,9 @@ func page(t testing.TB, s *core.Store, req Request) *Page {
 
 // pageAll follows the continuations of req to the end, calling between (if set) after
 // each page, and returns every entity returned.
-func pageAll(t testing.TB, s *core.Store, req Request, between func(p *Page)) []*core.Entity {
+func pageAll(t testing.TB, s *core.Store, req Request, between func(p *Page)) []*model.Entity {
 	t.Helper()
-	var all []*core.Entity
+	var all []*model.Entity
 	for i := 0; ; i++ {
 		if i > 100_000 {
 			t.Fatal("paging does not end")
@@ -95,7 +96,7 @@ func pageAll(t testing.TB, s *core.Store, req Request, between func(p *Page)) []
 }
 
 // keys returns "pk/rk" for each entity.
-func keys(es []*core.Entity) []string {
+func keys(es []*model.Entity) []string {
 	out := make([]string, len(es))
 	for i, e := range es {
 		out[i] = e.PartitionKey + "/" + e.RowKey
@@ -104,7 +105,7 @@ func keys(es []*core.Entity) []string {
 }
 
 // want returns the keys of the entities of es that filter matches, in key order.
-func want(t testing.TB, filter string, es []*core.Entity) []string {
+func want(t testing.TB, filter string, es []*model.Entity) []string {
 	t.Helper()
 	f, err := ParseFilter(filter)
 	if err != nil {
@@ -277,7 +278,7 @@ func TestEntities_ResumeAfterDeleted(t *testing.T) {
 		t.Fatalf("first page = %q", got)
 	}
 	for _, rk := range []string{"r02", "r03"} {
-		if _, err := s.Apply(testTable, core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: "p2", RowKey: rk}}); err != nil {
+		if _, err := s.Apply(testTable, core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: "p2", RowKey: rk}}); err != nil {
 			t.Fatal(err)
 		}
 	}

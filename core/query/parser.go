@@ -3,7 +3,7 @@ package query
 import (
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // MaxComparisons is the most comparisons a filter may hold, as in Azure.
@@ -177,9 +177,9 @@ func (p *parser) comparison() (node, error) {
 		return nil, err
 	}
 	if !a.isLit && endsOperand(p.peek()) { // a bare property: "Active" means "Active eq true"
-		return newCmpNode(a.prop, OpEq, core.BoolValue(true)), nil
+		return newCmpNode(a.prop, OpEq, model.BoolValue(true)), nil
 	}
-	if a.isLit && a.value.Type() == core.TypeBoolean && endsOperand(p.peek()) { // "true", "false"
+	if a.isLit && a.value.Type() == model.TypeBoolean && endsOperand(p.peek()) { // "true", "false"
 		return constNode(a.value.Bool()), nil
 	}
 	ot := p.take()
@@ -203,7 +203,7 @@ func endsOperand(t token) bool {
 // operand is a property name or a constant.
 type operand struct {
 	prop  string
-	value core.Value
+	value model.Value
 	isLit bool
 }
 
@@ -241,7 +241,7 @@ func (p *parser) build(a operand, op Op, b operand, first, opTok, second token) 
 	if a.isLit {
 		lit = a.value
 	}
-	if lit.Type() == core.TypeBoolean && op != OpEq && op != OpNe {
+	if lit.Type() == model.TypeBoolean && op != OpEq && op != OpNe {
 		return nil, errAt(p.src, opTok.pos, ErrFilterSyntax, "operator %s is not defined for Edm.Boolean", op)
 	}
 	if a.isLit {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Ranges returns the key ranges that hold every entity the filter can match: disjoint,
@@ -59,7 +60,7 @@ func fixedPartition(n node, neg bool) (string, bool) {
 		return l, lok && rok && l == r // a disjunction: both sides must agree
 	case *cmpNode:
 		op, s, ok := keyComparison(n, neg)
-		return s, ok && n.prop == core.PartitionKeyName && op == OpEq
+		return s, ok && n.prop == model.PartitionKeyName && op == OpEq
 	}
 	return "", false
 }
@@ -75,7 +76,7 @@ func orElse(a string, aok bool, b string, bok bool) (string, bool) {
 // comparison that can bound keys. Constants holding U+0000 bound nothing: they would
 // collide with the separator of the key encoding (and no stored key holds one).
 func keyComparison(n *cmpNode, neg bool) (Op, string, bool) {
-	if n.lit.Type() != core.TypeString || strings.IndexByte(n.lit.Str(), 0) >= 0 {
+	if n.lit.Type() != model.TypeString || strings.IndexByte(n.lit.Str(), 0) >= 0 {
 		return 0, "", false
 	}
 	if neg {
@@ -87,10 +88,10 @@ func keyComparison(n *cmpNode, neg bool) (Op, string, bool) {
 // planComparison returns the ranges of one comparison.
 func planComparison(n *cmpNode, neg bool, part *string) []core.KeyRange {
 	whole := []core.KeyRange{core.WholeTable}
-	if n.prop != core.PartitionKeyName && n.prop != core.RowKeyName {
+	if n.prop != model.PartitionKeyName && n.prop != model.RowKeyName {
 		return whole
 	}
-	if n.lit.Type() != core.TypeString { // keys are strings: never true, so "not" is always
+	if n.lit.Type() != model.TypeString { // keys are strings: never true, so "not" is always
 		if neg {
 			return whole
 		}
@@ -100,7 +101,7 @@ func planComparison(n *cmpNode, neg bool, part *string) []core.KeyRange {
 	switch {
 	case !ok:
 		return whole
-	case n.prop == core.PartitionKeyName:
+	case n.prop == model.PartitionKeyName:
 		return partitionRanges(op, s)
 	case part != nil && strings.IndexByte(*part, 0) < 0:
 		return rowRanges(*part, op, s)

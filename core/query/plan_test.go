@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func TestFilter_Ranges(t *testing.T) {
@@ -81,7 +82,7 @@ func inRanges(rs []core.KeyRange, pk, rk string) bool {
 
 // checkRanges fails unless rs are non-empty, disjoint, in order, and hold every entity
 // of es that f matches.
-func checkRanges(t testing.TB, f *Filter, rs []core.KeyRange, es []*core.Entity) {
+func checkRanges(t testing.TB, f *Filter, rs []core.KeyRange, es []*model.Entity) {
 	t.Helper()
 	for i, r := range rs {
 		if r.Empty() || i > 0 && rs[i-1].To >= r.From {
@@ -96,13 +97,13 @@ func checkRanges(t testing.TB, f *Filter, rs []core.KeyRange, es []*core.Entity)
 }
 
 // sampleKeys returns entities over a small key alphabet, so random filters hit them.
-func sampleKeys() []*core.Entity {
+func sampleKeys() []*model.Entity {
 	keys := []string{"", "a", "a ", "aa", "ab", "b", "ba", "é", "z"}
-	var es []*core.Entity
+	var es []*model.Entity
 	for i, pk := range keys {
 		for j, rk := range keys {
-			e := &core.Entity{PartitionKey: pk, RowKey: rk}
-			e.Set("N", core.Int32Value(int32(i*len(keys)+j)))
+			e := &model.Entity{PartitionKey: pk, RowKey: rk}
+			e.Set("N", model.Int32Value(int32(i*len(keys)+j)))
 			es = append(es, e)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // fuzzNames are the property names a fuzzed entity draws from: those the filter seeds
@@ -17,7 +18,7 @@ var fuzzNames = []string{"Age", "Name", "Score", "Big", "Born", "Id", "Blob", "A
 
 // fuzzEntity builds a valid entity from fuzz bytes: keys, Timestamp and up to 8
 // properties of every type, names and values taken from the bytes.
-func fuzzEntity(data []byte) *core.Entity {
+func fuzzEntity(data []byte) *model.Entity {
 	next := func(n int) []byte {
 		n = min(n, len(data))
 		b := data[:n]
@@ -34,9 +35,9 @@ func fuzzEntity(data []byte) *core.Entity {
 	for len(head) < 3 {
 		head = append(head, 0)
 	}
-	born, _ := core.ParseDateTime("1990-01-02T03:04:05.1234567Z")
-	times := []core.DateTime{core.MinDateTime, core.MinDateTime + 1, born, born + 1, core.MaxDateTime}
-	e := &core.Entity{PartitionKey: keys[int(head[0])%len(keys)], RowKey: keys[int(head[1])%len(keys)],
+	born, _ := model.ParseDateTime("1990-01-02T03:04:05.1234567Z")
+	times := []model.DateTime{model.MinDateTime, model.MinDateTime + 1, born, born + 1, model.MaxDateTime}
+	e := &model.Entity{PartitionKey: keys[int(head[0])%len(keys)], RowKey: keys[int(head[1])%len(keys)],
 		Timestamp: times[u64()%uint64(len(times))]}
 	for range int(head[2]) % 9 {
 		b := next(2)
@@ -45,26 +46,26 @@ func fuzzEntity(data []byte) *core.Entity {
 		}
 		name := fuzzNames[int(b[0])%len(fuzzNames)]
 		u := u64()
-		var v core.Value
-		switch core.Type(b[1] % 8) {
-		case core.TypeString:
-			v = core.StringValue(string([]rune{'a' + rune(u%3), 'a' + rune(u>>8%3)})[:1+u>>16%2])
-		case core.TypeBinary:
-			v = core.BinaryValue(next(int(u % 3)))
-		case core.TypeBoolean:
-			v = core.BoolValue(u%2 == 0)
-		case core.TypeDateTime:
-			v = core.DateTimeValue(times[u%uint64(len(times))])
-		case core.TypeDouble:
-			v = core.DoubleValue([]float64{math.NaN(), 2.5, 30, -5, math.Inf(1), float64(u)}[u%6])
-		case core.TypeGuid:
-			var g core.Guid
+		var v model.Value
+		switch model.Type(b[1] % 8) {
+		case model.TypeString:
+			v = model.StringValue(string([]rune{'a' + rune(u%3), 'a' + rune(u>>8%3)})[:1+u>>16%2])
+		case model.TypeBinary:
+			v = model.BinaryValue(next(int(u % 3)))
+		case model.TypeBoolean:
+			v = model.BoolValue(u%2 == 0)
+		case model.TypeDateTime:
+			v = model.DateTimeValue(times[u%uint64(len(times))])
+		case model.TypeDouble:
+			v = model.DoubleValue([]float64{math.NaN(), 2.5, 30, -5, math.Inf(1), float64(u)}[u%6])
+		case model.TypeGuid:
+			var g model.Guid
 			g[0], g[15] = byte(u), byte(u>>8)
-			v = core.GuidValue(g)
-		case core.TypeInt32:
-			v = core.Int32Value(int32(u%64) - 8)
+			v = model.GuidValue(g)
+		case model.TypeInt32:
+			v = model.Int32Value(int32(u%64) - 8)
 		default:
-			v = core.Int64Value(int64(u%64) - 8)
+			v = model.Int64Value(int64(u%64) - 8)
 		}
 		e.Set(name, v)
 	}
@@ -123,7 +124,7 @@ func TestFilter_MatchesRecordAllocatesNothing(t *testing.T) {
 // a table of 2,000 entities: the allocations are those of the page, not one per entity
 // examined.
 func TestRecords_ScanAllocatesPerPageNotPerCandidate(t *testing.T) {
-	var es []*core.Entity
+	var es []*model.Entity
 	for i := range 2000 {
 		es = append(es, entity(fmt.Sprintf("p%d", i/100), fmt.Sprintf("r%03d", i%100), i))
 	}
@@ -184,7 +185,7 @@ func TestRecords_ErrCorrupt(t *testing.T) {
 // does: the pages are the same as without it, in the room given while it has space (a
 // page of a thousand records then allocates no slice of them), in a new slice when not.
 func TestRecords_Room(t *testing.T) {
-	var es []*core.Entity
+	var es []*model.Entity
 	for i := range 300 {
 		es = append(es, entity(fmt.Sprintf("p%d", i/100), fmt.Sprintf("r%03d", i%100), i))
 	}

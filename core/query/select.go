@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Selection is a parsed $select: the property names to return, in the order given and
@@ -38,8 +38,8 @@ func ParseSelect(s string) (Selection, error) {
 		if err := validSelectName(name); err != nil {
 			return nil, errAt(s, pos, ErrSelectInvalid, "%q is not a property name", name)
 		}
-		if len(sel) >= core.MaxProperties {
-			return nil, errAt(s, pos, ErrSelectInvalid, "more than %d properties selected", core.MaxProperties)
+		if len(sel) >= model.MaxProperties {
+			return nil, errAt(s, pos, ErrSelectInvalid, "more than %d properties selected", model.MaxProperties)
 		}
 		if !slices.Contains(sel, name) {
 			sel = append(sel, name)
@@ -53,10 +53,10 @@ func ParseSelect(s string) (Selection, error) {
 
 func validSelectName(name string) error {
 	switch name {
-	case core.PartitionKeyName, core.RowKeyName, core.TimestampName:
+	case model.PartitionKeyName, model.RowKeyName, model.TimestampName:
 		return nil
 	}
-	return core.ValidatePropertyName(name)
+	return model.ValidatePropertyName(name)
 }
 
 // Includes reports whether the selection holds name; the nil Selection holds every name.

@@ -3,7 +3,7 @@ package query
 import (
 	"encoding/base64"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Continuation tokens are opaque to clients: base64url (no padding) of a version byte, a
@@ -74,7 +74,7 @@ func DecodeContinuation(nextPK, nextRK string) (pk, rk string, ok bool, err erro
 	if err != nil {
 		return "", "", false, err
 	}
-	if core.ValidateKey(core.PartitionKeyName, pk) != nil || core.ValidateKey(core.RowKeyName, rk) != nil {
+	if model.ValidateKey(model.PartitionKeyName, pk) != nil || model.ValidateKey(model.RowKeyName, rk) != nil {
 		return "", "", false, ErrTokenInvalid
 	}
 	return pk, rk, true, nil
@@ -94,7 +94,7 @@ func DecodeTableToken(tok string) (name string, ok bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	if core.ValidateTableName(name) != nil {
+	if model.ValidateTableName(name) != nil {
 		return "", false, ErrTokenInvalid
 	}
 	return name, true, nil

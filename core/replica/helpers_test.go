@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // newStore opens a store with opts and creates tables.
@@ -23,7 +24,7 @@ func newStore(t testing.TB, opts core.Options, tables ...string) *core.Store {
 }
 
 // insert inserts e into table.
-func insert(t testing.TB, s *core.Store, table string, e *core.Entity) *core.Entity {
+func insert(t testing.TB, s *core.Store, table string, e *model.Entity) *model.Entity {
 	t.Helper()
 	out, err := s.Apply(table, core.Op{Kind: core.OpInsert, Entity: e})
 	if err != nil {
@@ -33,11 +34,11 @@ func insert(t testing.TB, s *core.Store, table string, e *core.Entity) *core.Ent
 }
 
 // scanAll lists the entities of table.
-func scanAll(t testing.TB, s *core.Store, table string) []*core.Entity {
+func scanAll(t testing.TB, s *core.Store, table string) []*model.Entity {
 	t.Helper()
-	var out []*core.Entity
+	var out []*model.Entity
 	err := s.View(func(tx *core.Tx) error {
-		return tx.Scan(table, core.WholeTable, func(e *core.Entity) bool {
+		return tx.Scan(table, core.WholeTable, func(e *model.Entity) bool {
 			out = append(out, e)
 			return true
 		})

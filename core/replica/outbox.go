@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The outbox count. A tracked table keeps how many outbox records it has in one record
@@ -68,7 +69,7 @@ func addOutbox(tx *core.Tx, id, pk, rk string) error {
 }
 
 // removeOutbox clears key k's outbox record of table id, if it has one, and counts it out.
-func removeOutbox(tx *core.Tx, id string, k core.Key) error {
+func removeOutbox(tx *core.Tx, id string, k model.Key) error {
 	key := outboxKey(id, k.PartitionKey, k.RowKey)
 	if ok, err := has(tx, key); err != nil || !ok {
 		return err

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // TestOutboxCount_BeforeCounts: a table tracked before outbox counts were kept has no
@@ -14,7 +15,7 @@ func TestOutboxCount_BeforeCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	e := func(rk string) *core.Entity { return &core.Entity{PartitionKey: "p", RowKey: rk} }
+	e := func(rk string) *model.Entity { return &model.Entity{PartitionKey: "p", RowKey: rk} }
 	err = s.Update(func(tx *core.Tx) error {
 		if _, err := tx.CreateTable("ttt"); err != nil {
 			return err

@@ -2,6 +2,7 @@ package replica
 
 import (
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
@@ -9,7 +10,7 @@ import (
 // them with their ETags, the keys it deleted, and the checkpoint to store with them.
 type Pulled struct {
 	Entities []wire.RemoteEntity
-	Deleted  []core.Key
+	Deleted  []model.Key
 	// Checkpoint replaces the table's checkpoint when SetCheckpoint is true.
 	Checkpoint    string
 	SetCheckpoint bool
@@ -20,8 +21,8 @@ type Pulled struct {
 
 // Applied lists the keys a pull changed locally: written with the server's version, or deleted.
 type Applied struct {
-	Written []core.Key
-	Deleted []core.Key
+	Written []model.Key
+	Deleted []model.Key
 }
 
 // Len is the number of keys changed.
@@ -38,7 +39,7 @@ func ApplyPulled(tx *core.Tx, table string, p Pulled) (Applied, error) {
 		return a, err
 	}
 	for _, re := range p.Entities {
-		k := core.Key{PartitionKey: re.Entity.PartitionKey, RowKey: re.Entity.RowKey}
+		k := model.Key{PartitionKey: re.Entity.PartitionKey, RowKey: re.Entity.RowKey}
 		ok, err := pullEntity(tx, table, k, re)
 		if err != nil {
 			return a, err
@@ -63,7 +64,7 @@ func ApplyPulled(tx *core.Tx, table string, p Pulled) (Applied, error) {
 }
 
 // pullEntity writes a remote version unless the key is pending or already at that ETag.
-func pullEntity(tx *core.Tx, table string, k core.Key, re wire.RemoteEntity) (bool, error) {
+func pullEntity(tx *core.Tx, table string, k model.Key, re wire.RemoteEntity) (bool, error) {
 	id := core.TableID(table)
 	if pending, err := has(tx, outboxKey(id, k.PartitionKey, k.RowKey)); err != nil || pending {
 		return false, err
@@ -76,7 +77,7 @@ func pullEntity(tx *core.Tx, table string, k core.Key, re wire.RemoteEntity) (bo
 }
 
 // pullDeletion deletes a key locally unless it is pending (or, onlySynced, never synced).
-func pullDeletion(tx *core.Tx, table string, k core.Key, onlySynced bool) (bool, error) {
+func pullDeletion(tx *core.Tx, table string, k model.Key, onlySynced bool) (bool, error) {
 	id := core.TableID(table)
 	if pending, err := has(tx, outboxKey(id, k.PartitionKey, k.RowKey)); err != nil || pending {
 		return false, err
@@ -94,7 +95,7 @@ func pullDeletion(tx *core.Tx, table string, k core.Key, onlySynced bool) (bool,
 
 // takeRemote makes the local copy of k the remote version e (nil: deleted) with its ETag,
 // as a sync write: the outbox record is cleared, none is added.
-func takeRemote(tx *core.Tx, table string, k core.Key, e *core.Entity, etag string) error {
+func takeRemote(tx *core.Tx, table string, k model.Key, e *model.Entity, etag string) error {
 	id := core.TableID(table)
 	if err := removeOutbox(tx, id, k); err != nil {
 		return err
@@ -106,10 +107,10 @@ func takeRemote(tx *core.Tx, table string, k core.Key, e *core.Entity, etag stri
 		if l, err := local(tx, table, k); err != nil || l == nil {
 			return err
 		}
-		_, err := tx.ApplyQuiet(table, core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: k.PartitionKey, RowKey: k.RowKey}})
+		_, err := tx.ApplyQuiet(table, core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: k.PartitionKey, RowKey: k.RowKey}})
 		return err
 	}
-	l := &core.Entity{PartitionKey: k.PartitionKey, RowKey: k.RowKey, Properties: e.Properties}
+	l := &model.Entity{PartitionKey: k.PartitionKey, RowKey: k.RowKey, Properties: e.Properties}
 	if _, err := tx.ApplyQuiet(table, core.Op{Kind: core.OpInsertOrReplace, Entity: l}); err != nil {
 		return err
 	}

@@ -1,14 +1,17 @@
 package replica
 
-import "github.com/tabletopdb/tabletop/core"
+import (
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
+)
 
 // Pending is an outbox item: a key changed locally and not pushed yet, with the base ETag
 // (the server's ETag the change derives from, "" for none) and the local entity (nil when
 // it was deleted).
 type Pending struct {
-	core.Key
+	model.Key
 	BaseETag string
-	Entity   *core.Entity
+	Entity   *model.Entity
 }
 
 // LocalETag is the ETag of the local version the item was read at, "" for a deletion.
@@ -21,20 +24,20 @@ func (p Pending) LocalETag() string {
 
 // Outbox lists up to limit pending changes of a tracked table after key `after` (the
 // zero Key for the first), in key order.
-func Outbox(tx *core.Tx, table string, after core.Key, limit int) ([]Pending, error) {
+func Outbox(tx *core.Tx, table string, after model.Key, limit int) ([]Pending, error) {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return nil, err
 	}
 	id := core.TableID(table)
 	prefix := core.EntityKeys(outboxPrefix, id)
 	from := prefix
-	if after != (core.Key{}) {
+	if after != (model.Key{}) {
 		from = outboxKey(id, after.PartitionKey, after.RowKey) + "\x00"
 	}
-	var keys []core.Key
+	var keys []model.Key
 	err := tx.RawAscend(from, prefix+"\xff", func(k, _ string) bool {
 		pk, rk := core.SplitEntityKey(k, len(prefix))
-		keys = append(keys, core.Key{PartitionKey: pk, RowKey: rk})
+		keys = append(keys, model.Key{PartitionKey: pk, RowKey: rk})
 		return limit <= 0 || len(keys) < limit
 	})
 	if err != nil {
@@ -50,7 +53,7 @@ func Outbox(tx *core.Tx, table string, after core.Key, limit int) ([]Pending, er
 }
 
 // pending reads the base ETag and local entity of key k of table.
-func pending(tx *core.Tx, table string, k core.Key) (Pending, error) {
+func pending(tx *core.Tx, table string, k model.Key) (Pending, error) {
 	p := Pending{Key: k}
 	base, _, err := tx.RawGet(remoteKey(core.TableID(table), k.PartitionKey, k.RowKey))
 	if err != nil {
@@ -62,15 +65,15 @@ func pending(tx *core.Tx, table string, k core.Key) (Pending, error) {
 }
 
 // SyncedKeys lists the keys of a tracked table that have a remote ETag, in key order.
-func SyncedKeys(tx *core.Tx, table string) ([]core.Key, error) {
+func SyncedKeys(tx *core.Tx, table string) ([]model.Key, error) {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return nil, err
 	}
 	prefix := core.EntityKeys(remotePrefix, core.TableID(table))
-	var keys []core.Key
+	var keys []model.Key
 	err := tx.RawAscend(prefix, prefix+"\xff", func(k, _ string) bool {
 		pk, rk := core.SplitEntityKey(k, len(prefix))
-		keys = append(keys, core.Key{PartitionKey: pk, RowKey: rk})
+		keys = append(keys, model.Key{PartitionKey: pk, RowKey: rk})
 		return true
 	})
 	return keys, err
@@ -81,7 +84,7 @@ func SyncedKeys(tx *core.Tx, table string) ([]core.Key, error) {
 // remoteETag ("" when the server no longer has the entity), and the outbox record is
 // cleared if the local copy is still the version pushed. If the application changed it
 // since, the record stays, and the next push is based on remoteETag.
-func Acknowledge(tx *core.Tx, table string, k core.Key, localETag, remoteETag string) error {
+func Acknowledge(tx *core.Tx, table string, k model.Key, localETag, remoteETag string) error {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return err
 	}
@@ -106,7 +109,7 @@ func Acknowledge(tx *core.Tx, table string, k core.Key, localETag, remoteETag st
 // Rebase keeps the local change of key k pending but bases it on the server's version
 // remoteETag ("" when the server has none): how a resolver keeps the local version over
 // the server's, which the next push then replaces with If-Match on remoteETag.
-func Rebase(tx *core.Tx, table string, k core.Key, remoteETag string) error {
+func Rebase(tx *core.Tx, table string, k model.Key, remoteETag string) error {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return err
 	}
@@ -121,7 +124,7 @@ func Rebase(tx *core.Tx, table string, k core.Key, remoteETag string) error {
 // localETag ("" for deleted), it becomes the server's version e (nil: the server has
 // none) with remoteETag, and the outbox record is cleared. It reports whether it did; a
 // local copy changed since is left for the next push.
-func TakeRemote(tx *core.Tx, table string, k core.Key, localETag string, e *core.Entity, remoteETag string) (bool, error) {
+func TakeRemote(tx *core.Tx, table string, k model.Key, localETag string, e *model.Entity, remoteETag string) (bool, error) {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return false, err
 	}
@@ -134,7 +137,7 @@ func TakeRemote(tx *core.Tx, table string, k core.Key, localETag string, e *core
 
 // SameAsLocal reports whether the local copy of key k holds exactly e's properties (nil:
 // whether it is absent): how a client recognizes its own earlier push in a conflict.
-func SameAsLocal(tx *core.Tx, table string, k core.Key, e *core.Entity) (bool, error) {
+func SameAsLocal(tx *core.Tx, table string, k model.Key, e *model.Entity) (bool, error) {
 	if _, err := tx.Table(table); err != nil {
 		return false, err
 	}
@@ -147,11 +150,11 @@ func SameAsLocal(tx *core.Tx, table string, k core.Key, e *core.Entity) (bool, e
 
 // sameProperties reports whether a and b hold the same names with the same typed values,
 // in any order.
-func sameProperties(a, b []core.Property) bool {
+func sameProperties(a, b []model.Property) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	byName := make(map[string]core.Value, len(a))
+	byName := make(map[string]model.Value, len(a))
 	for _, p := range a {
 		byName[p.Name] = p.Value
 	}
@@ -164,7 +167,7 @@ func sameProperties(a, b []core.Property) bool {
 }
 
 // setRemote sets or (etag "") clears the remote ETag of key k in table id.
-func setRemote(tx *core.Tx, id string, k core.Key, etag string) error {
+func setRemote(tx *core.Tx, id string, k model.Key, etag string) error {
 	if etag == "" {
 		return tx.RawDelete(remoteKey(id, k.PartitionKey, k.RowKey))
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/replica"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
@@ -19,15 +20,15 @@ func replicaStore(t *testing.T) *core.Store {
 	return s
 }
 
-func rent(pk, rk, v string) *core.Entity {
-	return &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "v", Value: core.StringValue(v)}}}
+func rent(pk, rk, v string) *model.Entity {
+	return &model.Entity{PartitionKey: pk, RowKey: rk, Properties: []model.Property{{Name: "v", Value: model.StringValue(v)}}}
 }
 
 // pendingOf lists table t's outbox.
 func pendingOf(t *testing.T, s *core.Store) []replica.Pending {
 	t.Helper()
 	var out []replica.Pending
-	if err := s.View(func(tx *core.Tx) (err error) { out, err = replica.Outbox(tx, "ttt", core.Key{}, 0); return err }); err != nil {
+	if err := s.View(func(tx *core.Tx) (err error) { out, err = replica.Outbox(tx, "ttt", model.Key{}, 0); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -65,7 +66,7 @@ func TestTx_Track(t *testing.T) {
 	})
 	t.Run("ErrNotTracked", func(t *testing.T) {
 		s := newStore(t, core.Options{}, "ttt")
-		err := s.View(func(tx *core.Tx) error { _, err := replica.Outbox(tx, "ttt", core.Key{}, 0); return err })
+		err := s.View(func(tx *core.Tx) error { _, err := replica.Outbox(tx, "ttt", model.Key{}, 0); return err })
 		if !errors.Is(err, replica.ErrNotTracked) {
 			t.Fatalf("err = %v", err)
 		}
@@ -127,7 +128,7 @@ func TestTx_ApplyPulled(t *testing.T) {
 		update(t, s, func(tx *core.Tx) error {
 			_, err := replica.ApplyPulled(tx, "ttt", replica.Pulled{
 				Entities: []wire.RemoteEntity{{Entity: rent("p", "a", "r2"), ETag: "Ea2"}},
-				Deleted:  []core.Key{{PartitionKey: "p", RowKey: "b"}, {PartitionKey: "p", RowKey: "never"}}})
+				Deleted:  []model.Key{{PartitionKey: "p", RowKey: "b"}, {PartitionKey: "p", RowKey: "never"}}})
 			return err
 		})
 		a, err := s.Get("ttt", "p", "a")
@@ -147,11 +148,11 @@ func TestTx_ApplyPulled(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "local", "x"))
 		etag := mustETag(t, s, "p", "local")
 		update(t, s, func(tx *core.Tx) error {
-			return replica.Acknowledge(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "local"}, etag, "")
+			return replica.Acknowledge(tx, "ttt", model.Key{PartitionKey: "p", RowKey: "local"}, etag, "")
 		})
 		// Acknowledged with no remote ETag and no outbox: a reconciliation keeps it.
 		update(t, s, func(tx *core.Tx) error {
-			_, err := replica.ApplyPulled(tx, "ttt", replica.Pulled{Deleted: []core.Key{{PartitionKey: "p", RowKey: "local"}}, OnlySynced: true})
+			_, err := replica.ApplyPulled(tx, "ttt", replica.Pulled{Deleted: []model.Key{{PartitionKey: "p", RowKey: "local"}}, OnlySynced: true})
 			return err
 		})
 		if _, err := s.Get("ttt", "p", "local"); err != nil {
@@ -175,7 +176,7 @@ func TestTx_Acknowledge(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "a", "x"))
 		etag := mustETag(t, s, "p", "a")
 		update(t, s, func(tx *core.Tx) error {
-			return replica.Acknowledge(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, etag, "R1")
+			return replica.Acknowledge(tx, "ttt", model.Key{PartitionKey: "p", RowKey: "a"}, etag, "R1")
 		})
 		if got := pendingOf(t, s); len(got) != 0 {
 			t.Fatalf("outbox %+v", got)
@@ -189,7 +190,7 @@ func TestTx_Acknowledge(t *testing.T) {
 			t.Fatal(err)
 		}
 		update(t, s, func(tx *core.Tx) error {
-			return replica.Acknowledge(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, pushed, "R1")
+			return replica.Acknowledge(tx, "ttt", model.Key{PartitionKey: "p", RowKey: "a"}, pushed, "R1")
 		})
 		got := pendingOf(t, s)
 		if len(got) != 1 || got[0].BaseETag != "R1" {
@@ -205,7 +206,7 @@ func TestTx_TakeRemote(t *testing.T) {
 		var ok bool
 		etag := mustETag(t, s, "p", "a")
 		update(t, s, func(tx *core.Tx) (err error) {
-			ok, err = replica.TakeRemote(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, etag, rent("p", "a", "server"), "S1")
+			ok, err = replica.TakeRemote(tx, "ttt", model.Key{PartitionKey: "p", RowKey: "a"}, etag, rent("p", "a", "server"), "S1")
 			return err
 		})
 		a, _ := s.Get("ttt", "p", "a")
@@ -218,7 +219,7 @@ func TestTx_TakeRemote(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "a", "local"))
 		var ok bool
 		update(t, s, func(tx *core.Tx) (err error) {
-			ok, err = replica.TakeRemote(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, "W/\"stale\"", nil, "")
+			ok, err = replica.TakeRemote(tx, "ttt", model.Key{PartitionKey: "p", RowKey: "a"}, "W/\"stale\"", nil, "")
 			return err
 		})
 		if ok || len(pendingOf(t, s)) != 1 {
@@ -230,7 +231,7 @@ func TestTx_TakeRemote(t *testing.T) {
 		insert(t, s, "ttt", rent("p", "a", "local"))
 		etag := mustETag(t, s, "p", "a")
 		update(t, s, func(tx *core.Tx) error {
-			_, err := replica.TakeRemote(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, etag, nil, "")
+			_, err := replica.TakeRemote(tx, "ttt", model.Key{PartitionKey: "p", RowKey: "a"}, etag, nil, "")
 			return err
 		})
 		if _, err := s.Get("ttt", "p", "a"); !errors.Is(err, core.ErrEntityNotFound) || len(pendingOf(t, s)) != 0 {
@@ -243,7 +244,7 @@ func TestTx_Rebase(t *testing.T) {
 	s := replicaStore(t)
 	insert(t, s, "ttt", rent("p", "a", "local"))
 	update(t, s, func(tx *core.Tx) error {
-		return replica.Rebase(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, "S9")
+		return replica.Rebase(tx, "ttt", model.Key{PartitionKey: "p", RowKey: "a"}, "S9")
 	})
 	if got := pendingOf(t, s); len(got) != 1 || got[0].BaseETag != "S9" {
 		t.Fatalf("outbox %+v", got)
@@ -255,19 +256,19 @@ func TestTx_SameAsLocal(t *testing.T) {
 	insert(t, s, "ttt", rent("p", "a", "x"))
 	cases := []struct {
 		name string
-		e    *core.Entity
+		e    *model.Entity
 		want bool
 	}{
 		{"OK", rent("p", "a", "x"), true},
 		{"Different", rent("p", "a", "y"), false},
-		{"TypeDiffers", &core.Entity{PartitionKey: "p", RowKey: "a", Properties: []core.Property{{Name: "v", Value: core.BinaryValue([]byte("x"))}}}, false},
+		{"TypeDiffers", &model.Entity{PartitionKey: "p", RowKey: "a", Properties: []model.Property{{Name: "v", Value: model.BinaryValue([]byte("x"))}}}, false},
 		{"Absent", nil, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got bool
 			s.View(func(tx *core.Tx) (err error) {
-				got, err = replica.SameAsLocal(tx, "ttt", core.Key{PartitionKey: "p", RowKey: "a"}, c.e)
+				got, err = replica.SameAsLocal(tx, "ttt", model.Key{PartitionKey: "p", RowKey: "a"}, c.e)
 				return err
 			})
 			if got != c.want {
@@ -350,7 +351,7 @@ func TestTx_ForgetRemote(t *testing.T) {
 		update(t, s, func(tx *core.Tx) error { return replica.ForgetRemote(tx, "ttt", "adopt:") })
 		var cp string
 		var n int
-		var synced []core.Key
+		var synced []model.Key
 		err := s.View(func(tx *core.Tx) (err error) {
 			if cp, err = replica.Checkpoint(tx, "ttt"); err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Errors of the replica.
@@ -73,9 +74,9 @@ func Track(tx *core.Tx, table string) error {
 	if ok, err := has(tx, trackKey(id)); err != nil || ok {
 		return err
 	}
-	var keys []core.Key
+	var keys []model.Key
 	err := tx.ScanRecords(table, core.WholeTable, func(r *core.Record) bool {
-		keys = append(keys, core.Key{PartitionKey: r.PartitionKey, RowKey: r.RowKey})
+		keys = append(keys, model.Key{PartitionKey: r.PartitionKey, RowKey: r.RowKey})
 		return true
 	})
 	if err != nil {
@@ -136,7 +137,7 @@ func has(tx *core.Tx, key string) (bool, error) {
 }
 
 // local reads the local copy of entity k of table, nil if there is none.
-func local(tx *core.Tx, table string, k core.Key) (*core.Entity, error) {
+func local(tx *core.Tx, table string, k model.Key) (*model.Entity, error) {
 	e, err := tx.Get(table, k.PartitionKey, k.RowKey)
 	if errors.Is(err, core.ErrEntityNotFound) {
 		return nil, nil

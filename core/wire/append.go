@@ -4,7 +4,7 @@ import (
 	"math"
 	"unicode/utf8"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -75,19 +75,19 @@ func appendEscape(b []byte, c byte) []byte {
 }
 
 // appendDouble appends f as a JSON value that reads back as a Double: core's text form
-// (core.AppendDouble: "5.0", "1e+21"), quoted for NaN, Infinity and -Infinity.
+// (model.AppendDouble: "5.0", "1e+21"), quoted for NaN, Infinity and -Infinity.
 func appendDouble(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(core.AppendDouble(append(b, '"'), f), '"')
+		return append(model.AppendDouble(append(b, '"'), f), '"')
 	}
-	return core.AppendDouble(b, f)
+	return model.AppendDouble(b, f)
 }
 
-// appendETag appends the entity ETag (core.AppendETagText) as a JSON string, given the
-// text of its Timestamp (core.DateTime.AppendText):
+// appendETag appends the entity ETag (model.AppendETagText) as a JSON string, given the
+// text of its Timestamp (model.DateTime.AppendText):
 // "W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"".
 func appendETag(b []byte, tsText []byte) []byte {
-	return append(core.AppendETagText(append(b, '"'), tsText, `\"`), '"')
+	return append(model.AppendETagText(append(b, '"'), tsText, `\"`), '"')
 }
 
 // AppendKeyPredicate appends "table(PartitionKey='pk',RowKey='rk')", the entity's path

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
@@ -40,11 +41,11 @@ func pageStore(b *testing.B) *core.Store {
 		b.Fatal(err)
 	}
 	for i := range 20_000 {
-		e := &core.Entity{PartitionKey: fmt.Sprintf("p%02d", i%20), RowKey: fmt.Sprintf("%06d", i)}
-		e.Set("Name", core.StringValue(fmt.Sprintf("entity number %d", i)))
-		e.Set("Count", core.Int32Value(int32(i)))
-		e.Set("Score", core.DoubleValue(float64(i%100)+0.5))
-		e.Set("Active", core.BoolValue(i%2 == 0))
+		e := &model.Entity{PartitionKey: fmt.Sprintf("p%02d", i%20), RowKey: fmt.Sprintf("%06d", i)}
+		e.Set("Name", model.StringValue(fmt.Sprintf("entity number %d", i)))
+		e.Set("Count", model.Int32Value(int32(i)))
+		e.Set("Score", model.DoubleValue(float64(i%100)+0.5))
+		e.Set("Active", model.BoolValue(i%2 == 0))
 		if _, err := s.Apply("bench", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 			b.Fatal(err)
 		}

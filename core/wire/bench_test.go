@@ -4,28 +4,28 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
 // benchEntity returns an entity of about ten properties of mixed types, like a typical row.
-func benchEntity(b *testing.B, i int) *core.Entity {
+func benchEntity(b *testing.B, i int) *model.Entity {
 	ts := mustDateTime(b, "2021-08-31T15:40:49.6724407Z")
-	return &core.Entity{
+	return &model.Entity{
 		PartitionKey: "partition-" + strconv.Itoa(i/100),
 		RowKey:       "row-" + strconv.Itoa(i),
-		Timestamp:    ts + core.DateTime(i),
-		Properties: []core.Property{
-			prop("Name", core.StringValue("Customer number "+strconv.Itoa(i))),
-			prop("Email", core.StringValue("customer"+strconv.Itoa(i)+"@example.com")),
-			prop("Age", core.Int32Value(int32(20+i%50))),
-			prop("Balance", core.DoubleValue(float64(i)*1.25)),
-			prop("Active", core.BoolValue(i%2 == 0)),
-			prop("Since", core.DateTimeValue(ts-core.DateTime(i)*1e9)),
-			prop("Orders", core.Int64Value(int64(i)*1e10)),
-			prop("Id", core.GuidValue(core.Guid{byte(i), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})),
-			prop("Note", core.StringValue("Ünïcode and \"quotes\" and a tab\t")),
-			prop("Photo", core.BinaryValue([]byte("0123456789abcdef"))),
+		Timestamp:    ts + model.DateTime(i),
+		Properties: []model.Property{
+			prop("Name", model.StringValue("Customer number "+strconv.Itoa(i))),
+			prop("Email", model.StringValue("customer"+strconv.Itoa(i)+"@example.com")),
+			prop("Age", model.Int32Value(int32(20+i%50))),
+			prop("Balance", model.DoubleValue(float64(i)*1.25)),
+			prop("Active", model.BoolValue(i%2 == 0)),
+			prop("Since", model.DateTimeValue(ts-model.DateTime(i)*1e9)),
+			prop("Orders", model.Int64Value(int64(i)*1e10)),
+			prop("Id", model.GuidValue(model.Guid{byte(i), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})),
+			prop("Note", model.StringValue("Ünïcode and \"quotes\" and a tab\t")),
+			prop("Photo", model.BinaryValue([]byte("0123456789abcdef"))),
 		},
 	}
 }
@@ -35,7 +35,7 @@ func BenchmarkDecodeEntity(b *testing.B) {
 		b.Run("props="+strconv.Itoa(n), func(b *testing.B) {
 			e := benchEntity(b, 1)
 			for len(e.Properties) < n {
-				e.Properties = append(e.Properties, prop("Extra"+strconv.Itoa(len(e.Properties)), core.Int32Value(7)))
+				e.Properties = append(e.Properties, prop("Extra"+strconv.Itoa(len(e.Properties)), model.Int32Value(7)))
 			}
 			body := wire.AppendEntity(nil, e, ctx(wire.MinimalMetadata))
 			b.SetBytes(int64(len(body)))
@@ -51,7 +51,7 @@ func BenchmarkDecodeEntity(b *testing.B) {
 
 func BenchmarkAppendEntities(b *testing.B) {
 	for _, n := range []int{10, 1000} {
-		es := make([]*core.Entity, n)
+		es := make([]*model.Entity, n)
 		for i := range es {
 			es[i] = benchEntity(b, i)
 		}

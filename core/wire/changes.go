@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The members of a change feed page beside "value". Their names hold a dot, which no
@@ -65,7 +66,7 @@ func appendChangeList(b []byte, cs []core.Change, deleted bool, c *Context) []by
 		first = false
 		e := ch.Entity
 		if deleted {
-			e = &core.Entity{PartitionKey: ch.PartitionKey, RowKey: ch.RowKey, Timestamp: ch.Timestamp}
+			e = &model.Entity{PartitionKey: ch.PartitionKey, RowKey: ch.RowKey, Timestamp: ch.Timestamp}
 		}
 		b = closeObject(appendEntityMembers(append(b, '{'), decoded{e}, c))
 	}

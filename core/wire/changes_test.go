@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
 func TestAppendChanges(t *testing.T) {
-	ts := core.MinDateTime + 10_000_000
-	live := &core.Entity{PartitionKey: "p", RowKey: "a", Timestamp: ts, Properties: []core.Property{{Name: "N", Value: core.Int32Value(1)}}}
+	ts := model.MinDateTime + 10_000_000
+	live := &model.Entity{PartitionKey: "p", RowKey: "a", Timestamp: ts, Properties: []model.Property{{Name: "N", Value: model.Int32Value(1)}}}
 	cs := []core.Change{
 		{Checkpoint: core.Checkpoint{Timestamp: ts, PartitionKey: "p", RowKey: "a"}, Entity: live},
 		{Checkpoint: core.Checkpoint{Timestamp: ts + 1, PartitionKey: "p", RowKey: `b"`}},

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // maxMembers bounds the distinct property names of one body: more than four times the 252
@@ -23,19 +23,19 @@ type Keys struct {
 
 // DecodeEntity parses a JSON entity request body (see the package documentation for the
 // rules). A body that lacks a string PartitionKey or RowKey is an error wrapping
-// core.ErrKeyMissing; one that gives a key a value other than a string is an error
-// wrapping core.ErrValueInvalid. DecodeEntity does not apply the data model's rules
-// (core.Entity.Validate); the returned entity has a zero Timestamp.
-func DecodeEntity(data []byte) (*core.Entity, error) {
+// model.ErrKeyMissing; one that gives a key a value other than a string is an error
+// wrapping model.ErrValueInvalid. DecodeEntity does not apply the data model's rules
+// (model.Entity.Validate); the returned entity has a zero Timestamp.
+func DecodeEntity(data []byte) (*model.Entity, error) {
 	e, keys, err := DecodeEntityBody(data)
 	if err != nil {
 		return nil, err
 	}
 	if !keys.PartitionKey {
-		return nil, &core.FieldError{Field: core.PartitionKeyName, Err: core.ErrKeyMissing}
+		return nil, &model.FieldError{Field: model.PartitionKeyName, Err: model.ErrKeyMissing}
 	}
 	if !keys.RowKey {
-		return nil, &core.FieldError{Field: core.RowKeyName, Err: core.ErrKeyMissing}
+		return nil, &model.FieldError{Field: model.RowKeyName, Err: model.ErrKeyMissing}
 	}
 	return e, nil
 }
@@ -43,7 +43,7 @@ func DecodeEntity(data []byte) (*core.Entity, error) {
 // DecodeEntityBody is DecodeEntity for bodies whose keys may also come from elsewhere, such
 // as the URL of an update: a missing (or null) key is left empty and reported in keys
 // instead of failing.
-func DecodeEntityBody(data []byte) (e *core.Entity, keys Keys, err error) {
+func DecodeEntityBody(data []byte) (e *model.Entity, keys Keys, err error) {
 	d := decoder{sc: scanner{data: data, buf: make([]byte, 0, len(data))}}
 	n := min(bytes.Count(data, []byte{':'}), maxMembers) // at least the members, roughly
 	s := scratchPool.Get().(*scratch)
@@ -71,7 +71,7 @@ type scratch struct {
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // DecodeTableName parses a Create Table body, {"TableName":"name"}; other members are
-// ignored. It does not validate the name (core.ValidateTableName does).
+// ignored. It does not validate the name (model.ValidateTableName does).
 func DecodeTableName(data []byte) (string, error) {
 	sc := scanner{data: data}
 	name, found := "", false
@@ -84,11 +84,11 @@ func DecodeTableName(data []byte) (string, error) {
 		case err != nil:
 			return err
 		case k == kindString && found:
-			return &core.FieldError{Field: "TableName", Err: core.ErrDuplicateProperty}
+			return &model.FieldError{Field: "TableName", Err: model.ErrDuplicateProperty}
 		case k == kindString:
 			name, found = string(sc.text(sp)), true
 		case k != kindNull:
-			return &core.FieldError{Field: "TableName", Err: core.ErrValueInvalid}
+			return &model.FieldError{Field: "TableName", Err: model.ErrValueInvalid}
 		}
 		return nil
 	})
@@ -106,7 +106,7 @@ type member struct {
 	integral bool // a number without fraction or exponent
 	valued   bool // the value was seen
 	typed    bool // the annotation was seen
-	typ      core.Type
+	typ      model.Type
 }
 
 type decoder struct {
@@ -127,13 +127,13 @@ func (d *decoder) member(key span) error {
 		name = d.sc.text(key)
 	}
 	switch {
-	case string(name) == core.TimestampName || bytes.HasPrefix(name, []byte("odata.")):
+	case string(name) == model.TimestampName || bytes.HasPrefix(name, []byte("odata.")):
 		return d.sc.skip(0)
 	case annotation:
 		return d.annotation(key)
-	case string(name) == core.PartitionKeyName:
+	case string(name) == model.PartitionKeyName:
 		return d.key(0, &d.pk, &d.keys.PartitionKey)
-	case string(name) == core.RowKeyName:
+	case string(name) == model.RowKeyName:
 		return d.key(1, &d.rk, &d.keys.RowKey)
 	}
 	return d.property(key)
@@ -141,9 +141,9 @@ func (d *decoder) member(key span) error {
 
 // key reads the value of PartitionKey (i=0) or RowKey (i=1).
 func (d *decoder) key(i int, sp *span, has *bool) error {
-	field := [2]string{core.PartitionKeyName, core.RowKeyName}[i]
+	field := [2]string{model.PartitionKeyName, model.RowKeyName}[i]
 	if d.seenKey[i] {
-		return &core.FieldError{Field: field, Err: core.ErrDuplicateProperty}
+		return &model.FieldError{Field: field, Err: model.ErrDuplicateProperty}
 	}
 	d.seenKey[i] = true
 	k, text, _, err := d.sc.value()
@@ -153,7 +153,7 @@ func (d *decoder) key(i int, sp *span, has *bool) error {
 	case k == kindString:
 		*sp, *has = text, true
 	case k != kindNull:
-		return &core.FieldError{Field: field, Err: core.ErrValueInvalid}
+		return &model.FieldError{Field: field, Err: model.ErrValueInvalid}
 	}
 	return nil
 }
@@ -165,21 +165,21 @@ func (d *decoder) annotation(key span) error {
 		return err
 	}
 	if k != kindString {
-		return &core.FieldError{Field: d.field(key), Err: ErrAnnotationInvalid}
+		return &model.FieldError{Field: d.field(key), Err: ErrAnnotationInvalid}
 	}
-	t, err := core.ParseType(string(d.sc.text(text)))
+	t, err := model.ParseType(string(d.sc.text(text)))
 	if err != nil {
-		return &core.FieldError{Field: d.field(key), Value: core.Shorten(d.field(text)), Err: core.ErrTypeUnknown}
+		return &model.FieldError{Field: d.field(key), Value: model.Shorten(d.field(text)), Err: model.ErrTypeUnknown}
 	}
-	if name := d.sc.text(key); string(name) == core.PartitionKeyName || string(name) == core.RowKeyName {
-		if t != core.TypeString {
-			return &core.FieldError{Field: d.field(key), Value: t.String(), Err: core.ErrValueInvalid}
+	if name := d.sc.text(key); string(name) == model.PartitionKeyName || string(name) == model.RowKeyName {
+		if t != model.TypeString {
+			return &model.FieldError{Field: d.field(key), Value: t.String(), Err: model.ErrValueInvalid}
 		}
 		return nil
 	}
 	m, err := d.find(key)
 	if err == nil && m.typed {
-		err = &core.FieldError{Field: d.field(key), Err: core.ErrDuplicateProperty}
+		err = &model.FieldError{Field: d.field(key), Err: model.ErrDuplicateProperty}
 	}
 	if err != nil {
 		return err
@@ -198,11 +198,11 @@ func (d *decoder) property(key span) error {
 		return err
 	}
 	if k == kindNested {
-		return &core.FieldError{Field: d.field(key), Err: ErrNestedValue}
+		return &model.FieldError{Field: d.field(key), Err: ErrNestedValue}
 	}
 	m, err := d.find(key)
 	if err == nil && m.valued {
-		err = &core.FieldError{Field: d.field(key), Err: core.ErrDuplicateProperty}
+		err = &model.FieldError{Field: d.field(key), Err: model.ErrDuplicateProperty}
 	}
 	if err != nil {
 		return err
@@ -221,7 +221,7 @@ func (d *decoder) find(key span) (*member, error) {
 		}
 	}
 	if len(d.members) >= maxMembers {
-		return nil, core.ErrTooManyProperties
+		return nil, model.ErrTooManyProperties
 	}
 	d.hashes = append(d.hashes, h)
 	d.members = append(d.members, member{name: key})
@@ -239,15 +239,15 @@ func hashName(name []byte) uint32 {
 
 // entity builds the decoded entity. All its strings are slices of one string holding
 // the body's decoded text.
-func (d *decoder) entity() (*core.Entity, error) {
+func (d *decoder) entity() (*model.Entity, error) {
 	var all string
 	if len(d.sc.buf) > 0 {
 		// buf is never written again: the string shares its bytes, as strings.Builder does.
 		all = unsafe.String(unsafe.SliceData(d.sc.buf), len(d.sc.buf))
 	}
 	at := func(sp span) string { return all[sp.from:sp.to] }
-	e := &core.Entity{PartitionKey: at(d.pk), RowKey: at(d.rk)}
-	e.Properties = make([]core.Property, 0, len(d.members))
+	e := &model.Entity{PartitionKey: at(d.pk), RowKey: at(d.rk)}
+	e.Properties = make([]model.Property, 0, len(d.members))
 	for i := range d.members {
 		m := &d.members[i]
 		if !m.valued || m.kind == kindNull {
@@ -255,9 +255,9 @@ func (d *decoder) entity() (*core.Entity, error) {
 		}
 		v, err := m.value(at(m.text))
 		if err != nil {
-			return nil, &core.FieldError{Field: at(m.name), Value: core.Shorten(at(m.text)), Err: err}
+			return nil, &model.FieldError{Field: at(m.name), Value: model.Shorten(at(m.text)), Err: err}
 		}
-		e.Properties = append(e.Properties, core.Property{Name: at(m.name), Value: v})
+		e.Properties = append(e.Properties, model.Property{Name: at(m.name), Value: v})
 	}
 	return e, nil
 }

@@ -14,7 +14,7 @@
 // an Edm.String, an integer in Int32 range an Edm.Int32, any other number (a fraction, an
 // exponent, or an integer beyond Int32, which Azure also stores as a Double) an
 // Edm.Double, and true or false an Edm.Boolean. An annotated value is read as its type's
-// wire text (core.ParseValue, which also applies the type's limits): Int32, Int64 and
+// wire text (model.ParseValue, which also applies the type's limits): Int32, Int64 and
 // Double accept a JSON number or a string, Boolean true, false or their strings, Double
 // also "NaN", "Infinity" and "-Infinity"; the other types take strings. Null values are
 // dropped as if absent; "Timestamp" and "odata.*" members are ignored, whatever their
@@ -26,7 +26,7 @@
 // The decoder checks the JSON, the annotations and each value against its type, and
 // rejects a property named twice. The rest of the data model (property names, key
 // characters, sizes, the number of properties) is the store's to check, through
-// core.Entity.Validate. Errors about one property are *core.FieldError values naming it.
+// model.Entity.Validate. Errors about one property are *model.FieldError values naming it.
 //
 // # Encoding
 //

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 )
 
@@ -25,7 +26,7 @@ type Context struct {
 
 // AppendEntity appends a single-entity response body (Get Entity, the Insert echo):
 // {"odata.metadata":"{base}/$metadata#{table}/@Element","odata.etag":…,"PartitionKey":…}.
-func AppendEntity(b []byte, e *core.Entity, c *Context) []byte {
+func AppendEntity(b []byte, e *model.Entity, c *Context) []byte {
 	b = append(b, '{')
 	if c.Metadata != NoMetadata {
 		b = appendMetadataURL(b, c, c.Table, true)
@@ -36,7 +37,7 @@ func AppendEntity(b []byte, e *core.Entity, c *Context) []byte {
 
 // AppendEntities appends a Query Entities response body:
 // {"odata.metadata":"{base}/$metadata#{table}","value":[…]}.
-func AppendEntities(b []byte, es []*core.Entity, c *Context) []byte {
+func AppendEntities(b []byte, es []*model.Entity, c *Context) []byte {
 	b = appendValueHead(b, c)
 	for i, e := range es {
 		if i > 0 {
@@ -91,15 +92,15 @@ func appendEntityMembers(b []byte, e source, c *Context) []byte {
 		b = appendETag(append(b, `"odata.etag":`...), ts)
 		b = append(b, ',')
 	}
-	if c.Select.Includes(core.PartitionKeyName) {
+	if c.Select.Includes(model.PartitionKeyName) {
 		b = AppendString(append(b, `"PartitionKey":`...), pk)
 		b = append(b, ',')
 	}
-	if c.Select.Includes(core.RowKeyName) {
+	if c.Select.Includes(model.RowKeyName) {
 		b = AppendString(append(b, `"RowKey":`...), rk)
 		b = append(b, ',')
 	}
-	if c.Select.Includes(core.TimestampName) {
+	if c.Select.Includes(model.TimestampName) {
 		if full || c.Exact {
 			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
 		}
@@ -135,7 +136,7 @@ func appendFullHead(b []byte, pk, rk string, ts []byte, c *Context) []byte {
 // written as null.
 func appendSelected(b []byte, e source, c *Context) []byte {
 	for _, name := range c.Select {
-		if name == core.PartitionKeyName || name == core.RowKeyName || name == core.TimestampName {
+		if name == model.PartitionKeyName || name == model.RowKeyName || name == model.TimestampName {
 			continue
 		}
 		if v, ok := e.get(name); ok {
@@ -150,7 +151,7 @@ func appendSelected(b []byte, e source, c *Context) []byte {
 
 // appendProperty appends a custom property, with its annotation first when the metadata
 // level and the value (or c.Exact) call for one, each member followed by a comma.
-func appendProperty(b []byte, name string, v core.Value, c *Context) []byte {
+func appendProperty(b []byte, name string, v model.Value, c *Context) []byte {
 	if annotate(v, c) {
 		b = append(b, '"')
 		b = appendStringBody(b, name)
@@ -164,20 +165,20 @@ func appendProperty(b []byte, name string, v core.Value, c *Context) []byte {
 }
 
 // annotate reports whether v is written with its type annotation under c.
-func annotate(v core.Value, c *Context) bool {
+func annotate(v model.Value, c *Context) bool {
 	if c.Exact {
-		return v.Type() != core.TypeString && v.Type() != core.TypeBoolean
+		return v.Type() != model.TypeString && v.Type() != model.TypeBoolean
 	}
 	return c.Metadata != NoMetadata && annotated(v)
 }
 
 // annotated reports whether a value needs its type annotated: JSON cannot tell Binary,
 // DateTime, Guid and Int64 from strings, nor Double's NaN and infinities.
-func annotated(v core.Value) bool {
+func annotated(v model.Value) bool {
 	switch v.Type() {
-	case core.TypeBinary, core.TypeDateTime, core.TypeGuid, core.TypeInt64:
+	case model.TypeBinary, model.TypeDateTime, model.TypeGuid, model.TypeInt64:
 		return true
-	case core.TypeDouble:
+	case model.TypeDouble:
 		f := v.Double()
 		return math.IsNaN(f) || math.IsInf(f, 0)
 	}
@@ -185,21 +186,21 @@ func annotated(v core.Value) bool {
 }
 
 // appendValue appends a value in its JSON wire form.
-func appendValue(b []byte, v core.Value) []byte {
+func appendValue(b []byte, v model.Value) []byte {
 	switch v.Type() {
-	case core.TypeBinary:
+	case model.TypeBinary:
 		b = base64.StdEncoding.AppendEncode(append(b, '"'), v.Bytes())
-	case core.TypeBoolean:
+	case model.TypeBoolean:
 		return strconv.AppendBool(b, v.Bool())
-	case core.TypeDateTime:
+	case model.TypeDateTime:
 		b = v.DateTime().AppendText(append(b, '"'))
-	case core.TypeDouble:
+	case model.TypeDouble:
 		return appendDouble(b, v.Double())
-	case core.TypeGuid:
+	case model.TypeGuid:
 		b = v.Guid().AppendText(append(b, '"'))
-	case core.TypeInt32:
+	case model.TypeInt32:
 		return strconv.AppendInt(b, int64(v.Int32()), 10)
-	case core.TypeInt64:
+	case model.TypeInt64:
 		b = strconv.AppendInt(append(b, '"'), v.Int64(), 10)
 	default:
 		return AppendString(b, v.Str())

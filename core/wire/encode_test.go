@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
@@ -80,7 +80,7 @@ func TestAppendEntity(t *testing.T) {
 		})
 	}
 	t.Run("Appends", func(t *testing.T) {
-		got := string(wire.AppendEntity([]byte("x"), &core.Entity{}, ctx(wire.NoMetadata)))
+		got := string(wire.AppendEntity([]byte("x"), &model.Entity{}, ctx(wire.NoMetadata)))
 		if want := `x{"PartitionKey":"","RowKey":"","Timestamp":"0001-01-01T00:00:00.0000000Z"}`; got != want {
 			t.Fatalf("got %s want %s", got, want)
 		}
@@ -96,26 +96,26 @@ func TestAppendEntity(t *testing.T) {
 }
 
 func TestAppendEntities(t *testing.T) {
-	e1 := &core.Entity{PartitionKey: "p", RowKey: "1", Timestamp: mustDateTime(t, "2021-08-31T15:40:49.6724407Z"),
-		Properties: []core.Property{prop("N", core.Int64Value(-9007199254740993))}}
-	e2 := &core.Entity{PartitionKey: "p", RowKey: "2", Timestamp: mustDateTime(t, "2021-08-31T15:40:50Z")}
+	e1 := &model.Entity{PartitionKey: "p", RowKey: "1", Timestamp: mustDateTime(t, "2021-08-31T15:40:49.6724407Z"),
+		Properties: []model.Property{prop("N", model.Int64Value(-9007199254740993))}}
+	e2 := &model.Entity{PartitionKey: "p", RowKey: "2", Timestamp: mustDateTime(t, "2021-08-31T15:40:50Z")}
 	for _, tc := range []struct {
 		name string
 		m    wire.Metadata
-		es   []*core.Entity
+		es   []*model.Entity
 		want string
 	}{
 		{"Empty", wire.MinimalMetadata, nil, `{"odata.metadata":"https://acct.table.core.windows.net/$metadata#People","value":[]}`},
 		{"EmptyNoMetadata", wire.NoMetadata, nil, `{"value":[]}`},
-		{"NoMetadata", wire.NoMetadata, []*core.Entity{e1, e2}, `{"value":[` +
+		{"NoMetadata", wire.NoMetadata, []*model.Entity{e1, e2}, `{"value":[` +
 			`{"PartitionKey":"p","RowKey":"1","Timestamp":"2021-08-31T15:40:49.6724407Z","N":"-9007199254740993"},` +
 			`{"PartitionKey":"p","RowKey":"2","Timestamp":"2021-08-31T15:40:50.0000000Z"}]}`},
-		{"MinimalMetadata", wire.MinimalMetadata, []*core.Entity{e1, e2}, `{"odata.metadata":"https://acct.table.core.windows.net/$metadata#People","value":[` +
+		{"MinimalMetadata", wire.MinimalMetadata, []*model.Entity{e1, e2}, `{"odata.metadata":"https://acct.table.core.windows.net/$metadata#People","value":[` +
 			`{"odata.etag":"W/\"datetime'2021-08-31T15%3A40%3A49.6724407Z'\"","PartitionKey":"p","RowKey":"1",` +
 			`"Timestamp":"2021-08-31T15:40:49.6724407Z","N@odata.type":"Edm.Int64","N":"-9007199254740993"},` +
 			`{"odata.etag":"W/\"datetime'2021-08-31T15%3A40%3A50.0000000Z'\"","PartitionKey":"p","RowKey":"2",` +
 			`"Timestamp":"2021-08-31T15:40:50.0000000Z"}]}`},
-		{"FullMetadata", wire.FullMetadata, []*core.Entity{e2}, `{"odata.metadata":"https://acct.table.core.windows.net/$metadata#People","value":[` +
+		{"FullMetadata", wire.FullMetadata, []*model.Entity{e2}, `{"odata.metadata":"https://acct.table.core.windows.net/$metadata#People","value":[` +
 			`{"odata.type":"acct.People","odata.id":"https://acct.table.core.windows.net/People(PartitionKey='p',RowKey='2')",` +
 			`"odata.etag":"W/\"datetime'2021-08-31T15%3A40%3A50.0000000Z'\"","odata.editLink":"People(PartitionKey='p',RowKey='2')",` +
 			`"PartitionKey":"p","RowKey":"2","Timestamp@odata.type":"Edm.DateTime","Timestamp":"2021-08-31T15:40:50.0000000Z"}]}`},
@@ -131,38 +131,38 @@ func TestAppendEntities(t *testing.T) {
 // TestAppendEntity_Values checks the JSON form of each value at minimal metadata.
 func TestAppendEntity_Values(t *testing.T) {
 	for _, tc := range []struct {
-		v    core.Value
+		v    model.Value
 		want string // the members after Timestamp
 	}{
-		{core.StringValue(""), `"P":""`},
-		{core.StringValue("tab\there\r\n\x00\x1f\x7f"), `"P":"tab\there\r\n\u0000\u001f` + "\x7f" + `"`},
-		{core.StringValue("\u2028\u2029 ü \U0001F600"), `"P":"\u2028\u2029 ü 😀"`},
-		{core.StringValue("bad\xffutf8"), `"P":"bad` + "\ufffd" + `utf8"`},
-		{core.StringValue(`</script>&`), `"P":"</script>&"`},
-		{core.BinaryValue(nil), `"P@odata.type":"Edm.Binary","P":""`},
-		{core.BinaryValue([]byte{0xfb, 0xff}), `"P@odata.type":"Edm.Binary","P":"+/8="`},
-		{core.BoolValue(false), `"P":false`},
-		{core.DateTimeValue(core.MinDateTime), `"P@odata.type":"Edm.DateTime","P":"1601-01-01T00:00:00.0000000Z"`},
-		{core.DateTimeValue(core.MaxDateTime), `"P@odata.type":"Edm.DateTime","P":"9999-12-31T23:59:59.9999999Z"`},
-		{core.DoubleValue(0), `"P":0.0`},
-		{core.DoubleValue(math.Copysign(0, -1)), `"P":-0.0`},
-		{core.DoubleValue(-5), `"P":-5.0`},
-		{core.DoubleValue(0.1), `"P":0.1`},
-		{core.DoubleValue(1e20), `"P":100000000000000000000.0`},
-		{core.DoubleValue(1e21), `"P":1e+21`},
-		{core.DoubleValue(1.5e300), `"P":1.5e+300`},
-		{core.DoubleValue(0.000001), `"P":0.000001`},
-		{core.DoubleValue(1.5e-7), `"P":1.5e-07`},
-		{core.DoubleValue(math.SmallestNonzeroFloat64), `"P":5e-324`},
-		{core.DoubleValue(math.MaxFloat64), `"P":1.7976931348623157e+308`},
-		{core.DoubleValue(math.Inf(1)), `"P@odata.type":"Edm.Double","P":"Infinity"`},
-		{core.DoubleValue(math.Inf(-1)), `"P@odata.type":"Edm.Double","P":"-Infinity"`},
-		{core.GuidValue(core.Guid{0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xab}), `"P@odata.type":"Edm.Guid","P":"ff010203-0405-0607-0809-0a0b0c0d0eab"`},
-		{core.Int32Value(math.MinInt32), `"P":-2147483648`},
-		{core.Int64Value(math.MaxInt64), `"P@odata.type":"Edm.Int64","P":"9223372036854775807"`},
-		{core.Int64Value(math.MinInt64), `"P@odata.type":"Edm.Int64","P":"-9223372036854775808"`},
+		{model.StringValue(""), `"P":""`},
+		{model.StringValue("tab\there\r\n\x00\x1f\x7f"), `"P":"tab\there\r\n\u0000\u001f` + "\x7f" + `"`},
+		{model.StringValue("\u2028\u2029 ü \U0001F600"), `"P":"\u2028\u2029 ü 😀"`},
+		{model.StringValue("bad\xffutf8"), `"P":"bad` + "\ufffd" + `utf8"`},
+		{model.StringValue(`</script>&`), `"P":"</script>&"`},
+		{model.BinaryValue(nil), `"P@odata.type":"Edm.Binary","P":""`},
+		{model.BinaryValue([]byte{0xfb, 0xff}), `"P@odata.type":"Edm.Binary","P":"+/8="`},
+		{model.BoolValue(false), `"P":false`},
+		{model.DateTimeValue(model.MinDateTime), `"P@odata.type":"Edm.DateTime","P":"1601-01-01T00:00:00.0000000Z"`},
+		{model.DateTimeValue(model.MaxDateTime), `"P@odata.type":"Edm.DateTime","P":"9999-12-31T23:59:59.9999999Z"`},
+		{model.DoubleValue(0), `"P":0.0`},
+		{model.DoubleValue(math.Copysign(0, -1)), `"P":-0.0`},
+		{model.DoubleValue(-5), `"P":-5.0`},
+		{model.DoubleValue(0.1), `"P":0.1`},
+		{model.DoubleValue(1e20), `"P":100000000000000000000.0`},
+		{model.DoubleValue(1e21), `"P":1e+21`},
+		{model.DoubleValue(1.5e300), `"P":1.5e+300`},
+		{model.DoubleValue(0.000001), `"P":0.000001`},
+		{model.DoubleValue(1.5e-7), `"P":1.5e-07`},
+		{model.DoubleValue(math.SmallestNonzeroFloat64), `"P":5e-324`},
+		{model.DoubleValue(math.MaxFloat64), `"P":1.7976931348623157e+308`},
+		{model.DoubleValue(math.Inf(1)), `"P@odata.type":"Edm.Double","P":"Infinity"`},
+		{model.DoubleValue(math.Inf(-1)), `"P@odata.type":"Edm.Double","P":"-Infinity"`},
+		{model.GuidValue(model.Guid{0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xab}), `"P@odata.type":"Edm.Guid","P":"ff010203-0405-0607-0809-0a0b0c0d0eab"`},
+		{model.Int32Value(math.MinInt32), `"P":-2147483648`},
+		{model.Int64Value(math.MaxInt64), `"P@odata.type":"Edm.Int64","P":"9223372036854775807"`},
+		{model.Int64Value(math.MinInt64), `"P@odata.type":"Edm.Int64","P":"-9223372036854775808"`},
 	} {
-		e := &core.Entity{Properties: []core.Property{prop("P", tc.v)}}
+		e := &model.Entity{Properties: []model.Property{prop("P", tc.v)}}
 		got := string(wire.AppendEntity(nil, e, &wire.Context{Metadata: wire.MinimalMetadata, Select: []string{"P"}}))
 		want := `{"odata.metadata":"/$metadata#/@Element","odata.etag":"W/\"datetime'0001-01-01T00%3A00%3A00.0000000Z'\"",` + tc.want + `}`
 		if got != want {
@@ -178,7 +178,7 @@ func TestAppendRecords(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		e := allTypes(t)
 		checkRecords(t, e)
-		checkRecords(t, &core.Entity{PartitionKey: "p'q", RowKey: "\u2028", Timestamp: e.Timestamp})
+		checkRecords(t, &model.Entity{PartitionKey: "p'q", RowKey: "\u2028", Timestamp: e.Timestamp})
 	})
 	t.Run("Empty", func(t *testing.T) {
 		c := ctx(wire.MinimalMetadata)

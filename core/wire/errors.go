@@ -5,10 +5,10 @@ import (
 	"strconv"
 )
 
-// Errors of request bodies. Errors about one property are *core.FieldError values that
-// wrap these or core's sentinels (core.ErrValueInvalid, core.ErrValueOutOfRange,
-// core.ErrTypeUnknown, core.ErrDuplicateProperty, core.ErrKeyMissing). A body naming more
-// than maxMembers distinct properties fails early with core.ErrTooManyProperties.
+// Errors of request bodies. Errors about one property are *model.FieldError values that
+// wrap these or core's sentinels (model.ErrValueInvalid, model.ErrValueOutOfRange,
+// model.ErrTypeUnknown, model.ErrDuplicateProperty, model.ErrKeyMissing). A body naming more
+// than maxMembers distinct properties fails early with model.ErrTooManyProperties.
 var (
 	// ErrJSONInvalid means a body is not well-formed JSON; the error is a *SyntaxError
 	// with the byte offset.

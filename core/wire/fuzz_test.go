@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
@@ -55,7 +56,7 @@ func FuzzDecodeEntity(f *testing.F) {
 }
 
 // checkStdlib compares a decoded entity with what encoding/json reads from the same body.
-func checkStdlib(t *testing.T, data []byte, e *core.Entity) {
+func checkStdlib(t *testing.T, data []byte, e *model.Entity) {
 	if !json.Valid(data) {
 		t.Fatalf("accepted invalid JSON %q", data)
 	}
@@ -63,11 +64,11 @@ func checkStdlib(t *testing.T, data []byte, e *core.Entity) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatalf("encoding/json: %v", err)
 	}
-	if m[core.PartitionKeyName] != e.PartitionKey || m[core.RowKeyName] != e.RowKey {
+	if m[model.PartitionKeyName] != e.PartitionKey || m[model.RowKeyName] != e.RowKey {
 		t.Fatalf("keys %q %q, encoding/json has %q %q", e.PartitionKey, e.RowKey, m["PartitionKey"], m["RowKey"])
 	}
 	for _, p := range e.Properties {
-		if p.Value.Type() == core.TypeString && m[p.Name] != p.Value.Str() {
+		if p.Value.Type() == model.TypeString && m[p.Name] != p.Value.Str() {
 			t.Fatalf("%q = %q, encoding/json has %q", p.Name, p.Value.Str(), m[p.Name])
 		}
 	}
@@ -98,9 +99,9 @@ func checkTableName(t *testing.T, data []byte) {
 
 // checkRecords checks that a page written from stored records is byte for byte the page
 // written from the decoded entity, at every metadata level, with and without $select.
-func checkRecords(t *testing.T, e *core.Entity) {
+func checkRecords(t *testing.T, e *model.Entity) {
 	rs := []core.Record{core.NewRecord(e), core.NewRecord(e)}
-	es := []*core.Entity{e, e}
+	es := []*model.Entity{e, e}
 	names := []string{"RowKey", "Timestamp", "Absent"}
 	for _, p := range e.Properties {
 		names = append(names, p.Name)

@@ -1,6 +1,6 @@
 package wire
 
-import "github.com/tabletopdb/tabletop/core"
+import "github.com/tabletopdb/tabletop/core/model"
 
 // Page is a page of a remote table as a sync client reads it: the body of Query Entities
 // or of Tabletop's change feed (GET /{table}()?comp=changes), decoded with every value
@@ -9,7 +9,7 @@ type Page struct {
 	// Entities holds "value": each entity with its "odata.etag".
 	Entities []RemoteEntity
 	// Deleted holds the keys of "tabletop.deleted" (the change feed's deletions).
-	Deleted []core.Key
+	Deleted []model.Key
 	// Checkpoint is "tabletop.checkpoint"; HasCheckpoint reports whether the body had it
 	// (an endpoint without the change feed answers without it).
 	Checkpoint    string
@@ -20,7 +20,7 @@ type Page struct {
 
 // RemoteEntity is an entity as a remote server holds it, with the server's ETag.
 type RemoteEntity struct {
-	Entity *core.Entity
+	Entity *model.Entity
 	ETag   string
 }
 
@@ -76,7 +76,7 @@ func (p *Page) addDeleted(raw []byte) error {
 	if err != nil {
 		return err
 	}
-	p.Deleted = append(p.Deleted, core.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey})
+	p.Deleted = append(p.Deleted, model.Key{PartitionKey: e.PartitionKey, RowKey: e.RowKey})
 	return nil
 }
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
@@ -21,10 +21,10 @@ func TestDecodePage(t *testing.T) {
 			t.Fatalf("page %+v", p)
 		}
 		e := p.Entities[0]
-		if e.ETag != `W/"1"` || e.Entity.RowKey != "a" || p.Deleted[0] != (core.Key{PartitionKey: "p", RowKey: "b"}) {
+		if e.ETag != `W/"1"` || e.Entity.RowKey != "a" || p.Deleted[0] != (model.Key{PartitionKey: "p", RowKey: "b"}) {
 			t.Fatalf("entity %+v", e)
 		}
-		want := map[string]core.Value{"d": core.DoubleValue(5), "i": core.Int32Value(5), "n": core.Int64Value(9007199254740993)}
+		want := map[string]model.Value{"d": model.DoubleValue(5), "i": model.Int32Value(5), "n": model.Int64Value(9007199254740993)}
 		for _, prop := range e.Entity.Properties {
 			if want[prop.Name] != prop.Value {
 				t.Errorf("%s = %v", prop.Name, prop.Value)
@@ -52,7 +52,7 @@ func TestDecodePage(t *testing.T) {
 	}
 	t.Run("ErrKeyMissing", func(t *testing.T) {
 		_, err := wire.DecodePage([]byte(`{"value":[{"PartitionKey":"p"}]}`))
-		if !errors.Is(err, core.ErrKeyMissing) {
+		if !errors.Is(err, model.ErrKeyMissing) {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -22,6 +22,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest"
@@ -191,9 +192,9 @@ func checkIndexAnswers(t *testing.T, tc *aztables.Client) {
 }
 
 // listKeys runs a query to its end and returns its entities and the plan of its first page.
-func listKeys(t *testing.T, tc *aztables.Client, filter string) ([]*core.Entity, string) {
+func listKeys(t *testing.T, tc *aztables.Client, filter string) ([]*model.Entity, string) {
 	t.Helper()
-	var out []*core.Entity
+	var out []*model.Entity
 	var plan string
 	pager := tc.NewListEntitiesPager(&aztables.ListEntitiesOptions{Filter: &filter})
 	for pager.More() {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // errIndexFlag means an -index value is not table.property.
@@ -33,7 +34,7 @@ func (f *indexFlag) Set(v string) error {
 		if !ok {
 			return fmt.Errorf("index %q: %w", item, errIndexFlag)
 		}
-		if err := errors.Join(core.ValidateTableName(table), core.ValidatePropertyName(prop)); err != nil {
+		if err := errors.Join(model.ValidateTableName(table), model.ValidatePropertyName(prop)); err != nil {
 			return fmt.Errorf("index %q: %w", item, err)
 		}
 		*f = append(*f, core.IndexSpec{Table: table, Property: prop})

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func TestIndexFlag_Set(t *testing.T) {
@@ -28,9 +28,9 @@ func TestIndexFlag_Set(t *testing.T) {
 		want error
 	}{
 		{"Orders", errIndexFlag},
-		{"Orders.RowKey", core.ErrPropertyNameInvalid},
-		{"Or.Price", core.ErrTableNameInvalid},
-		{"Orders.", core.ErrPropertyNameInvalid},
+		{"Orders.RowKey", model.ErrPropertyNameInvalid},
+		{"Or.Price", model.ErrTableNameInvalid},
+		{"Orders.", model.ErrPropertyNameInvalid},
 	}
 	for _, c := range errs {
 		t.Run("Err/"+c.v, func(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
 
@@ -175,7 +175,7 @@ func TestSync_LostAnswerIsNotAConflict(t *testing.T) {
 		pk, rk := splitKey(k)
 		if k == "p/new2" {
 			a.put(pk, rk, "v1")
-			a.send("POST", "/notes", "", body(&core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "V", Value: core.StringValue("v1")}}}))
+			a.send("POST", "/notes", "", body(&model.Entity{PartitionKey: pk, RowKey: rk, Properties: []model.Property{{Name: "V", Value: model.StringValue("v1")}}}))
 			continue
 		}
 		e, _ := a.local.Get("notes", pk, rk)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // replica is a miniature sync client, the reference for the browser's: a local store
@@ -68,7 +69,7 @@ func splitKey(k string) (pk, rk string) { pk, rk, _ = strings.Cut(k, "/"); retur
 
 // put writes V locally, offline, and queues the key for the next push.
 func (r *replica) put(pk, rk, v string) {
-	e := &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "V", Value: core.StringValue(v)}}}
+	e := &model.Entity{PartitionKey: pk, RowKey: rk, Properties: []model.Property{{Name: "V", Value: model.StringValue(v)}}}
 	if _, err := r.local.Apply(r.table, core.Op{Kind: core.OpInsertOrReplace, Entity: e}); err != nil {
 		r.t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func (r *replica) put(pk, rk, v string) {
 
 // remove deletes locally, offline, and queues the key for the next push.
 func (r *replica) remove(pk, rk string) {
-	_, err := r.local.Apply(r.table, core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: pk, RowKey: rk}})
+	_, err := r.local.Apply(r.table, core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: pk, RowKey: rk}})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func (r *replica) remove(pk, rk string) {
 func (r *replica) state() map[string]string {
 	out := map[string]string{}
 	r.local.View(func(tx *core.Tx) error {
-		return tx.Scan(r.table, core.WholeTable, func(e *core.Entity) bool {
+		return tx.Scan(r.table, core.WholeTable, func(e *model.Entity) bool {
 			v, _ := e.Get("V")
 			out[key(e.PartitionKey, e.RowKey)] = v.Str()
 			return true
@@ -201,7 +202,7 @@ func (r *replica) conflict(k string) {
 	}
 }
 
-func valueOf(e *core.Entity) string {
+func valueOf(e *model.Entity) string {
 	v, _ := e.Get("V")
 	return v.Str()
 }
@@ -347,7 +348,7 @@ func (r *replica) query(q url.Values, fn func(e map[string]any)) {
 func (r *replica) apply(e map[string]any) {
 	pk, rk := e["PartitionKey"].(string), e["RowKey"].(string)
 	v, _ := e["V"].(string)
-	ent := &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{{Name: "V", Value: core.StringValue(v)}}}
+	ent := &model.Entity{PartitionKey: pk, RowKey: rk, Properties: []model.Property{{Name: "V", Value: model.StringValue(v)}}}
 	if _, err := r.local.Apply(r.table, core.Op{Kind: core.OpInsertOrReplace, Entity: ent}); err != nil {
 		r.t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func (r *replica) apply(e map[string]any) {
 
 // applyDeletion deletes a pulled deletion locally, if the entity is there.
 func (r *replica) applyDeletion(pk, rk string) {
-	_, err := r.local.Apply(r.table, core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: pk, RowKey: rk}})
+	_, err := r.local.Apply(r.table, core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: pk, RowKey: rk}})
 	if err != nil && !errors.Is(err, core.ErrEntityNotFound) {
 		r.t.Fatal(err)
 	}
@@ -422,7 +423,7 @@ func entityPath(table, pk, rk string) string {
 	return fmt.Sprintf("/%s(PartitionKey='%s',RowKey='%s')", table, url.PathEscape(pk), url.PathEscape(rk))
 }
 
-func body(e *core.Entity) string {
+func body(e *model.Entity) string {
 	b, _ := json.Marshal(map[string]string{"PartitionKey": e.PartitionKey, "RowKey": e.RowKey, "V": valueOf(e)})
 	return string(b)
 }

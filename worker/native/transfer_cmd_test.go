@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/dump"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
@@ -163,7 +163,7 @@ func runUntilCheckpoint(t *testing.T, bin, ckpt, src, dst string) transfer.Check
 }
 
 // writeEntities writes a dump of table "tbl" with n entities over 7 partitions.
-func writeEntities(t *testing.T, path string, n int) []*core.Entity {
+func writeEntities(t *testing.T, path string, n int) []*model.Entity {
 	t.Helper()
 	s, err := transfer.OpenSink(path, 1, 0)
 	if err != nil {
@@ -172,12 +172,12 @@ func writeEntities(t *testing.T, path string, n int) []*core.Entity {
 	if err := s.BeginTable(context.Background(), "tbl", false); err != nil {
 		t.Fatal(err)
 	}
-	var es []*core.Entity
+	var es []*model.Entity
 	for i := range n {
-		e := &core.Entity{PartitionKey: fmt.Sprintf("p%d", i%7), RowKey: fmt.Sprintf("r%05d", i),
-			Properties: []core.Property{{Name: "N", Value: core.Int64Value(int64(i))}}}
+		e := &model.Entity{PartitionKey: fmt.Sprintf("p%d", i%7), RowKey: fmt.Sprintf("r%05d", i),
+			Properties: []model.Property{{Name: "N", Value: model.Int64Value(int64(i))}}}
 		es = append(es, e)
-		if err := s.Write(context.Background(), "tbl", []*core.Entity{e}); err != nil {
+		if err := s.Write(context.Background(), "tbl", []*model.Entity{e}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -188,15 +188,15 @@ func writeEntities(t *testing.T, path string, n int) []*core.Entity {
 }
 
 // readEnd reads table "tbl" of an endpoint or a dump.
-func readEnd(t *testing.T, end string) []*core.Entity {
+func readEnd(t *testing.T, end string) []*model.Entity {
 	t.Helper()
-	var out []*core.Entity
+	var out []*model.Entity
 	if transfer.IsEndpoint(end) {
 		c, err := endpoint.Parse(end)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Query(context.Background(), "tbl", "", func(e *core.Entity) error { out = append(out, e); return nil }); err != nil {
+		if err := c.Query(context.Background(), "tbl", "", func(e *model.Entity) error { out = append(out, e); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		return out

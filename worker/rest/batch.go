@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/rest/batch"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
@@ -16,7 +17,7 @@ import (
 // only the failing operation's error, its message prefixed with the 0-based index.
 func (c *call) batch() {
 	c.negotiate(false)
-	body, err := c.readBody(core.MaxBatchBytes)
+	body, err := c.readBody(model.MaxBatchBytes)
 	if err != nil {
 		c.fail(err)
 		return
@@ -36,7 +37,7 @@ func (c *call) batch() {
 		return
 	}
 	writes, err := c.parseBatch(subs)
-	var stored []*core.Entity
+	var stored []*model.Entity
 	if err == nil {
 		stored, err = c.acct.Store.ApplyBatch(writes[0].table, ops(writes))
 	}
@@ -132,7 +133,7 @@ func failedIndex(err error) int {
 func (c *call) batchError(err error, writes []*write) error {
 	i := failedIndex(err)
 	if errors.Is(err, core.ErrBatchDuplicateRow) && i < len(writes) {
-		return &core.FieldError{Field: core.RowKeyName, Value: writes[i].op.Entity.RowKey, Err: core.ErrBatchDuplicateRow}
+		return &model.FieldError{Field: model.RowKeyName, Value: writes[i].op.Entity.RowKey, Err: core.ErrBatchDuplicateRow}
 	}
 	return err
 }

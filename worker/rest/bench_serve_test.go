@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/nethttp"
@@ -30,9 +31,9 @@ func BenchmarkServe(b *testing.B) {
 		b.Fatal(err)
 	}
 	st.CreateTable("bench")
-	seed := &core.Entity{PartitionKey: "seed", RowKey: "1", Properties: []core.Property{
-		{Name: "Name", Value: core.StringValue("entity number 1")}, {Name: "Count", Value: core.Int32Value(1)},
-		{Name: "Score", Value: core.DoubleValue(1.5)}, {Name: "Active", Value: core.BoolValue(true)}}}
+	seed := &model.Entity{PartitionKey: "seed", RowKey: "1", Properties: []model.Property{
+		{Name: "Name", Value: model.StringValue("entity number 1")}, {Name: "Count", Value: model.Int32Value(1)},
+		{Name: "Score", Value: model.DoubleValue(1.5)}, {Name: "Active", Value: model.BoolValue(true)}}}
 	if _, err := st.Apply("bench", core.Op{Kind: core.OpInsert, Entity: seed}); err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
@@ -16,10 +16,10 @@ import (
 const DefaultBodyMemory = 64 << 20
 
 // MaxBodyBytes is the largest request body a Handler with the default options reads: a
-// single entity's (DefaultMaxEntityBytes) or a batch's (core.MaxBatchBytes), whichever is
+// single entity's (DefaultMaxEntityBytes) or a batch's (model.MaxBatchBytes), whichever is
 // larger. A host that must hold a whole body before the handler sees it (the edge's entry
 // Worker, which routes by it) refuses a larger one itself, with the handler's answer.
-const MaxBodyBytes = max(DefaultMaxEntityBytes, core.MaxBatchBytes)
+const MaxBodyBytes = max(DefaultMaxEntityBytes, model.MaxBatchBytes)
 
 // DefaultBodyTimeout is the default time a request has to send its whole body.
 const DefaultBodyTimeout = 60 * time.Second

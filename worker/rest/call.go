@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
@@ -88,7 +88,7 @@ func httpDate(t time.Time) string {
 }
 
 // newRequestID returns a random UUID (version 4) in text form.
-func newRequestID() string { return core.NewGuid().String() }
+func newRequestID() string { return model.NewGuid().String() }
 
 func orDefaultInt(n, def int64) int64 {
 	if n <= 0 {

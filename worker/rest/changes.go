@@ -6,6 +6,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
@@ -219,5 +220,5 @@ func (p *changePage) matches(ch core.Change) bool {
 	if ch.Entity != nil {
 		return p.filter.Matches(ch.Entity)
 	}
-	return p.filter.Matches(&core.Entity{PartitionKey: ch.PartitionKey, RowKey: ch.RowKey})
+	return p.filter.Matches(&model.Entity{PartitionKey: ch.PartitionKey, RowKey: ch.RowKey})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/rest"
 )
 
@@ -50,7 +51,7 @@ type timedPage struct {
 // insertAfter inserts entity (pk, rk) into table through the store after d.
 func insertAfter(t *testing.T, e *env, d time.Duration, table, pk, rk string) {
 	time.Sleep(d)
-	if _, err := e.store.Apply(table, core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: pk, RowKey: rk}}); err != nil {
+	if _, err := e.store.Apply(table, core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: pk, RowKey: rk}}); err != nil {
 		t.Error(err)
 	}
 }

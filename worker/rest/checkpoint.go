@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // checkpointVersion is the first byte of every checkpoint's binary form. Checkpoints of
@@ -72,10 +73,10 @@ func decodeCheckpoint(s string) (core.Checkpoint, error) {
 		return c, ErrCheckpointInvalid
 	}
 	b = b[n:]
-	c.Timestamp, c.PartitionKey, c.RowKey = core.DateTime(ts), string(b[:pkLen]), string(b[pkLen:])
-	c.Synced = core.DateTime(synced)
-	if ts > uint64(core.MaxDateTime) || !c.Timestamp.Valid() || synced != 0 && !c.Synced.Valid() ||
-		core.ValidateKey(core.PartitionKeyName, c.PartitionKey) != nil || core.ValidateKey(core.RowKeyName, c.RowKey) != nil {
+	c.Timestamp, c.PartitionKey, c.RowKey = model.DateTime(ts), string(b[:pkLen]), string(b[pkLen:])
+	c.Synced = model.DateTime(synced)
+	if ts > uint64(model.MaxDateTime) || !c.Timestamp.Valid() || synced != 0 && !c.Synced.Valid() ||
+		model.ValidateKey(model.PartitionKeyName, c.PartitionKey) != nil || model.ValidateKey(model.RowKeyName, c.RowKey) != nil {
 		return core.Checkpoint{}, ErrCheckpointInvalid
 	}
 	return c, nil

@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func TestDecodeCheckpoint(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		for _, c := range []core.Checkpoint{
 			{},
-			{Timestamp: core.MinDateTime, PartitionKey: "", RowKey: ""},
-			{Store: core.Guid{1, 2, 3, 15: 0xff}, Timestamp: core.MaxDateTime, PartitionKey: "p\U0001F600", RowKey: "r 'x'"},
-			{Store: core.Guid{7}, Timestamp: core.MinDateTime + 9, PartitionKey: "p", RowKey: "r", Synced: core.MaxDateTime},
-			{Store: core.Guid{7}, Table: core.Guid{9, 15: 1}, Timestamp: core.MinDateTime + 9, PartitionKey: "p", RowKey: "r"},
+			{Timestamp: model.MinDateTime, PartitionKey: "", RowKey: ""},
+			{Store: model.Guid{1, 2, 3, 15: 0xff}, Timestamp: model.MaxDateTime, PartitionKey: "p\U0001F600", RowKey: "r 'x'"},
+			{Store: model.Guid{7}, Timestamp: model.MinDateTime + 9, PartitionKey: "p", RowKey: "r", Synced: model.MaxDateTime},
+			{Store: model.Guid{7}, Table: model.Guid{9, 15: 1}, Timestamp: model.MinDateTime + 9, PartitionKey: "p", RowKey: "r"},
 		} {
 			got, err := decodeCheckpoint(encodeCheckpoint(c))
 			if err != nil || got != c {
@@ -26,7 +27,7 @@ func TestDecodeCheckpoint(t *testing.T) {
 	})
 	t.Run("OK/Version1", func(t *testing.T) {
 		// A checkpoint of a server before Synced: version 1, without it.
-		want := core.Checkpoint{Store: core.Guid{7}, Timestamp: core.MinDateTime, PartitionKey: "p", RowKey: "r"}
+		want := core.Checkpoint{Store: model.Guid{7}, Timestamp: model.MinDateTime, PartitionKey: "p", RowKey: "r"}
 		b := append([]byte{1}, want.Store[:]...)
 		b = binary.AppendUvarint(b, uint64(want.Timestamp))
 		b = append(binary.AppendUvarint(b, 1), "pr"...)
@@ -37,7 +38,7 @@ func TestDecodeCheckpoint(t *testing.T) {
 	})
 	t.Run("OK/Version2", func(t *testing.T) {
 		// A checkpoint of a server before table incarnations: version 2, without one.
-		want := core.Checkpoint{Store: core.Guid{7}, Timestamp: core.MinDateTime, PartitionKey: "p", RowKey: "r", Synced: core.MinDateTime + 3}
+		want := core.Checkpoint{Store: model.Guid{7}, Timestamp: model.MinDateTime, PartitionKey: "p", RowKey: "r", Synced: model.MinDateTime + 3}
 		b := append([]byte{2}, want.Store[:]...)
 		b = binary.AppendUvarint(b, uint64(want.Timestamp))
 		b = binary.AppendUvarint(b, uint64(want.Synced))
@@ -57,11 +58,11 @@ func TestDecodeCheckpoint(t *testing.T) {
 			"AQAAAAAAAAAAAAAAAAAAAACA",         // a truncated Timestamp
 			"AQAAAAAAAAAAAAAAAAAAAAAB",         // no key length
 			"AQAAAAAAAAAAAAAAAAAAAAABBWFi",     // a key length beyond the end
-			encodeCheckpoint(core.Checkpoint{Timestamp: 1, PartitionKey: "p"}),            // before 1601
-			encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime, RowKey: "a/b"}), // a key no entity has
-			encodeCheckpoint(core.Checkpoint{Timestamp: core.MaxDateTime + 1}),
-			encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime, Synced: 1}),                    // Synced before 1601
-			encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime, Synced: core.MaxDateTime + 1}), // Synced too late
+			encodeCheckpoint(core.Checkpoint{Timestamp: 1, PartitionKey: "p"}),             // before 1601
+			encodeCheckpoint(core.Checkpoint{Timestamp: model.MinDateTime, RowKey: "a/b"}), // a key no entity has
+			encodeCheckpoint(core.Checkpoint{Timestamp: model.MaxDateTime + 1}),
+			encodeCheckpoint(core.Checkpoint{Timestamp: model.MinDateTime, Synced: 1}),                     // Synced before 1601
+			encodeCheckpoint(core.Checkpoint{Timestamp: model.MinDateTime, Synced: model.MaxDateTime + 1}), // Synced too late
 			"AgAAAAAAAAAAAAAAAAAAAAAB", // no Synced
 		} {
 			if _, err := decodeCheckpoint(s); !errors.Is(err, ErrCheckpointInvalid) {
@@ -73,8 +74,8 @@ func TestDecodeCheckpoint(t *testing.T) {
 
 func FuzzDecodeCheckpoint(f *testing.F) {
 	f.Add("")
-	f.Add(encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime + 5, PartitionKey: "pk", RowKey: "rk"}))
-	f.Add(encodeCheckpoint(core.Checkpoint{Timestamp: core.MinDateTime + 5, PartitionKey: "pk", RowKey: "rk", Synced: core.MinDateTime + 7}))
+	f.Add(encodeCheckpoint(core.Checkpoint{Timestamp: model.MinDateTime + 5, PartitionKey: "pk", RowKey: "rk"}))
+	f.Add(encodeCheckpoint(core.Checkpoint{Timestamp: model.MinDateTime + 5, PartitionKey: "pk", RowKey: "rk", Synced: model.MinDateTime + 7}))
 	f.Add("AQAAAAAAAAAAAAAAAAAAAAABAXBy") // the version 1 form, without Synced (its Timestamp before 1601)
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := decodeCheckpoint(s)

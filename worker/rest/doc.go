@@ -48,7 +48,7 @@
 // A body is read into a buffer that grows with the bytes received, never with the
 // Content-Length announced: a single entity up to Options.MaxEntityBytes (4 MiB by
 // default: an entity of 1 MiB by Azure's formula, which the store enforces, can take
-// several MiB of JSON), a batch up to core.MaxBatchBytes, other bodies up to 64 KiB. A
+// several MiB of JSON), a batch up to model.MaxBatchBytes, other bodies up to 64 KiB. A
 // Content-Length above the cap is refused before reading; otherwise reading stops at
 // the cap. Either way the answer is 413 RequestBodyTooLarge. The bytes of all bodies in
 // memory at once are bounded by Options.MaxBodyMemory (64 MiB by default): a body that

@@ -4,6 +4,7 @@ import (
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
@@ -56,7 +57,7 @@ func (c *call) writeEntity() {
 	if err == nil {
 		err = c.authorizeEntity(w.operation(), w.table, w.op.Entity.PartitionKey, w.op.Entity.RowKey)
 	}
-	var stored *core.Entity
+	var stored *model.Entity
 	if err == nil {
 		stored, err = c.acct.Store.Apply(c.res.table, w.op)
 	}

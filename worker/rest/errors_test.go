@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
@@ -21,9 +22,9 @@ func TestToAPIError(t *testing.T) {
 			{core.ErrEntityExists, 409, "EntityAlreadyExists", "The specified entity already exists."},
 			{fmt.Errorf("apply: %w", core.ErrTableNotFound), 404, "TableNotFound", "The table specified does not exist."},
 			{&core.OpError{Index: 3, Err: core.ErrPreconditionFailed}, 412, "UpdateConditionNotSatisfied", "The update condition specified in the request was not satisfied."},
-			{&core.FieldError{Field: "PartitionKey", Value: "a/b", Err: core.ErrKeyInvalid}, 400, "OutOfRangeInput", "The 'PartitionKey' parameter of value 'a/b' is out of range."},
-			{core.ErrKeyInvalid, 400, "OutOfRangeInput", "One of the request inputs is out of range."},
-			{&core.FieldError{Field: "RowKey", Value: "r1", Err: core.ErrBatchDuplicateRow}, 400, "InvalidDuplicateRow", "A command with RowKey 'r1' is already present in the batch. An entity can appear only once in a batch."},
+			{&model.FieldError{Field: "PartitionKey", Value: "a/b", Err: model.ErrKeyInvalid}, 400, "OutOfRangeInput", "The 'PartitionKey' parameter of value 'a/b' is out of range."},
+			{model.ErrKeyInvalid, 400, "OutOfRangeInput", "One of the request inputs is out of range."},
+			{&model.FieldError{Field: "RowKey", Value: "r1", Err: core.ErrBatchDuplicateRow}, 400, "InvalidDuplicateRow", "A command with RowKey 'r1' is already present in the batch. An entity can appear only once in a batch."},
 			{ErrBodyTooLarge, 413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum permissible limit."},
 			{&auth.AuthError{Err: auth.ErrPermissionMismatch}, 403, "AuthorizationPermissionMismatch", "This request is not authorized to perform this operation using this permission."},
 			{errors.New("something unexpected"), 500, "InternalError", "The server encountered an internal error. Please retry the request."},

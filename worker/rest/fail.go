@@ -3,8 +3,8 @@ package rest
 import (
 	"errors"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/xmldoc"
@@ -33,7 +33,7 @@ func (c *call) fail(err error) {
 // errorMessage is the message value of an error answer: an optional prefix (the "2:" index
 // of a failing batch operation), the message, the request ID and the time.
 func (c *call) errorMessage(a azerr.Answer, prefix string) string {
-	return prefix + a.Message + "\nRequestId:" + c.id + "\nTime:" + core.DateTimeOf(c.now).String()
+	return prefix + a.Message + "\nRequestId:" + c.id + "\nTime:" + model.DateTimeOf(c.now).String()
 }
 
 // authDetail returns the AuthenticationErrorDetail of an auth error, if any.

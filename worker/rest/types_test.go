@@ -11,7 +11,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // TestSDK_Types round-trips a property of each of the eight EDM types, with edge values,
@@ -73,12 +73,12 @@ func TestSDK_Types(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		types := map[string]core.Type{
-			"Str": core.TypeString, "Bin": core.TypeBinary, "Bool": core.TypeBoolean,
-			"When": core.TypeDateTime, "Dbl": core.TypeDouble, "DblFrac": core.TypeDouble,
-			"DblBig": core.TypeDouble, "Guid": core.TypeGuid, "I32": core.TypeInt32,
-			"I32Max": core.TypeInt32, "I64": core.TypeInt64, "I64Min": core.TypeInt64,
-			"EmptyStr": core.TypeString, "FalseBool": core.TypeBoolean,
+		types := map[string]model.Type{
+			"Str": model.TypeString, "Bin": model.TypeBinary, "Bool": model.TypeBoolean,
+			"When": model.TypeDateTime, "Dbl": model.TypeDouble, "DblFrac": model.TypeDouble,
+			"DblBig": model.TypeDouble, "Guid": model.TypeGuid, "I32": model.TypeInt32,
+			"I32Max": model.TypeInt32, "I64": model.TypeInt64, "I64Min": model.TypeInt64,
+			"EmptyStr": model.TypeString, "FalseBool": model.TypeBoolean,
 		}
 		for name, typ := range types {
 			if v, ok := stored.Get(name); !ok || v.Type() != typ {

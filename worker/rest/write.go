@@ -5,6 +5,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
@@ -61,7 +62,7 @@ func (c *call) parseWrite(w *write, kind core.OpKind, format string, res resourc
 		if !sent {
 			return ErrIfMatchMissing
 		}
-		e := &core.Entity{PartitionKey: res.partitionKey, RowKey: res.rowKey}
+		e := &model.Entity{PartitionKey: res.partitionKey, RowKey: res.rowKey}
 		w.op = core.Op{Kind: core.OpDelete, Entity: e, IfMatch: ifMatch}
 		return nil
 	}
@@ -125,7 +126,7 @@ func (w *write) operation() auth.Operation {
 // are kept in v (each header's slice a piece of it), an insert's Location and ETag share
 // one string, and the names are spelled canonically (exchange.CanonicalKey) as they are
 // set, so that the answer costs few allocations.
-func (c *call) answerWrite(h exchange.Header, v *[5]string, w *write, stored *core.Entity) (int, []byte) {
+func (c *call) answerWrite(h exchange.Header, v *[5]string, w *write, stored *model.Entity) (int, []byte) {
 	if w.op.Kind == core.OpDelete {
 		v[0] = "1.0;"
 		h["Dataserviceversion"] = v[0:1:1]
@@ -139,7 +140,7 @@ func (c *call) answerWrite(h exchange.Header, v *[5]string, w *write, stored *co
 	var buf [256]byte
 	b := wire.AppendKeyPredicate(append(append(buf[:0], c.base...), '/'), w.table, stored.PartitionKey, stored.RowKey)
 	n := len(b)
-	both := string(core.AppendETag(b, stored.Timestamp))
+	both := string(model.AppendETag(b, stored.Timestamp))
 	v[0], v[1], v[2], v[3], v[4] = w.applied, "3.0;", both[:n], both[n:], ""
 	if w.applied != "" {
 		h["Preference-Applied"] = v[0:1:1]
@@ -158,7 +159,7 @@ func (c *call) answerWrite(h exchange.Header, v *[5]string, w *write, stored *co
 
 // decodeAt decodes an entity body for the entity at (pk, rk): keys the body leaves out
 // come from the URL, and keys it gives must agree with it.
-func decodeAt(body []byte, pk, rk string) (*core.Entity, error) {
+func decodeAt(body []byte, pk, rk string) (*model.Entity, error) {
 	e, keys, err := wire.DecodeEntityBody(body)
 	if err != nil {
 		return nil, err
@@ -177,7 +178,7 @@ func ifMatchOf(h exchange.Header) (string, bool, error) {
 	if len(v) == 0 {
 		return "", false, nil
 	}
-	if err := core.CheckETag(v[0]); err != nil {
+	if err := model.CheckETag(v[0]); err != nil {
 		return "", true, err
 	}
 	return v[0], true, nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // Storage makes fresh, empty storage for one test and returns a function that opens a
@@ -28,18 +29,18 @@ func Run(t *testing.T, storage Storage) {
 }
 
 // AllTypes returns an entity with a property of every EDM type, at awkward values.
-func AllTypes(pk, rk string) *core.Entity {
-	g, _ := core.ParseGuid("0d391d16-97f1-4b9a-be68-4cc871f90001")
-	return &core.Entity{PartitionKey: pk, RowKey: rk, Properties: []core.Property{
-		{Name: "Str", Value: core.StringValue("héllo \U0001F600")},
-		{Name: "Bin", Value: core.BinaryValue([]byte{0, 1, 0xff})},
-		{Name: "Bool", Value: core.BoolValue(true)},
-		{Name: "When", Value: core.DateTimeValue(core.DateTimeOf(time.Date(2021, 8, 31, 15, 40, 49, 672440700, time.UTC)))},
-		{Name: "Dbl", Value: core.DoubleValue(math.Inf(-1))},
-		{Name: "Nan", Value: core.DoubleValue(math.NaN())},
-		{Name: "Id", Value: core.GuidValue(g)},
-		{Name: "I32", Value: core.Int32Value(math.MinInt32)},
-		{Name: "I64", Value: core.Int64Value(math.MaxInt64)},
+func AllTypes(pk, rk string) *model.Entity {
+	g, _ := model.ParseGuid("0d391d16-97f1-4b9a-be68-4cc871f90001")
+	return &model.Entity{PartitionKey: pk, RowKey: rk, Properties: []model.Property{
+		{Name: "Str", Value: model.StringValue("héllo \U0001F600")},
+		{Name: "Bin", Value: model.BinaryValue([]byte{0, 1, 0xff})},
+		{Name: "Bool", Value: model.BoolValue(true)},
+		{Name: "When", Value: model.DateTimeValue(model.DateTimeOf(time.Date(2021, 8, 31, 15, 40, 49, 672440700, time.UTC)))},
+		{Name: "Dbl", Value: model.DoubleValue(math.Inf(-1))},
+		{Name: "Nan", Value: model.DoubleValue(math.NaN())},
+		{Name: "Id", Value: model.GuidValue(g)},
+		{Name: "I32", Value: model.Int32Value(math.MinInt32)},
+		{Name: "I64", Value: model.Int64Value(math.MaxInt64)},
 	}}
 }
 
@@ -57,7 +58,7 @@ func testReopen(t *testing.T, open func() core.Backend, compact bool) {
 	if _, err := s.CreateTable("MixedCase"); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]*core.Entity{}
+	want := map[string]*model.Entity{}
 	for i := range 50 {
 		e, err := s.Apply("mixedcase", core.Op{Kind: core.OpInsert, Entity: AllTypes("p", fmt.Sprintf("r%03d", i))})
 		if err != nil {
@@ -81,9 +82,9 @@ func testReopen(t *testing.T, open func() core.Backend, compact bool) {
 	checkTable(t, s, "MixedCase", want)
 }
 
-func checkTable(t *testing.T, s *core.Store, name string, want map[string]*core.Entity) {
+func checkTable(t *testing.T, s *core.Store, name string, want map[string]*model.Entity) {
 	t.Helper()
-	got := map[string]*core.Entity{}
+	got := map[string]*model.Entity{}
 	err := s.View(func(tx *core.Tx) error {
 		tb, err := tx.Table(name)
 		if err != nil {
@@ -92,7 +93,7 @@ func checkTable(t *testing.T, s *core.Store, name string, want map[string]*core.
 		if tb.Name != name {
 			t.Errorf("table name = %q, want %q", tb.Name, name)
 		}
-		return tx.Scan(name, core.WholeTable, func(e *core.Entity) bool {
+		return tx.Scan(name, core.WholeTable, func(e *model.Entity) bool {
 			got[e.RowKey] = e
 			return true
 		})
@@ -124,7 +125,7 @@ func testDeletes(t *testing.T, open func() core.Backend) {
 	if err := s.DeleteTable("gone"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Apply("kept", core.Op{Kind: core.OpDelete, Entity: &core.Entity{PartitionKey: "p", RowKey: "a"}}); err != nil {
+	if _, err := s.Apply("kept", core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: "p", RowKey: "a"}}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := s.Get("kept", "p", "b")
@@ -134,8 +135,8 @@ func testDeletes(t *testing.T, open func() core.Backend) {
 	if _, err := s.CreateTable("gone"); err != nil {
 		t.Fatalf("recreate deleted table: %v", err)
 	}
-	checkTable(t, s, "gone", map[string]*core.Entity{})
-	checkTable(t, s, "kept", map[string]*core.Entity{"b": b})
+	checkTable(t, s, "gone", map[string]*model.Entity{})
+	checkTable(t, s, "kept", map[string]*model.Entity{"b": b})
 }
 
 func testClock(t *testing.T, open func() core.Backend) {

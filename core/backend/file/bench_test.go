@@ -10,6 +10,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/file"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // BenchmarkGroupCommit measures, in one run through a Store synced on every commit
@@ -34,7 +35,7 @@ func BenchmarkGroupCommit(b *testing.B) {
 	s.CreateTable("bench")
 	s.Update(func(tx *core.Tx) error {
 		for i := range 1000 {
-			tx.Apply("bench", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "seed", RowKey: fmt.Sprint(i)}})
+			tx.Apply("bench", core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "seed", RowKey: fmt.Sprint(i)}})
 		}
 		return nil
 	})
@@ -78,7 +79,7 @@ func writeRate(b *testing.B, s *core.Store, n int, d time.Duration, next *atomic
 					return
 				default:
 				}
-				e := &core.Entity{PartitionKey: "w", RowKey: fmt.Sprintf("%012d", next.Add(1))}
+				e := &model.Entity{PartitionKey: "w", RowKey: fmt.Sprintf("%012d", next.Add(1))}
 				if _, err := s.Apply("bench", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 					b.Error(err)
 					return

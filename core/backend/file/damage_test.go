@@ -11,6 +11,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/file"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // writeRows makes a store in dir holding table "first", then rows "r0000"… in table
@@ -33,8 +34,8 @@ func writeRows(t *testing.T, dir string, rows, snapshotRows int) {
 				t.Fatal(err)
 			}
 		}
-		e := &core.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("r%04d", i), Properties: []core.Property{
-			{Name: "N", Value: core.Int64Value(int64(i))},
+		e := &model.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("r%04d", i), Properties: []model.Property{
+			{Name: "N", Value: model.Int64Value(int64(i))},
 		}}
 		if _, err := s.Apply("dmg", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 			t.Fatal(err)
@@ -188,7 +189,7 @@ func TestBackend_TornTailVersusDamage(t *testing.T) {
 	defer s.Close()
 	s.CreateTable("dmg")
 	for i := range 20 {
-		e := &core.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("r%04d", i), Properties: []core.Property{{Name: "N", Value: core.Int64Value(int64(i))}}}
+		e := &model.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("r%04d", i), Properties: []model.Property{{Name: "N", Value: model.Int64Value(int64(i))}}}
 		if _, err := s.Apply("dmg", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/backendtest"
 	"github.com/tabletopdb/tabletop/core/backend/file"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // fullDisk is a store on a small file system, written by several writers until the
@@ -141,8 +142,8 @@ func (d *fullDisk) seenRefused() []string {
 }
 
 func (d *fullDisk) insert(key string) error {
-	e := &core.Entity{PartitionKey: "p", RowKey: key, Properties: []core.Property{
-		{Name: "Pad", Value: core.StringValue(strings.Repeat("x", 2000))},
+	e := &model.Entity{PartitionKey: "p", RowKey: key, Properties: []model.Property{
+		{Name: "Pad", Value: model.StringValue(strings.Repeat("x", 2000))},
 	}}
 	_, err := d.store.Apply("full", core.Op{Kind: core.OpInsert, Entity: e})
 	return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/file"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // TestBackend_GroupCommitSharesSyncs has 16 writers commit at once under SyncAlways: every
@@ -27,7 +28,7 @@ func TestBackend_GroupCommitSharesSyncs(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for i := range each {
-				e := &core.Entity{PartitionKey: fmt.Sprint(w), RowKey: fmt.Sprint(i)}
+				e := &model.Entity{PartitionKey: fmt.Sprint(w), RowKey: fmt.Sprint(i)}
 				if _, err := s.Apply("grp", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 					errs <- err
 				}

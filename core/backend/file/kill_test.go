@@ -15,6 +15,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/file"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // writerEnv names the data directory when this test binary runs as the writer process;
@@ -52,9 +53,9 @@ func runWriter(dir string) {
 	s.CreateTable("acked")
 	for i := 0; ; i++ {
 		rk := fmt.Sprintf("%08d", i)
-		e := &core.Entity{PartitionKey: "p", RowKey: rk, Properties: []core.Property{
-			{Name: "N", Value: core.Int64Value(int64(i) << 40)},
-			{Name: "Pad", Value: core.StringValue(strings.Repeat("x", 200))},
+		e := &model.Entity{PartitionKey: "p", RowKey: rk, Properties: []model.Property{
+			{Name: "N", Value: model.Int64Value(int64(i) << 40)},
+			{Name: "Pad", Value: model.StringValue(strings.Repeat("x", 200))},
 		}}
 		if _, err := s.Apply("acked", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 			fmt.Println("error", err)
@@ -82,7 +83,7 @@ func TestBackend_SIGKILLKeepsAcknowledgedWrites(t *testing.T) {
 				if err != nil {
 					t.Fatalf("acknowledged write %s lost: %v", rk, err)
 				}
-				if v, _ := e.Get("N"); v != core.Int64Value(int64(i)<<40) {
+				if v, _ := e.Get("N"); v != model.Int64Value(int64(i)<<40) {
 					t.Fatalf("write %s came back as %v", rk, v)
 				}
 			}
@@ -143,9 +144,9 @@ func runWriters(dir string, n int) {
 		go func() {
 			for i := 0; ; i++ {
 				rk := fmt.Sprintf("%02d-%08d", w, i)
-				e := &core.Entity{PartitionKey: "p", RowKey: rk, Properties: []core.Property{
-					{Name: "N", Value: core.Int64Value(int64(w)<<40 | int64(i))},
-					{Name: "Pad", Value: core.StringValue(strings.Repeat("x", 200))},
+				e := &model.Entity{PartitionKey: "p", RowKey: rk, Properties: []model.Property{
+					{Name: "N", Value: model.Int64Value(int64(w)<<40 | int64(i))},
+					{Name: "Pad", Value: model.StringValue(strings.Repeat("x", 200))},
 				}}
 				if _, err := s.Apply("acked", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 					fmt.Println("error", err)
@@ -178,7 +179,7 @@ func TestBackend_SIGKILLDuringGroupCommit(t *testing.T) {
 				if err != nil {
 					t.Fatalf("acknowledged write %s lost: %v", rk, err)
 				}
-				if v, _ := e.Get("N"); v != core.Int64Value(w<<40|i) {
+				if v, _ := e.Get("N"); v != model.Int64Value(w<<40|i) {
 					t.Fatalf("write %s came back as %v", rk, v)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/backend/kvlog"
 	"github.com/tabletopdb/tabletop/core/backend/memory"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // filled returns a KV holding a store with a snapshot of 10 rows and a log of 10 more.
@@ -27,7 +28,7 @@ func filled(t *testing.T) *memory.KV {
 				t.Fatal(err)
 			}
 		}
-		e := &core.Entity{PartitionKey: "p", RowKey: fmt.Sprint(i)}
+		e := &model.Entity{PartitionKey: "p", RowKey: fmt.Sprint(i)}
 		if _, err := s.Apply("dmg", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 			t.Fatal(err)
 		}

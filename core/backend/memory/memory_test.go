@@ -8,6 +8,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/backend/backendtest"
 	"github.com/tabletopdb/tabletop/core/backend/kvlog"
 	"github.com/tabletopdb/tabletop/core/backend/memory"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func TestBackend_Conformance(t *testing.T) {
@@ -27,7 +28,7 @@ func TestBackend_FailedCommitAppliesNothing(t *testing.T) {
 	s.CreateTable("faults")
 	boom := errors.New("disk full")
 	kv.FailCommit = func([]kvlog.Entry, []string) error { return boom }
-	_, err = s.Apply("faults", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "r"}})
+	_, err = s.Apply("faults", core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "r"}})
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want the backend's", err)
 	}
@@ -35,7 +36,7 @@ func TestBackend_FailedCommitAppliesNothing(t *testing.T) {
 		t.Fatalf("failed write is visible: %v", err)
 	}
 	kv.FailCommit = nil
-	if _, err := s.Apply("faults", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
+	if _, err := s.Apply("faults", core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
 		t.Fatalf("store unusable after a failed commit: %v", err)
 	}
 }
@@ -48,9 +49,9 @@ func TestBackend_CompactionKeepsStorageProportional(t *testing.T) {
 	}
 	defer s.Close()
 	s.CreateTable("churn")
-	big := core.StringValue(string(make([]byte, 1000)))
+	big := model.StringValue(string(make([]byte, 1000)))
 	for i := range 2000 {
-		e := &core.Entity{PartitionKey: "p", RowKey: "same", Properties: []core.Property{{Name: "V", Value: big}, {Name: "N", Value: core.Int32Value(int32(i))}}}
+		e := &model.Entity{PartitionKey: "p", RowKey: "same", Properties: []model.Property{{Name: "V", Value: big}, {Name: "N", Value: model.Int32Value(int32(i))}}}
 		if _, err := s.Apply("churn", core.Op{Kind: core.OpInsertOrReplace, Entity: e}); err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestBackend_FailedCompactionKeepsTheWrite(t *testing.T) {
 		}
 		return nil
 	}
-	if _, err := s.Apply("compact", core.Op{Kind: core.OpInsert, Entity: &core.Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
+	if _, err := s.Apply("compact", core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p", RowKey: "r"}}); err != nil {
 		t.Fatalf("a committed write failed because compaction did: %v", err)
 	}
 	if !errors.Is(s.CompactError(), boom) {

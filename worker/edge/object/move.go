@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // The internal operations that split a table between objects (see Internal): the
@@ -120,7 +121,7 @@ func feedState(s *core.Store, table string) (string, error) {
 		return "", err
 	}
 	out := base64.StdEncoding.EncodeToString(f.Store[:])
-	for _, ts := range []core.DateTime{f.Clock, f.Horizon, f.TableDeleted} {
+	for _, ts := range []model.DateTime{f.Clock, f.Horizon, f.TableDeleted} {
 		out += "\x00" + strconv.FormatInt(int64(ts), 10)
 	}
 	return out, nil
@@ -138,12 +139,12 @@ func adoptFeed(s *core.Store, arg string) error {
 		return fmt.Errorf("decode feed state: %w", ErrBadArgument)
 	}
 	copy(state.Store[:], id)
-	for i, ts := range []*core.DateTime{&state.Clock, &state.Horizon, &state.TableDeleted} {
+	for i, ts := range []*model.DateTime{&state.Clock, &state.Horizon, &state.TableDeleted} {
 		n, err := strconv.ParseInt(f[2+i], 10, 64)
-		if err != nil || n < 0 || core.DateTime(n) > core.MaxDateTime {
+		if err != nil || n < 0 || model.DateTime(n) > model.MaxDateTime {
 			return fmt.Errorf("decode feed state: %w", ErrBadArgument)
 		}
-		*ts = core.DateTime(n)
+		*ts = model.DateTime(n)
 	}
 	return s.Update(func(tx *core.Tx) error { return tx.AdoptFeed(f[0], state) })
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // moveStore is a store with table Things: partitions p00…p19 of five entities each, and
@@ -23,10 +24,10 @@ func moveStore(t *testing.T) *core.Store {
 	if _, err := s.CreateTable("Things"); err != nil {
 		t.Fatal(err)
 	}
-	big := core.StringValue(strings.Repeat("x", 30<<10))
+	big := model.StringValue(strings.Repeat("x", 30<<10))
 	for p := range 20 {
 		for r := range 5 {
-			e := &core.Entity{PartitionKey: fmt.Sprintf("p%02d", p), RowKey: fmt.Sprint(r), Properties: []core.Property{{Name: "A", Value: big}, {Name: "B", Value: big}}}
+			e := &model.Entity{PartitionKey: fmt.Sprintf("p%02d", p), RowKey: fmt.Sprint(r), Properties: []model.Property{{Name: "A", Value: big}, {Name: "B", Value: big}}}
 			if _, err := s.Apply("things", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +120,7 @@ func TestUnpackMoved(t *testing.T) {
 }
 
 func TestObject_AdoptFeed(t *testing.T) {
-	storeID := func(s *core.Store) (g core.Guid) {
+	storeID := func(s *core.Store) (g model.Guid) {
 		if err := s.View(func(tx *core.Tx) (err error) { g, err = tx.StoreID(); return err }); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/edge/bridge"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 )
@@ -121,7 +122,7 @@ func TestObject_DeletionRetention(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.store.CreateTable("gone")
-	e := &core.Entity{PartitionKey: "p", RowKey: "r"}
+	e := &model.Entity{PartitionKey: "p", RowKey: "r"}
 	o.store.Apply("gone", core.Op{Kind: core.OpInsert, Entity: e})
 	o.store.Apply("gone", core.Op{Kind: core.OpDelete, Entity: e})
 	o.store.Close()

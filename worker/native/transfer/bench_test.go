@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 )
@@ -77,15 +77,15 @@ func writeBenchDump(b *testing.B, path string, n int) {
 		b.Fatal(err)
 	}
 	for i := range n {
-		e := &core.Entity{PartitionKey: fmt.Sprintf("p%03d", i%100), RowKey: fmt.Sprintf("r%08d", i), Properties: []core.Property{
-			{Name: "Name", Value: core.StringValue("entity number " + strconv.Itoa(i))},
-			{Name: "Count", Value: core.Int32Value(int32(i))},
-			{Name: "Big", Value: core.Int64Value(int64(i) << 40)},
-			{Name: "Score", Value: core.DoubleValue(float64(i) / 7)},
-			{Name: "When", Value: core.DateTimeValue(core.MinDateTime + core.DateTime(i))},
-			{Name: "Active", Value: core.BoolValue(i%2 == 0)},
+		e := &model.Entity{PartitionKey: fmt.Sprintf("p%03d", i%100), RowKey: fmt.Sprintf("r%08d", i), Properties: []model.Property{
+			{Name: "Name", Value: model.StringValue("entity number " + strconv.Itoa(i))},
+			{Name: "Count", Value: model.Int32Value(int32(i))},
+			{Name: "Big", Value: model.Int64Value(int64(i) << 40)},
+			{Name: "Score", Value: model.DoubleValue(float64(i) / 7)},
+			{Name: "When", Value: model.DateTimeValue(model.MinDateTime + model.DateTime(i))},
+			{Name: "Active", Value: model.BoolValue(i%2 == 0)},
 		}}
-		if err := s.Write(ctx, "bench", []*core.Entity{e}); err != nil {
+		if err := s.Write(ctx, "bench", []*model.Entity{e}); err != nil {
 			b.Fatal(err)
 		}
 	}

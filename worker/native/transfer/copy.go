@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
 )
 
@@ -36,7 +36,7 @@ type window struct {
 	begin    bool  // first window of its table
 	end      bool  // last window of its table
 	first    int64 // ordinal of the first entity in the table
-	entities []*core.Entity
+	entities []*model.Entity
 }
 
 // Run copies until the source ends, an error stops it, or ctx is done.
@@ -91,7 +91,7 @@ type windower struct {
 }
 
 // add takes the start of a table (e nil) or its next entity.
-func (c *windower) add(table string, e *core.Entity) error {
+func (c *windower) add(table string, e *model.Entity) error {
 	if e == nil {
 		c.w.end = true
 		c.ordinal = 0
@@ -221,8 +221,8 @@ func (j *Job) dispatch(ctx context.Context, sem chan struct{}, w window) <-chan 
 }
 
 // chunks cuts es into runs of at most 100, in order.
-func chunks(es []*core.Entity) [][]*core.Entity {
-	var out [][]*core.Entity
+func chunks(es []*model.Entity) [][]*model.Entity {
+	var out [][]*model.Entity
 	for len(es) > 0 {
 		n := min(len(es), endpoint.MaxBatch)
 		out, es = append(out, es[:n]), es[n:]
@@ -232,18 +232,18 @@ func chunks(es []*core.Entity) [][]*core.Entity {
 
 // partitionBatches groups es by PartitionKey, keeping their order within each partition,
 // into batches of at most 100 entities and maxBatchBytes.
-func partitionBatches(es []*core.Entity) [][]*core.Entity {
+func partitionBatches(es []*model.Entity) [][]*model.Entity {
 	var order []string
-	groups := map[string][]*core.Entity{}
+	groups := map[string][]*model.Entity{}
 	for _, e := range es {
 		if _, ok := groups[e.PartitionKey]; !ok {
 			order = append(order, e.PartitionKey)
 		}
 		groups[e.PartitionKey] = append(groups[e.PartitionKey], e)
 	}
-	var out [][]*core.Entity
+	var out [][]*model.Entity
 	for _, pk := range order {
-		var cur []*core.Entity
+		var cur []*model.Entity
 		size := 0
 		for _, e := range groups[pk] {
 			if len(cur) == endpoint.MaxBatch || (len(cur) > 0 && size+e.Size() > maxBatchBytes) {

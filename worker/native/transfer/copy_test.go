@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/dump"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
@@ -56,7 +56,7 @@ func copyWrapped(t *testing.T, src, dst string, opt func(*transfer.Job), wrap fu
 }
 
 // seed creates table in srv holding es.
-func seed(t *testing.T, srv *transfertest.Server, table string, es []*core.Entity) {
+func seed(t *testing.T, srv *transfertest.Server, table string, es []*model.Entity) {
 	t.Helper()
 	c, err := endpoint.Parse(srv.ConnectionString)
 	if err != nil {
@@ -66,28 +66,28 @@ func seed(t *testing.T, srv *transfertest.Server, table string, es []*core.Entit
 		t.Fatal(err)
 	}
 	for _, e := range es {
-		if err := c.Upsert(ctx, table, []*core.Entity{e}); err != nil {
+		if err := c.Upsert(ctx, table, []*model.Entity{e}); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
 // entities reads every entity of table from an endpoint.
-func entities(t *testing.T, conn, table string) []*core.Entity {
+func entities(t *testing.T, conn, table string) []*model.Entity {
 	t.Helper()
 	c, err := endpoint.Parse(conn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*core.Entity
-	if err := c.Query(ctx, table, "", func(e *core.Entity) error { out = append(out, e); return nil }); err != nil {
+	var out []*model.Entity
+	if err := c.Query(ctx, table, "", func(e *model.Entity) error { out = append(out, e); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
 // readDump reads a dump file's entities by table.
-func readDump(t *testing.T, path string) map[string][]*core.Entity {
+func readDump(t *testing.T, path string) map[string][]*model.Entity {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -98,7 +98,7 @@ func readDump(t *testing.T, path string) map[string][]*core.Entity {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]*core.Entity{}
+	out := map[string][]*model.Entity{}
 	for {
 		rec, err := r.Next()
 		if err != nil {
@@ -111,7 +111,7 @@ func readDump(t *testing.T, path string) map[string][]*core.Entity {
 			t.Fatalf("table %s has two headers", rec.Table)
 		}
 		if rec.Entity == nil {
-			out[rec.Table] = []*core.Entity{}
+			out[rec.Table] = []*model.Entity{}
 		} else {
 			out[rec.Table] = append(out[rec.Table], rec.Entity)
 		}
@@ -213,11 +213,11 @@ func writeDump(t *testing.T, n int, bad ...int) string {
 	dw := dump.NewWriter(w)
 	dw.Header("tbl")
 	for i := range n {
-		e := &core.Entity{PartitionKey: fmt.Sprintf("p%d", i%3), RowKey: fmt.Sprintf("r%05d", i),
-			Properties: []core.Property{{Name: "N", Value: core.Int64Value(int64(i))}}}
+		e := &model.Entity{PartitionKey: fmt.Sprintf("p%d", i%3), RowKey: fmt.Sprintf("r%05d", i),
+			Properties: []model.Property{{Name: "N", Value: model.Int64Value(int64(i))}}}
 		for _, b := range bad {
 			if b == i {
-				e.Properties = append(e.Properties, core.Property{Name: "1bad", Value: core.StringValue("x")})
+				e.Properties = append(e.Properties, model.Property{Name: "1bad", Value: model.StringValue("x")})
 			}
 		}
 		if err := dw.Entity(e); err != nil {
@@ -238,7 +238,7 @@ type crashingSink struct {
 
 var errCrash = errors.New("killed")
 
-func (s *crashingSink) Write(ctx context.Context, table string, es []*core.Entity) error {
+func (s *crashingSink) Write(ctx context.Context, table string, es []*model.Entity) error {
 	if s.n.Add(-1) < 0 {
 		return errCrash
 	}
@@ -248,17 +248,17 @@ func (s *crashingSink) Write(ctx context.Context, table string, es []*core.Entit
 func TestJob_Run_resume(t *testing.T) {
 	const n = 9000
 	src := transfertest.NewServer(t)
-	var want []*core.Entity
+	var want []*model.Entity
 	for i := range n {
-		want = append(want, &core.Entity{PartitionKey: fmt.Sprintf("p%02d", i%7), RowKey: fmt.Sprintf("r'%05d", i), // a quote to escape when resuming
-			Properties: []core.Property{{Name: "N", Value: core.Int64Value(int64(i))}}})
+		want = append(want, &model.Entity{PartitionKey: fmt.Sprintf("p%02d", i%7), RowKey: fmt.Sprintf("r'%05d", i), // a quote to escape when resuming
+			Properties: []model.Property{{Name: "N", Value: model.Int64Value(int64(i))}}})
 	}
 	c, _ := endpoint.Parse(src.ConnectionString)
 	for _, table := range []string{"first", "second"} {
 		c.CreateTable(ctx, table)
 		for i := 0; i < n; i += 100 { // 100 consecutive entities fall in 7 partitions
 			for p := range 7 {
-				var b []*core.Entity
+				var b []*model.Entity
 				for _, e := range want[i:min(i+100, n)] {
 					if e.PartitionKey == fmt.Sprintf("p%02d", p) {
 						b = append(b, e)
@@ -307,7 +307,7 @@ func TestJob_Run_resume(t *testing.T) {
 				t.Fatalf("checkpoint left after the copy completed: %v", err)
 			}
 			for _, table := range []string{"first", "second"} {
-				var got []*core.Entity
+				var got []*model.Entity
 				if strings.HasSuffix(tc.dst, ".ndjson") {
 					got = readDump(t, tc.dst)[table]
 				} else {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
 )
@@ -45,12 +45,12 @@ func (s *Selection) wants(table string) bool {
 }
 
 // matches reports whether e passes the filter, for sources that filter locally.
-func (s *Selection) matches(e *core.Entity) bool { return s.filter == nil || s.filter.Matches(e) }
+func (s *Selection) matches(e *model.Entity) bool { return s.filter == nil || s.filter.Matches(e) }
 
 // Source is where a copy reads: Read calls fn with each selected table's name and a nil
 // entity when the table starts, then with each of its selected entities, in a stable order.
 type Source interface {
-	Read(ctx context.Context, sel *Selection, fn func(table string, e *core.Entity) error) error
+	Read(ctx context.Context, sel *Selection, fn func(table string, e *model.Entity) error) error
 	Close() error
 }
 
@@ -62,7 +62,7 @@ type Source interface {
 // other in source order (Sync then never runs beside a Write).
 type Sink interface {
 	BeginTable(ctx context.Context, table string, resumed bool) error
-	Write(ctx context.Context, table string, es []*core.Entity) error
+	Write(ctx context.Context, table string, es []*model.Entity) error
 	Sync() (int64, error)
 	Parallel() int
 	Ordered() bool

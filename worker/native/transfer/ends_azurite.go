@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/azurite"
 )
 
@@ -40,8 +40,8 @@ func openAzuriteSource(end string) (*azuriteSource, error) {
 }
 
 // Read streams the file, keeping the selected tables and matching entities.
-func (s *azuriteSource) Read(_ context.Context, sel *Selection, fn func(string, *core.Entity) error) error {
-	return azurite.Read(bufio.NewReaderSize(s.count, 1<<16), s.account, func(table string, e *core.Entity) error {
+func (s *azuriteSource) Read(_ context.Context, sel *Selection, fn func(string, *model.Entity) error) error {
+	return azurite.Read(bufio.NewReaderSize(s.count, 1<<16), s.account, func(table string, e *model.Entity) error {
 		if !sel.wants(table) || (e != nil && !sel.matches(e)) {
 			return nil
 		}

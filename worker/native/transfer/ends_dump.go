@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/dump"
 )
 
@@ -41,7 +41,7 @@ func openDumpSource(name string) (*dumpSource, error) {
 }
 
 // Read reads the dump's sections, keeping the selected tables and matching entities.
-func (s *dumpSource) Read(ctx context.Context, sel *Selection, fn func(string, *core.Entity) error) error {
+func (s *dumpSource) Read(ctx context.Context, sel *Selection, fn func(string, *model.Entity) error) error {
 	r, err := dump.NewReader(s.count)
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func (s *dumpSink) BeginTable(_ context.Context, table string, resumed bool) err
 }
 
 // Write writes each entity as a line, Timestamp included.
-func (s *dumpSink) Write(_ context.Context, _ string, es []*core.Entity) error {
+func (s *dumpSink) Write(_ context.Context, _ string, es []*model.Entity) error {
 	for _, e := range es {
 		if err := s.w.Entity(e); err != nil {
 			return err

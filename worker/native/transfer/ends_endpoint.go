@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
 )
 
@@ -16,7 +16,7 @@ type endpointEnd struct {
 
 // Read lists the account's tables (or takes the chosen ones) and queries each with the
 // selection's filter, which the service applies.
-func (s *endpointEnd) Read(ctx context.Context, sel *Selection, fn func(string, *core.Entity) error) error {
+func (s *endpointEnd) Read(ctx context.Context, sel *Selection, fn func(string, *model.Entity) error) error {
 	tables := sel.Tables
 	if len(tables) == 0 {
 		var err error
@@ -31,7 +31,7 @@ func (s *endpointEnd) Read(ctx context.Context, sel *Selection, fn func(string, 
 		if err := fn(t, nil); err != nil {
 			return err
 		}
-		err := s.c.Query(ctx, t, sel.filterFor(t), func(e *core.Entity) error { return fn(t, e) })
+		err := s.c.Query(ctx, t, sel.filterFor(t), func(e *model.Entity) error { return fn(t, e) })
 		if err != nil {
 			return err
 		}
@@ -48,7 +48,7 @@ func (s *endpointEnd) BeginTable(ctx context.Context, table string, _ bool) erro
 }
 
 // Write upserts es in one $batch.
-func (s *endpointEnd) Write(ctx context.Context, table string, es []*core.Entity) error {
+func (s *endpointEnd) Write(ctx context.Context, table string, es []*model.Entity) error {
 	return s.c.Upsert(ctx, table, es)
 }
 

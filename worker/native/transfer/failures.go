@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	json "github.com/goccy/go-json"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
 )
 
@@ -79,7 +79,7 @@ func (fs *Failures) Close() error {
 
 // writeBatch writes b (an endpoint retries transient failures itself). When one entity is
 // refused it names it; with Failures set, it records it and writes the others again.
-func (j *Job) writeBatch(ctx context.Context, table string, b []*core.Entity) error {
+func (j *Job) writeBatch(ctx context.Context, table string, b []*model.Entity) error {
 	for len(b) > 0 {
 		err := j.Sink.Write(ctx, table, b)
 		if err == nil {
@@ -100,7 +100,7 @@ func (j *Job) writeBatch(ctx context.Context, table string, b []*core.Entity) er
 
 // blame returns the error of the entity that made b fail and the entities to write again.
 // When the service names no operation, every entity of b is blamed in turn: the first now.
-func blame(table string, b []*core.Entity, err error) (*EntityError, []*core.Entity) {
+func blame(table string, b []*model.Entity, err error) (*EntityError, []*model.Entity) {
 	i := 0
 	var be *endpoint.BatchError
 	if errors.As(err, &be) && be.Index >= 0 && be.Index < len(b) {
@@ -114,6 +114,6 @@ func blame(table string, b []*core.Entity, err error) (*EntityError, []*core.Ent
 	}
 	// Without an operation named (a network failure that outlived the retries), the first
 	// entity is blamed and the others are written again, so each failure is reported.
-	rest := append(append([]*core.Entity(nil), b[:i]...), b[i+1:]...)
+	rest := append(append([]*model.Entity(nil), b[:i]...), b[i+1:]...)
 	return ee, rest
 }

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // halfway is a Source that says it is half read.
 type halfway struct{}
 
-func (halfway) Read(context.Context, *Selection, func(string, *core.Entity) error) error { return nil }
-func (halfway) Close() error                                                             { return nil }
-func (halfway) Position() (int64, int64)                                                 { return 50, 100 }
+func (halfway) Read(context.Context, *Selection, func(string, *model.Entity) error) error { return nil }
+func (halfway) Close() error                                                              { return nil }
+func (halfway) Position() (int64, int64)                                                  { return 50, 100 }
 
 func TestProgress_report(t *testing.T) {
 	t.Run("OK/Lines", func(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // ParseTime parses a SAS or stored access policy time in one of the ISO 8601 forms Azure
@@ -13,13 +13,13 @@ import (
 // may not be left out. Anything else is ErrTimeInvalid. The fields are read by core's
 // DateTime parser (which also accepts a fraction after hh:mm, and keeps 100 ns).
 func ParseTime(s string) (time.Time, error) {
-	if d, err := core.ParseEdmDateTime(s + "T00:00Z"); err == nil { // a date alone
+	if d, err := model.ParseEdmDateTime(s + "T00:00Z"); err == nil { // a date alone
 		return d.Time(), nil
 	}
 	if !hasZone(s) {
 		return time.Time{}, ErrTimeInvalid
 	}
-	d, err := core.ParseEdmDateTime(s)
+	d, err := model.ParseEdmDateTime(s)
 	if err != nil {
 		return time.Time{}, ErrTimeInvalid
 	}
@@ -33,6 +33,6 @@ func hasZone(s string) bool {
 
 // isDate reports whether s is a date, YYYY-MM-DD, such as a service version.
 func isDate(s string) bool {
-	_, err := core.ParseEdmDateTime(s + "T00:00Z")
+	_, err := model.ParseEdmDateTime(s + "T00:00Z")
 	return err == nil
 }

@@ -1,9 +1,9 @@
 package batch
 
-import "github.com/tabletopdb/tabletop/core"
+import "github.com/tabletopdb/tabletop/core/model"
 
 // NewBoundaries returns fresh response boundaries, "batchresponse_<uuid>" and
 // "changesetresponse_<uuid>", with random (version 4) UUIDs.
 func NewBoundaries() (batch, changeset string) {
-	return "batchresponse_" + core.NewGuid().String(), "changesetresponse_" + core.NewGuid().String()
+	return "batchresponse_" + model.NewGuid().String(), "changesetresponse_" + model.NewGuid().String()
 }

@@ -33,10 +33,10 @@
 // body, which is trimmed. The sub-request's body is the rest of its part: a
 // Content-Length header is neither needed nor trusted.
 //
-// What it rejects: a body over core.MaxBatchBytes (ErrTooLarge, checked before parsing);
+// What it rejects: a body over model.MaxBatchBytes (ErrTooLarge, checked before parsing);
 // a Content-Type that is not multipart/mixed with a boundary, framing it cannot follow,
 // a part that is not application/http, and a request line that is not "METHOD URL
-// HTTP/x" (ErrMalformed); no operation (ErrEmpty); more than core.MaxBatchOperations
+// HTTP/x" (ErrMalformed); no operation (ErrEmpty); more than model.MaxBatchOperations
 // (ErrTooManyOperations); a second part beside the changeset (ErrMultipleChangesets); and
 // any verb but POST, PUT, PATCH, MERGE and DELETE in a changeset (ErrMethod), but for a
 // GET alone in it.

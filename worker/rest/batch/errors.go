@@ -13,9 +13,9 @@ var (
 	// ErrMalformed means the body or its Content-Type does not follow the batch framing.
 	// Errors wrapping it say what is wrong.
 	ErrMalformed = azerr.New(azerr.InvalidInput, "malformed batch request")
-	// ErrTooLarge means the request body is larger than core.MaxBatchBytes (4 MiB).
+	// ErrTooLarge means the request body is larger than model.MaxBatchBytes (4 MiB).
 	ErrTooLarge = azerr.New(azerr.RequestBodyTooLarge, "batch request body is larger than 4 MiB")
-	// ErrTooManyOperations means the changeset holds more than core.MaxBatchOperations (100)
+	// ErrTooManyOperations means the changeset holds more than model.MaxBatchOperations (100)
 	// operations.
 	ErrTooManyOperations = azerr.New(azerr.TooManyOperations, "changeset holds more than 100 operations")
 	// ErrEmpty means the batch holds no changeset or the changeset no operation. WriteResponse

@@ -5,14 +5,14 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // ReadRequest parses a $batch request body, given the request's Content-Type header, into
 // the changeset's operations in order, or, for a batch holding a single query (outside a
-// changeset, or alone in one), that query (Method GET) alone. It reads at most core.MaxBatchBytes+1 bytes of body
-// and returns ErrTooLarge, without parsing, when there are more than core.MaxBatchBytes.
+// changeset, or alone in one), that query (Method GET) alone. It reads at most model.MaxBatchBytes+1 bytes of body
+// and returns ErrTooLarge, without parsing, when there are more than model.MaxBatchBytes.
 // Other errors wrap ErrMalformed, ErrEmpty, ErrTooManyOperations, ErrMultipleChangesets
 // ErrMethod or ErrQueryNotAlone; errors in one operation are an *OperationError. See the package doc for
 // what is accepted.
@@ -21,11 +21,11 @@ func ReadRequest(body io.Reader, contentType string) ([]SubRequest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read batch: %w", err)
 	}
-	buf, err := io.ReadAll(io.LimitReader(body, core.MaxBatchBytes+1))
+	buf, err := io.ReadAll(io.LimitReader(body, model.MaxBatchBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read batch: %w", err)
 	}
-	if len(buf) > core.MaxBatchBytes {
+	if len(buf) > model.MaxBatchBytes {
 		return nil, ErrTooLarge
 	}
 	subs, err := readBatch(newPartReader(buf, boundary))
@@ -106,7 +106,7 @@ func readQuery(mr *partReader, part *part) ([]SubRequest, error) {
 	return []SubRequest{sub}, nil
 }
 
-// readChangeset reads the changeset's operations, at most core.MaxBatchOperations.
+// readChangeset reads the changeset's operations, at most model.MaxBatchOperations.
 func readChangeset(mr *partReader) ([]SubRequest, error) {
 	var subs []SubRequest
 	for {
@@ -117,7 +117,7 @@ func readChangeset(mr *partReader) ([]SubRequest, error) {
 		if err != nil {
 			return nil, malformed("changeset: %v", err)
 		}
-		if len(subs) == core.MaxBatchOperations {
+		if len(subs) == model.MaxBatchOperations {
 			return nil, ErrTooManyOperations
 		}
 		sub, err := readOperation(part.Header, part)

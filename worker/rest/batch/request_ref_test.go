@@ -17,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
@@ -32,11 +32,11 @@ func refReadRequest(body io.Reader, contentType string) ([]SubRequest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read batch: %w", err)
 	}
-	buf, err := io.ReadAll(io.LimitReader(body, core.MaxBatchBytes+1))
+	buf, err := io.ReadAll(io.LimitReader(body, model.MaxBatchBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read batch: %w", err)
 	}
-	if len(buf) > core.MaxBatchBytes {
+	if len(buf) > model.MaxBatchBytes {
 		return nil, ErrTooLarge
 	}
 	subs, err := refReadBatch(multipart.NewReader(framed(buf, boundary), boundary))
@@ -99,7 +99,7 @@ func refReadQuery(mr *multipart.Reader, part *multipart.Part) ([]SubRequest, err
 	return []SubRequest{sub}, nil
 }
 
-// readChangeset reads the changeset's operations, at most core.MaxBatchOperations.
+// readChangeset reads the changeset's operations, at most model.MaxBatchOperations.
 func refReadChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 	var subs []SubRequest
 	for {
@@ -110,7 +110,7 @@ func refReadChangeset(mr *multipart.Reader) ([]SubRequest, error) {
 		if err != nil {
 			return nil, malformed("changeset: %v", err)
 		}
-		if len(subs) == core.MaxBatchOperations {
+		if len(subs) == model.MaxBatchOperations {
 			return nil, ErrTooManyOperations
 		}
 		sub, err := readOperation(exchange.Header(part.Header), part)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 const base = "http://127.0.0.1:10002/devstoreaccount1/mytable"
@@ -88,15 +88,15 @@ func TestReadRequest(t *testing.T) {
 		}
 	})
 	t.Run("OKExactly4MiB", func(t *testing.T) {
-		n := core.MaxBatchBytes - len(batchBody(insertOp("1", "")))
+		n := model.MaxBatchBytes - len(batchBody(insertOp("1", "")))
 		body := batchBody(insertOp("1", strings.Repeat("x", n)))
 		got, err := ReadRequest(strings.NewReader(body), testCT)
-		if err != nil || len(body) != core.MaxBatchBytes || len(got[0].Body) < n {
+		if err != nil || len(body) != model.MaxBatchBytes || len(got[0].Body) < n {
 			t.Fatalf("len %d: %v", len(body), err)
 		}
 	})
 	t.Run("ErrTooLarge", func(t *testing.T) {
-		n := core.MaxBatchBytes + 1 - len(batchBody(insertOp("1", "")))
+		n := model.MaxBatchBytes + 1 - len(batchBody(insertOp("1", "")))
 		body := batchBody(insertOp("1", strings.Repeat("x", n)))
 		if _, err := ReadRequest(strings.NewReader(body), testCT); !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("len %d: got %v, want ErrTooLarge", len(body), err)
@@ -107,8 +107,8 @@ func TestReadRequest(t *testing.T) {
 		if _, err := ReadRequest(src, testCT); !errors.Is(err, ErrTooLarge) {
 			t.Fatalf("got %v, want ErrTooLarge", err)
 		}
-		if src.n != core.MaxBatchBytes+1 {
-			t.Fatalf("read %d bytes, want %d", src.n, core.MaxBatchBytes+1)
+		if src.n != model.MaxBatchBytes+1 {
+			t.Fatalf("read %d bytes, want %d", src.n, model.MaxBatchBytes+1)
 		}
 	})
 }

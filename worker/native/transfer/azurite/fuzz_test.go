@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/azurite"
 )
 
@@ -14,7 +14,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"collections":[{"name":"$TABLES_COLLECTION$","data":[{"account":"a","table":"T"}]},{"name":"a$T","data":[{"properties":{"PartitionKey":"p","RowKey":"r","G@odata.type":"Edm.Guid","G":"MGY4ZmFkNWItZDljYi00NjlmLWExNjUtNzA4Njc3Mjg5NTBl"}}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		started := ""
-		azurite.Read(bytes.NewReader(data), "a", func(table string, e *core.Entity) error {
+		azurite.Read(bytes.NewReader(data), "a", func(table string, e *model.Entity) error {
 			if e == nil {
 				started = table
 			} else if table != started {

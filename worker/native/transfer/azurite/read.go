@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/typedjson"
 )
 
@@ -23,7 +23,7 @@ var ErrLayout = errors.New("not an Azurite table database")
 
 // Read streams the tables of account in the database r: for each table, fn(table, nil),
 // then fn(table, e) for each of its entities in the file's order.
-func Read(r io.Reader, account string, fn func(table string, e *core.Entity) error) error {
+func Read(r io.Reader, account string, fn func(table string, e *model.Entity) error) error {
 	rd := &reader{dec: jsontext.NewDecoder(r), account: account, names: map[string]string{}, fn: fn}
 	return rd.database()
 }
@@ -32,7 +32,7 @@ type reader struct {
 	dec     *jsontext.Decoder
 	account string
 	names   map[string]string // lowercase collection name → table name
-	fn      func(string, *core.Entity) error
+	fn      func(string, *model.Entity) error
 	table   string
 	n       int
 }
@@ -156,7 +156,7 @@ func (r *reader) flatDoc() (*typedjson.Object, error) {
 func (r *reader) entityDoc() error {
 	r.n++
 	var (
-		e        *core.Entity
+		e        *model.Entity
 		modified string
 	)
 	err := r.object(func(name string) error {
@@ -166,7 +166,7 @@ func (r *reader) entityDoc() error {
 			if err != nil {
 				return err
 			}
-			if err := o.Decode(core.TypeGuid.String(), decodeGuid); err != nil {
+			if err := o.Decode(model.TypeGuid.String(), decodeGuid); err != nil {
 				return err
 			}
 			e, err = o.Entity()
@@ -185,7 +185,7 @@ func (r *reader) entityDoc() error {
 		return fmt.Errorf("%w: table %s entity %d has no properties", ErrLayout, r.table, r.n)
 	}
 	if e.Timestamp == 0 && modified != "" {
-		if d, err := core.ParseDateTime(modified); err == nil {
+		if d, err := model.ParseDateTime(modified); err == nil {
 			e.Timestamp = d
 		}
 	}
@@ -195,12 +195,12 @@ func (r *reader) entityDoc() error {
 // decodeGuid undoes Azurite's storing of a Guid as the base64 of its text; a Guid stored
 // as text (older Azurite) is kept.
 func decodeGuid(text string) (string, error) {
-	if _, err := core.ParseGuid(text); err == nil {
+	if _, err := model.ParseGuid(text); err == nil {
 		return text, nil
 	}
 	b, err := base64.StdEncoding.DecodeString(text)
 	if err != nil {
-		return "", core.ErrValueInvalid
+		return "", model.ErrValueInvalid
 	}
 	return string(b), nil
 }

@@ -7,20 +7,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/azurite"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 )
 
 // readAll reads every table of account from data.
-func readAll(t *testing.T, data, account string) (map[string][]*core.Entity, []string, error) {
+func readAll(t *testing.T, data, account string) (map[string][]*model.Entity, []string, error) {
 	t.Helper()
-	out := map[string][]*core.Entity{}
+	out := map[string][]*model.Entity{}
 	var order []string
-	err := azurite.Read(strings.NewReader(data), account, func(table string, e *core.Entity) error {
+	err := azurite.Read(strings.NewReader(data), account, func(table string, e *model.Entity) error {
 		if e == nil {
 			order = append(order, table)
-			out[table] = []*core.Entity{}
+			out[table] = []*model.Entity{}
 			return nil
 		}
 		out[table] = append(out[table], e)
@@ -90,7 +90,7 @@ func TestRead_documents(t *testing.T) {
 	})
 	t.Run("ErrValueInvalid", func(t *testing.T) {
 		_, _, err := readAll(t, fmt.Sprintf(doc, `"N@odata.type":"Edm.Int64","N":"x"`), "a")
-		if !errors.Is(err, core.ErrValueInvalid) || !strings.Contains(err.Error(), "table T1 entity 1: N") {
+		if !errors.Is(err, model.ErrValueInvalid) || !strings.Contains(err.Error(), "table T1 entity 1: N") {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/dump"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 )
@@ -60,7 +60,7 @@ func TestWriter(t *testing.T) {
 		if len(recs) != len(want)+2 || recs[0].Entity != nil || recs[len(recs)-1].Table != "empty" || recs[len(recs)-1].Entity != nil {
 			t.Fatalf("records %+v", recs)
 		}
-		var got []*core.Entity
+		var got []*model.Entity
 		for _, rec := range recs[1 : len(recs)-1] {
 			if rec.Table != "people" {
 				t.Fatalf("table %q", rec.Table)
@@ -106,9 +106,9 @@ func TestReader_Next(t *testing.T) {
 		{"ErrNoHeader", `{"PartitionKey":"p","RowKey":"r"}` + "\n", "line 1", dump.ErrNoHeader},
 		{"ErrHeader/Table", `{"format":"tabletop-dump","version":1,"table":"1bad"}` + "\n", "line 1", dump.ErrHeader},
 		{"ErrHeader/Format", header + `{"format":"other","version":1}` + "\n", "line 2", dump.ErrHeader},
-		{"ErrValueInvalid", header + `{"PartitionKey":"p","RowKey":"r"}` + "\n" + `{"PartitionKey":"p","RowKey":"s","G@odata.type":"Edm.Guid","G":"nope"}` + "\n", "line 3: G", core.ErrValueInvalid},
+		{"ErrValueInvalid", header + `{"PartitionKey":"p","RowKey":"r"}` + "\n" + `{"PartitionKey":"p","RowKey":"s","G@odata.type":"Edm.Guid","G":"nope"}` + "\n", "line 3: G", model.ErrValueInvalid},
 		{"ErrUnexpectedEOF", header + `{"PartitionKey":"p","RowKey":`, "line 2", io.ErrUnexpectedEOF},
-		{"ErrValueInvalid/AfterBlankLines", header + "\n  \n" + `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":"x"}` + "\n", "line 4: X", core.ErrValueInvalid},
+		{"ErrValueInvalid/AfterBlankLines", header + "\n  \n" + `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":"x"}` + "\n", "line 4: X", model.ErrValueInvalid},
 		{"ErrLine", header + `{"PartitionKey":"p","RowKey":"r"} {"PartitionKey":"p","RowKey":"s"}` + "\n", "line 2", dump.ErrLine},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/typedjson"
 )
 
@@ -32,7 +32,7 @@ var ErrHeader = errors.New("header invalid")
 // Record is one line of a dump: a table header (Entity nil) or an entity of Table.
 type Record struct {
 	Table  string
-	Entity *core.Entity
+	Entity *model.Entity
 }
 
 // ErrLine is returned for a line that holds more than one JSON value.
@@ -83,7 +83,7 @@ func (r *Reader) Next() (Record, error) {
 	if err != nil {
 		return Record{}, r.fail(err)
 	}
-	if _, isEntity := o.Text(core.PartitionKeyName); !isEntity {
+	if _, isEntity := o.Text(model.PartitionKeyName); !isEntity {
 		return r.header(o)
 	}
 	if r.table == "" {
@@ -136,7 +136,7 @@ func (r *Reader) header(o *typedjson.Object) (Record, error) {
 		return Record{}, r.fail(fmt.Errorf("%w: version %d (this reader knows version %d)", ErrVersion, v, Version))
 	}
 	table, _ := o.Text("table")
-	if err := core.ValidateTableName(table); err != nil {
+	if err := model.ValidateTableName(table); err != nil {
 		return Record{}, r.fail(fmt.Errorf("%w: table %q: %w", ErrHeader, table, err))
 	}
 	r.table = table

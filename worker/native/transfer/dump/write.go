@@ -4,7 +4,7 @@ import (
 	"io"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/typedjson"
 )
 
@@ -33,4 +33,4 @@ func (w *Writer) Header(table string) error {
 }
 
 // Entity writes an entity line.
-func (w *Writer) Entity(e *core.Entity) error { return typedjson.WriteEntity(w.enc, e) }
+func (w *Writer) Entity(e *model.Entity) error { return typedjson.WriteEntity(w.enc, e) }

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/typedjson"
 )
@@ -41,7 +41,7 @@ var ErrBatchResponse = errors.New("batch response unreadable")
 // Upsert writes entities, which share one PartitionKey, to table as one $batch of
 // InsertOrReplace operations; they are all written or none. Their Timestamps are not sent:
 // the service sets its own.
-func (c *Client) Upsert(ctx context.Context, table string, entities []*core.Entity) error {
+func (c *Client) Upsert(ctx context.Context, table string, entities []*model.Entity) error {
 	body, ctype, err := c.batchBody(table, entities)
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func allSucceeded(body []byte) bool {
 }
 
 // batchBody frames one changeset of PUT operations as multipart/mixed.
-func (c *Client) batchBody(table string, entities []*core.Entity) ([]byte, string, error) {
+func (c *Client) batchBody(table string, entities []*model.Entity) ([]byte, string, error) {
 	const batchB, changeB = "batch_tabletop_copy", "changeset_tabletop_copy"
 	var b bytes.Buffer
 	b.WriteString("--" + batchB + "\r\nContent-Type: multipart/mixed; boundary=" + changeB + "\r\n\r\n")

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 )
@@ -30,12 +30,12 @@ func TestClient_Upsert(t *testing.T) {
 			t.Fatalf("second CreateTable: %v", err)
 		}
 		for _, e := range want { // one partition per batch
-			if err := c.Upsert(ctx, "edge", []*core.Entity{e}); err != nil {
+			if err := c.Upsert(ctx, "edge", []*model.Entity{e}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		var got []*core.Entity
-		if err := c.Query(ctx, "edge", "", func(e *core.Entity) error { got = append(got, e); return nil }); err != nil {
+		var got []*model.Entity
+		if err := c.Query(ctx, "edge", "", func(e *model.Entity) error { got = append(got, e); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		if d := transfertest.Diff(want, got, false); d != "" {
@@ -49,9 +49,9 @@ func TestClient_Upsert(t *testing.T) {
 		if err := c.CreateTable(ctx, "many"); err != nil {
 			t.Fatal(err)
 		}
-		var want []*core.Entity
+		var want []*model.Entity
 		for i := range 2500 {
-			want = append(want, &core.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("%05d", i)})
+			want = append(want, &model.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("%05d", i)})
 		}
 		for i := 0; i < len(want); i += endpoint.MaxBatch {
 			if err := c.Upsert(ctx, "many", want[i:i+endpoint.MaxBatch]); err != nil {
@@ -59,7 +59,7 @@ func TestClient_Upsert(t *testing.T) {
 			}
 		}
 		n := 0
-		if err := c.Query(ctx, "many", "RowKey ge '01000'", func(e *core.Entity) error { n++; return nil }); err != nil {
+		if err := c.Query(ctx, "many", "RowKey ge '01000'", func(e *model.Entity) error { n++; return nil }); err != nil {
 			t.Fatal(err)
 		}
 		if n != 1500 {
@@ -71,9 +71,9 @@ func TestClient_Upsert(t *testing.T) {
 		}
 	})
 	t.Run("ErrBatch", func(t *testing.T) {
-		bad := []*core.Entity{
+		bad := []*model.Entity{
 			{PartitionKey: "p", RowKey: "a"},
-			{PartitionKey: "p", RowKey: "b", Properties: []core.Property{{Name: "1bad", Value: core.StringValue("x")}}},
+			{PartitionKey: "p", RowKey: "b", Properties: []model.Property{{Name: "1bad", Value: model.StringValue("x")}}},
 		}
 		err := c.Upsert(ctx, "edge", bad)
 		var be *endpoint.BatchError
@@ -82,7 +82,7 @@ func TestClient_Upsert(t *testing.T) {
 		}
 	})
 	t.Run("ErrTableNotFound", func(t *testing.T) {
-		err := c.Query(ctx, "nosuch", "", func(*core.Entity) error { return nil })
+		err := c.Query(ctx, "nosuch", "", func(*model.Entity) error { return nil })
 		var e *endpoint.Error
 		if !errors.As(err, &e) || e.Code != azerr.TableNotFound.Name {
 			t.Fatalf("err = %v", err)

@@ -7,14 +7,14 @@ import (
 	"net/url"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/typedjson"
 )
 
 // Query reads the entities of table that match filter (all when empty), in the service's
 // order (by PartitionKey then RowKey), a page at a time, and calls each for every one.
 // It follows the NextPartitionKey and NextRowKey continuation headers to the end.
-func (c *Client) Query(ctx context.Context, table, filter string, each func(*core.Entity) error) error {
+func (c *Client) Query(ctx context.Context, table, filter string, each func(*model.Entity) error) error {
 	path := "/" + url.PathEscape(table) + "()"
 	var nextPK, nextRK string
 	for {

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 )
@@ -44,7 +44,7 @@ func TestClient_retry(t *testing.T) {
 		if err := c.CreateTable(ctx, "tbl"); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Upsert(ctx, "tbl", []*core.Entity{{PartitionKey: "p", RowKey: "r"}}); err != nil {
+		if err := c.Upsert(ctx, "tbl", []*model.Entity{{PartitionKey: "p", RowKey: "r"}}); err != nil {
 			t.Fatal(err)
 		}
 		if n := requests.Load(); n != 4 {

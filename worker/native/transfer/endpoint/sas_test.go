@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/endpoint"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
@@ -40,12 +40,12 @@ func TestParse_sas(t *testing.T) {
 		}
 		want := transfertest.EdgeEntities()
 		for _, e := range want {
-			if err := c.Upsert(ctx, "sas", []*core.Entity{e}); err != nil {
+			if err := c.Upsert(ctx, "sas", []*model.Entity{e}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		var got []*core.Entity
-		if err := c.Query(ctx, "sas", "", func(e *core.Entity) error { got = append(got, e); return nil }); err != nil {
+		var got []*model.Entity
+		if err := c.Query(ctx, "sas", "", func(e *model.Entity) error { got = append(got, e); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		if d := transfertest.Diff(want, got, false); d != "" {
@@ -60,7 +60,7 @@ func TestParse_sas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = c.Upsert(ctx, "sas", []*core.Entity{{PartitionKey: "p", RowKey: "new"}})
+		err = c.Upsert(ctx, "sas", []*model.Entity{{PartitionKey: "p", RowKey: "new"}})
 		var e *endpoint.Error
 		if !errors.As(err, &e) || e.Status != 403 {
 			t.Fatalf("err = %v, want 403", err)

@@ -6,23 +6,23 @@ import (
 	"testing"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/typedjson"
 )
 
 // benchSets are the entities the benchmarks sweep: edge values (slow paths such as the
 // smallest Double included) and a typical entity of six properties.
-func benchSets() map[string][]*core.Entity {
-	return map[string][]*core.Entity{
+func benchSets() map[string][]*model.Entity {
+	return map[string][]*model.Entity{
 		"edge": transfertest.EdgeEntities(),
-		"typical": {{PartitionKey: "p042", RowKey: "r00012345", Properties: []core.Property{
-			{Name: "Name", Value: core.StringValue("entity number 12345")},
-			{Name: "Count", Value: core.Int32Value(12345)},
-			{Name: "Big", Value: core.Int64Value(12345 << 40)},
-			{Name: "Score", Value: core.DoubleValue(12345.0 / 7)},
-			{Name: "When", Value: core.DateTimeValue(core.MinDateTime + 12345)},
-			{Name: "Active", Value: core.BoolValue(true)},
+		"typical": {{PartitionKey: "p042", RowKey: "r00012345", Properties: []model.Property{
+			{Name: "Name", Value: model.StringValue("entity number 12345")},
+			{Name: "Count", Value: model.Int32Value(12345)},
+			{Name: "Big", Value: model.Int64Value(12345 << 40)},
+			{Name: "Score", Value: model.DoubleValue(12345.0 / 7)},
+			{Name: "When", Value: model.DateTimeValue(model.MinDateTime + 12345)},
+			{Name: "Active", Value: model.BoolValue(true)},
 		}}},
 	}
 }

@@ -7,7 +7,7 @@
 // Writing (WriteEntity) puts PartitionKey, RowKey, the annotated Timestamp, then each
 // property in stored order; every property that is not an Edm.String or Edm.Boolean carries
 // its "Name@odata.type" annotation immediately before its value. Doubles are written in
-// core.FormatDouble's form (5.0, 1e+21; NaN and the infinities as strings), Int64 as a
+// model.FormatDouble's form (5.0, 1e+21; NaN and the infinities as strings), Int64 as a
 // decimal string, so that every value reads back exactly.
 //
 // Reading (ReadEntity) accepts members in any order, an annotation before or after its

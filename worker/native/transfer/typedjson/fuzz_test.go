@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/typedjson"
 )
@@ -34,7 +34,7 @@ func FuzzReadEntity(f *testing.F) {
 		if err != nil {
 			t.Fatalf("read back %s: %v", buf.String(), err)
 		}
-		if d := transfertest.Diff([]*core.Entity{e}, []*core.Entity{back}, true); d != "" {
+		if d := transfertest.Diff([]*model.Entity{e}, []*model.Entity{back}, true); d != "" {
 			t.Fatalf("%s\n%s", buf.String(), d)
 		}
 	})

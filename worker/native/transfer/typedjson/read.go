@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // ErrNotObject is returned when an entity is expected and the next value is not an object.
@@ -33,7 +33,7 @@ type Object struct {
 }
 
 // ReadEntity reads the next value of dec, which must be an object, as an entity.
-func ReadEntity(dec *jsontext.Decoder) (*core.Entity, error) {
+func ReadEntity(dec *jsontext.Decoder) (*model.Entity, error) {
 	var o Object
 	if err := o.read(dec, false); err != nil {
 		return nil, err
@@ -103,22 +103,22 @@ func (o *Object) Text(name string) (string, bool) {
 }
 
 // Entity types each member by its annotation, or its JSON kind, and makes the entity.
-func (o *Object) Entity() (*core.Entity, error) {
-	e := &core.Entity{Properties: make([]core.Property, 0, len(o.members))}
+func (o *Object) Entity() (*model.Entity, error) {
+	e := &model.Entity{Properties: make([]model.Property, 0, len(o.members))}
 	for _, m := range o.members {
 		v, err := typed(m, o.typeOf(m.name))
 		if err != nil {
-			return nil, &core.FieldError{Field: m.name, Value: core.Shorten(m.text), Err: err}
+			return nil, &model.FieldError{Field: m.name, Value: model.Shorten(m.text), Err: err}
 		}
 		switch m.name {
-		case core.PartitionKeyName:
+		case model.PartitionKeyName:
 			e.PartitionKey = v.Str()
-		case core.RowKeyName:
+		case model.RowKeyName:
 			e.RowKey = v.Str()
-		case core.TimestampName:
+		case model.TimestampName:
 			e.Timestamp = v.DateTime()
 		default:
-			e.Properties = append(e.Properties, core.Property{Name: m.name, Value: v})
+			e.Properties = append(e.Properties, model.Property{Name: m.name, Value: v})
 		}
 	}
 	return e, nil
@@ -152,35 +152,35 @@ func readMember(dec *jsontext.Decoder, skipNested bool) (string, *member, error)
 }
 
 // typed parses m's text as the type named by annotation, or as its JSON kind suggests.
-func typed(m member, annotation string) (core.Value, error) {
+func typed(m member, annotation string) (model.Value, error) {
 	switch m.name {
-	case core.PartitionKeyName, core.RowKeyName:
+	case model.PartitionKeyName, model.RowKeyName:
 		if m.kind != '"' || (annotation != "" && annotation != "Edm.String") {
-			return core.Value{}, core.ErrValueInvalid
+			return model.Value{}, model.ErrValueInvalid
 		}
-		return core.StringValue(m.text), nil
-	case core.TimestampName:
+		return model.StringValue(m.text), nil
+	case model.TimestampName:
 		annotation = "Edm.DateTime"
 	}
 	if annotation == "" {
 		return untyped(m)
 	}
-	t, err := core.ParseType(annotation)
+	t, err := model.ParseType(annotation)
 	if err != nil {
-		return core.Value{}, err
+		return model.Value{}, err
 	}
 	if !kindFits(t, m.kind) {
-		return core.Value{}, core.ErrValueInvalid
+		return model.Value{}, model.ErrValueInvalid
 	}
-	return core.ParseValue(t, m.text)
+	return model.ParseValue(t, m.text)
 }
 
 // kindFits reports whether a JSON value of kind k may carry a value of type t.
-func kindFits(t core.Type, k jsontext.Kind) bool {
+func kindFits(t model.Type, k jsontext.Kind) bool {
 	switch t {
-	case core.TypeBoolean:
+	case model.TypeBoolean:
 		return k == 't' || k == 'f'
-	case core.TypeInt32, core.TypeInt64, core.TypeDouble:
+	case model.TypeInt32, model.TypeInt64, model.TypeDouble:
 		return k == '0' || k == '"'
 	default:
 		return k == '"'
@@ -188,17 +188,17 @@ func kindFits(t core.Type, k jsontext.Kind) bool {
 }
 
 // untyped types an unannotated value: a string, a boolean, an Int32 or else a Double.
-func untyped(m member) (core.Value, error) {
+func untyped(m member) (model.Value, error) {
 	switch m.kind {
 	case '"':
-		return core.ParseValue(core.TypeString, m.text)
+		return model.ParseValue(model.TypeString, m.text)
 	case 't', 'f':
-		return core.BoolValue(m.kind == 't'), nil
+		return model.BoolValue(m.kind == 't'), nil
 	}
 	if n, err := strconv.ParseInt(m.text, 10, 32); err == nil {
-		return core.Int32Value(int32(n)), nil
+		return model.Int32Value(int32(n)), nil
 	}
-	return core.ParseValue(core.TypeDouble, m.text)
+	return model.ParseValue(model.TypeDouble, m.text)
 }
 
 // ReadObjectSkipping reads the next object of dec like ReadObject, but skips members whose
@@ -216,7 +216,7 @@ func (o *Object) Decode(typeName string, fn func(string) (string, error)) error 
 		}
 		text, err := fn(m.text)
 		if err != nil {
-			return &core.FieldError{Field: m.name, Value: core.Shorten(m.text), Err: err}
+			return &model.FieldError{Field: m.name, Value: model.Shorten(m.text), Err: err}
 		}
 		o.members[i].text = text
 	}

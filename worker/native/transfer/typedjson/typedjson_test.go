@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/transfertest"
 	"github.com/tabletopdb/tabletop/worker/native/transfer/typedjson"
 )
@@ -15,7 +15,7 @@ import (
 func TestWriteEntity(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		want := transfertest.EdgeEntities()
-		want[0].Timestamp = core.MaxDateTime
+		want[0].Timestamp = model.MaxDateTime
 		var buf bytes.Buffer
 		enc := jsontext.NewEncoder(&buf)
 		for _, e := range want {
@@ -27,7 +27,7 @@ func TestWriteEntity(t *testing.T) {
 			t.Fatalf("%d lines, want %d", n, len(want))
 		}
 		dec := jsontext.NewDecoder(&buf)
-		var got []*core.Entity
+		var got []*model.Entity
 		for dec.PeekKind() != 0 {
 			e, err := typedjson.ReadEntity(dec)
 			if err != nil {
@@ -40,10 +40,10 @@ func TestWriteEntity(t *testing.T) {
 		}
 	})
 	t.Run("Annotations", func(t *testing.T) {
-		e := &core.Entity{PartitionKey: "p", RowKey: "r", Properties: []core.Property{
-			{Name: "W", Value: core.DoubleValue(5)},
-			{Name: "B", Value: core.Int64Value(1<<53 + 1)},
-			{Name: "S", Value: core.StringValue("x")},
+		e := &model.Entity{PartitionKey: "p", RowKey: "r", Properties: []model.Property{
+			{Name: "W", Value: model.DoubleValue(5)},
+			{Name: "B", Value: model.Int64Value(1<<53 + 1)},
+			{Name: "S", Value: model.StringValue("x")},
 		}}
 		var buf bytes.Buffer
 		if err := typedjson.WriteEntity(jsontext.NewEncoder(&buf), e); err != nil {
@@ -59,13 +59,13 @@ func TestWriteEntity(t *testing.T) {
 func TestReadEntity(t *testing.T) {
 	for _, tc := range []struct {
 		name, json string
-		want       core.Value
+		want       model.Value
 	}{
-		{"OK/AnnotationAfter", `{"PartitionKey":"p","RowKey":"r","X":"5","X@odata.type":"Edm.Int64"}`, core.Int64Value(5)},
-		{"OK/UntypedInt32", `{"PartitionKey":"p","RowKey":"r","X":7}`, core.Int32Value(7)},
-		{"OK/UntypedDouble", `{"PartitionKey":"p","RowKey":"r","X":7.0}`, core.DoubleValue(7)},
-		{"OK/BeyondInt32", `{"PartitionKey":"p","RowKey":"r","X":2147483648}`, core.DoubleValue(2147483648)},
-		{"OK/ODataSkipped", `{"odata.etag":"W/x","PartitionKey":"p","RowKey":"r","X":true}`, core.BoolValue(true)},
+		{"OK/AnnotationAfter", `{"PartitionKey":"p","RowKey":"r","X":"5","X@odata.type":"Edm.Int64"}`, model.Int64Value(5)},
+		{"OK/UntypedInt32", `{"PartitionKey":"p","RowKey":"r","X":7}`, model.Int32Value(7)},
+		{"OK/UntypedDouble", `{"PartitionKey":"p","RowKey":"r","X":7.0}`, model.DoubleValue(7)},
+		{"OK/BeyondInt32", `{"PartitionKey":"p","RowKey":"r","X":2147483648}`, model.DoubleValue(2147483648)},
+		{"OK/ODataSkipped", `{"odata.etag":"W/x","PartitionKey":"p","RowKey":"r","X":true}`, model.BoolValue(true)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, err := typedjson.ReadEntity(jsontext.NewDecoder(strings.NewReader(tc.json)))
@@ -81,10 +81,10 @@ func TestReadEntity(t *testing.T) {
 		name, json string
 		want       error
 	}{
-		{"ErrValueInvalid/Int64", `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int64","X":"12x"}`, core.ErrValueInvalid},
-		{"ErrValueInvalid/Int32AsBool", `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":true}`, core.ErrValueInvalid},
-		{"ErrValueOutOfRange", `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":2147483648}`, core.ErrValueOutOfRange},
-		{"ErrTypeUnknown", `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Decimal","X":"1"}`, core.ErrTypeUnknown},
+		{"ErrValueInvalid/Int64", `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int64","X":"12x"}`, model.ErrValueInvalid},
+		{"ErrValueInvalid/Int32AsBool", `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":true}`, model.ErrValueInvalid},
+		{"ErrValueOutOfRange", `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Int32","X":2147483648}`, model.ErrValueOutOfRange},
+		{"ErrTypeUnknown", `{"PartitionKey":"p","RowKey":"r","X@odata.type":"Edm.Decimal","X":"1"}`, model.ErrTypeUnknown},
 		{"ErrValueKind", `{"PartitionKey":"p","RowKey":"r","X":[1]}`, typedjson.ErrValueKind},
 		{"ErrNotObject", `[1]`, typedjson.ErrNotObject},
 	} {

@@ -4,18 +4,18 @@ import (
 	"strconv"
 
 	"github.com/goccy/go-json/jsontext"
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 // WriteEntity writes e to enc as one JSON object with full type annotations: the keys,
 // the annotated Timestamp (omitted when zero), then each property in stored order.
-func WriteEntity(enc *jsontext.Encoder, e *core.Entity) error {
+func WriteEntity(enc *jsontext.Encoder, e *model.Entity) error {
 	w := writer{enc: enc}
 	w.token(jsontext.BeginObject)
-	w.member(core.PartitionKeyName, core.StringValue(e.PartitionKey))
-	w.member(core.RowKeyName, core.StringValue(e.RowKey))
+	w.member(model.PartitionKeyName, model.StringValue(e.PartitionKey))
+	w.member(model.RowKeyName, model.StringValue(e.RowKey))
 	if e.Timestamp != 0 {
-		w.member(core.TimestampName, core.DateTimeValue(e.Timestamp))
+		w.member(model.TimestampName, model.DateTimeValue(e.Timestamp))
 	}
 	for _, p := range e.Properties {
 		w.member(p.Name, p.Value)
@@ -44,27 +44,27 @@ func (w *writer) value(v []byte) {
 }
 
 // member writes name's annotation when its type needs one, then name and its value.
-func (w *writer) member(name string, v core.Value) {
+func (w *writer) member(name string, v model.Value) {
 	t := v.Type()
-	if t != core.TypeString && t != core.TypeBoolean {
+	if t != model.TypeString && t != model.TypeBoolean {
 		w.annotation(name)
 		w.token(jsontext.String(t.String()))
 	}
 	w.token(jsontext.String(name))
 	switch t {
-	case core.TypeString:
+	case model.TypeString:
 		w.token(jsontext.String(v.Str()))
-	case core.TypeBoolean:
+	case model.TypeBoolean:
 		w.token(jsontext.Bool(v.Bool()))
-	case core.TypeInt32:
+	case model.TypeInt32:
 		w.value(strconv.AppendInt(w.scratch[:0], int64(v.Int32()), 10))
-	case core.TypeInt64:
+	case model.TypeInt64:
 		w.quoted(strconv.AppendInt(append(w.scratch[:0], '"'), v.Int64(), 10))
-	case core.TypeDateTime:
+	case model.TypeDateTime:
 		w.quoted(v.DateTime().AppendText(append(w.scratch[:0], '"')))
-	case core.TypeGuid:
+	case model.TypeGuid:
 		w.quoted(v.Guid().AppendText(append(w.scratch[:0], '"')))
-	case core.TypeDouble:
+	case model.TypeDouble:
 		w.double(v.Double())
 	default: // Binary travels as a base64 string
 		w.token(jsontext.String(v.Text()))
@@ -89,10 +89,10 @@ func (w *writer) quoted(b []byte) {
 	w.value(w.scratch)
 }
 
-// double writes a finite Double as a JSON number in core.FormatDouble's form ("5.0"),
+// double writes a finite Double as a JSON number in model.FormatDouble's form ("5.0"),
 // NaN and the infinities as strings.
 func (w *writer) double(f float64) {
-	w.scratch = core.AppendDouble(w.scratch[:0], f)
+	w.scratch = model.AppendDouble(w.scratch[:0], f)
 	if c := w.scratch[0]; c == 'N' || c == 'I' || (c == '-' && w.scratch[1] == 'I') {
 		w.token(jsontext.String(string(w.scratch)))
 		return

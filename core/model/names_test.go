@@ -1,4 +1,4 @@
-package core_test
+package model_test
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 var tableNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{2,62}$`)
@@ -21,12 +21,12 @@ func FuzzValidateTableName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		err := core.ValidateTableName(name)
+		err := model.ValidateTableName(name)
 		switch {
 		case !tableNamePattern.MatchString(name):
-			wantErr(t, err, core.ErrTableNameInvalid)
+			wantErr(t, err, model.ErrTableNameInvalid)
 		case strings.EqualFold(name, "tables"):
-			wantErr(t, err, core.ErrTableNameReserved)
+			wantErr(t, err, model.ErrTableNameReserved)
 		default:
 			wantErr(t, err, nil)
 		}
@@ -40,9 +40,9 @@ func FuzzValidatePropertyName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		err := core.ValidatePropertyName(name)
+		err := model.ValidatePropertyName(name)
 		if err != nil {
-			if !errors.Is(err, core.ErrPropertyNameInvalid) && !errors.Is(err, core.ErrPropertyNameTooLong) {
+			if !errors.Is(err, model.ErrPropertyNameInvalid) && !errors.Is(err, model.ErrPropertyNameTooLong) {
 				t.Fatalf("ValidatePropertyName(%q) = %v", name, err)
 			}
 			return

@@ -1,4 +1,4 @@
-package core
+package model
 
 // Property is a named, typed value of an entity.
 type Property struct {
@@ -114,8 +114,9 @@ func seenBefore(before []Property, seen map[string]struct{}, name string) bool {
 	return false
 }
 
-// merged returns a copy of old with every property of patch set on it: Merge semantics.
-func merged(old, patch *Entity) *Entity {
+// Merge returns a copy of old with every property of patch set on it: the semantics of
+// Merge Entity, which keeps the properties that patch does not name.
+func Merge(old, patch *Entity) *Entity {
 	out := &Entity{PartitionKey: old.PartitionKey, RowKey: old.RowKey}
 	out.Properties = make([]Property, len(old.Properties), len(old.Properties)+len(patch.Properties))
 	copy(out.Properties, old.Properties)

@@ -1,4 +1,4 @@
-package core
+package model
 
 import (
 	"strings"
@@ -34,23 +34,6 @@ func ValidateTableName(name string) error {
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// tableID is the case-folded form of a table name under which the table is stored, so that
-// names compare case-insensitively while the name as created is kept in the table record.
-func tableID(name string) string { return strings.ToLower(name) }
-
-// appendLower appends table name s as tableID makes it, with no allocation of its own: a
-// valid table name is ASCII, so its capitals are the only bytes to change.
-func appendLower(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return b
-}
 
 // ValidatePropertyName checks a custom property name: a C# identifier (a letter or "_",
 // then letters, digits, connecting punctuation, combining marks or formatting characters)

@@ -1,4 +1,4 @@
-package core
+package model
 
 import (
 	"bytes"
@@ -45,6 +45,3 @@ func CheckETag(etag string) error {
 	}
 	return nil
 }
-
-// etagMatches reports whether If-Match value want is satisfied by entity e.
-func etagMatches(want string, e *Entity) bool { return want == ETagAny || want == e.ETag() }

@@ -1,4 +1,4 @@
-package core
+package model
 
 // Limits of the Table service data model.
 const (

@@ -1,4 +1,4 @@
-package core
+package model
 
 import (
 	"math"
@@ -120,6 +120,16 @@ func (v Value) Bytes() []byte {
 // ("" for other types): how Binary and Guid values compare byte by byte.
 func (v Value) Raw() string { return v.str }
 
+// Bits returns the number a Boolean (0 or 1), Int32, Int64 (as two's complement), Double
+// (its IEEE 754 bits) or DateTime (its ticks) value holds; 0 for other types. With Raw,
+// it is the value as a stored form writes it.
+func (v Value) Bits() uint64 { return v.num }
+
+// ValueOfBits returns the value of type t that Bits and Raw read as bits and raw: how a
+// stored form reads a value back without copying it. It checks nothing; the stored form
+// checks what it reads.
+func ValueOfBits(t Type, bits uint64, raw string) Value { return Value{typ: t, num: bits, str: raw} }
+
 // Bool returns a Boolean value.
 func (v Value) Bool() bool { return v.typ == TypeBoolean && v.num != 0 }
 
@@ -235,3 +245,9 @@ func UTF16Len(s string) int {
 
 // ascii8 reports whether the first 8 bytes of s are all ASCII, read as one word.
 func ascii8(s string) bool { return load64(s)&0x8080808080808080 == 0 }
+
+// load64 returns the first eight bytes of s as a little-endian word.
+func load64(s string) uint64 {
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}

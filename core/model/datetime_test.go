@@ -1,4 +1,4 @@
-package core_test
+package model_test
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/model"
 )
 
 func TestParseDateTime(t *testing.T) {
@@ -34,7 +34,7 @@ func TestParseDateTime(t *testing.T) {
 	}
 	for _, c := range ok {
 		t.Run("OK/"+c.in, func(t *testing.T) {
-			d, err := core.ParseDateTime(c.in)
+			d, err := model.ParseDateTime(c.in)
 			if err != nil || d.String() != c.want {
 				t.Fatalf("ParseDateTime(%q) = %s, %v; want %s", c.in, d, err, c.want)
 			}
@@ -46,8 +46,8 @@ func TestParseDateTime(t *testing.T) {
 	}
 	for _, in := range outOfRange {
 		t.Run("ErrValueOutOfRange/"+in, func(t *testing.T) {
-			_, err := core.ParseDateTime(in)
-			wantErr(t, err, core.ErrValueOutOfRange)
+			_, err := model.ParseDateTime(in)
+			wantErr(t, err, model.ErrValueOutOfRange)
 		})
 	}
 	invalid := []string{
@@ -64,8 +64,8 @@ func TestParseDateTime(t *testing.T) {
 	}
 	for _, in := range invalid {
 		t.Run("ErrValueInvalid/"+in, func(t *testing.T) {
-			_, err := core.ParseDateTime(in)
-			wantErr(t, err, core.ErrValueInvalid)
+			_, err := model.ParseDateTime(in)
+			wantErr(t, err, model.ErrValueInvalid)
 		})
 	}
 }
@@ -76,21 +76,21 @@ func TestDateTime_RoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	zones := []*time.Location{time.UTC, time.FixedZone("", 14*3600), time.FixedZone("", -(9*3600 + 30*60))}
 	for i := 0; i < 2000; i++ {
-		d := core.MinDateTime + core.DateTime(r.Int64N(int64(core.MaxDateTime-core.MinDateTime+1)))
+		d := model.MinDateTime + model.DateTime(r.Int64N(int64(model.MaxDateTime-model.MinDateTime+1)))
 		if i < 2 {
-			d = []core.DateTime{core.MinDateTime, core.MaxDateTime}[i]
+			d = []model.DateTime{model.MinDateTime, model.MaxDateTime}[i]
 		}
 		if back := mustDateTime(t, d.String()); back != d {
 			t.Fatalf("%s reads back as %s", d, back)
 		}
 		tm := d.Time().In(zones[i%len(zones)])
-		if core.DateTimeOf(tm) != d {
-			t.Fatalf("DateTimeOf(%v) = %v, want %v", tm, core.DateTimeOf(tm), d)
+		if model.DateTimeOf(tm) != d {
+			t.Fatalf("DateTimeOf(%v) = %v, want %v", tm, model.DateTimeOf(tm), d)
 		}
 		if tm.Year() > 9999 {
 			continue // a local year of five digits has no ISO 8601 form here
 		}
-		if got, err := core.ParseDateTime(tm.Format(time.RFC3339Nano)); err != nil || got != d {
+		if got, err := model.ParseDateTime(tm.Format(time.RFC3339Nano)); err != nil || got != d {
 			t.Fatalf("ParseDateTime(%s) = %v, %v; want %v", tm.Format(time.RFC3339Nano), got, err, d)
 		}
 	}
@@ -99,16 +99,16 @@ func TestDateTime_RoundTrip(t *testing.T) {
 func TestDateTimeOf(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		tm := time.Date(2021, 8, 31, 15, 40, 49, 672440799, time.UTC)
-		if got := core.DateTimeOf(tm).String(); got != "2021-08-31T15:40:49.6724407Z" {
+		if got := model.DateTimeOf(tm).String(); got != "2021-08-31T15:40:49.6724407Z" {
 			t.Fatalf("DateTimeOf = %s", got)
 		}
-		if got := core.DateTimeOf(time.Unix(0, 0)); got != 621_355_968_000_000_000 {
+		if got := model.DateTimeOf(time.Unix(0, 0)); got != 621_355_968_000_000_000 {
 			t.Fatalf("Unix epoch = %d ticks, want 621355968000000000", got)
 		}
-		if got := core.DateTimeOf(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)); got != 0 {
+		if got := model.DateTimeOf(time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)); got != 0 {
 			t.Fatalf("year 1 = %d ticks, want 0", got)
 		}
-		if got := core.DateTimeOf(time.Date(1601, 1, 1, 0, 0, 0, 0, time.UTC)); got != core.MinDateTime {
+		if got := model.DateTimeOf(time.Date(1601, 1, 1, 0, 0, 0, 0, time.UTC)); got != model.MinDateTime {
 			t.Fatalf("1601 = %d, want MinDateTime", got)
 		}
 	})
@@ -119,21 +119,21 @@ func TestDateTimeOf(t *testing.T) {
 			time.Date(0, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(-50000, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 		for _, tm := range far {
-			d := core.DateTimeOf(tm)
+			d := model.DateTimeOf(tm)
 			if d.Valid() {
 				t.Errorf("DateTimeOf(%v) = %v is valid", tm, d)
 			}
-			wantErr(t, core.DateTimeValue(d).Validate(), core.ErrValueOutOfRange)
+			wantErr(t, model.DateTimeValue(d).Validate(), model.ErrValueOutOfRange)
 		}
-		if core.DateTimeOf(far[0]) != math.MaxInt64 || core.DateTimeOf(far[3]) != math.MinInt64 {
+		if model.DateTimeOf(far[0]) != math.MaxInt64 || model.DateTimeOf(far[3]) != math.MinInt64 {
 			t.Error("far times are not clamped to the ends of int64")
 		}
 	})
 }
 
 func TestDateTime_Valid(t *testing.T) {
-	for d, want := range map[core.DateTime]bool{
-		core.MinDateTime: true, core.MaxDateTime: true, core.MinDateTime - 1: false, core.MaxDateTime + 1: false,
+	for d, want := range map[model.DateTime]bool{
+		model.MinDateTime: true, model.MaxDateTime: true, model.MinDateTime - 1: false, model.MaxDateTime + 1: false,
 		0: false, -1: false, math.MaxInt64: false,
 	} {
 		if d.Valid() != want {
@@ -147,7 +147,7 @@ func FuzzParseDateTime(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := core.ParseDateTime(s)
+		d, err := model.ParseDateTime(s)
 		if err != nil {
 			return
 		}
@@ -157,7 +157,7 @@ func FuzzParseDateTime(f *testing.F) {
 		// Whatever is accepted is also a valid time to the standard library, at the same
 		// instant to the 100 ns.
 		tm, terr := time.Parse(time.RFC3339Nano, s)
-		if terr == nil && core.DateTimeOf(tm) != d {
+		if terr == nil && model.DateTimeOf(tm) != d {
 			t.Fatalf("ParseDateTime(%q) = %s, time.Parse says %s", s, d, tm)
 		}
 	})
@@ -169,11 +169,11 @@ const layout = "2006-01-02T15:04:05.0000000Z"
 // FuzzDateTime_AppendText checks the hand-written formatter against time.Format over the
 // whole valid range and beyond it.
 func FuzzDateTime_AppendText(f *testing.F) {
-	for _, d := range []int64{int64(core.MinDateTime), int64(core.MaxDateTime), 0, -1, int64(core.MaxDateTime) + 1, 630_822_816_000_000_000} {
+	for _, d := range []int64{int64(model.MinDateTime), int64(model.MaxDateTime), 0, -1, int64(model.MaxDateTime) + 1, 630_822_816_000_000_000} {
 		f.Add(d)
 	}
 	f.Fuzz(func(t *testing.T, n int64) {
-		d := core.DateTime(n)
+		d := model.DateTime(n)
 		if got, want := string(d.AppendText(nil)), d.Time().Format(layout); got != want {
 			t.Fatalf("%d: AppendText %q, want %q", n, got, want)
 		}
@@ -182,7 +182,7 @@ func FuzzDateTime_AppendText(f *testing.F) {
 
 func TestDateTime_AppendTextEveryThirdDay(t *testing.T) {
 	const day = 86_400 * 10_000_000
-	for d := core.MinDateTime; d <= core.MaxDateTime; d += 3*day - 1234567 {
+	for d := model.MinDateTime; d <= model.MaxDateTime; d += 3*day - 1234567 {
 		if got, want := string(d.AppendText(nil)), d.Time().Format(layout); got != want {
 			t.Fatalf("%d: AppendText %q, want %q", d, got, want)
 		}
@@ -191,13 +191,13 @@ func TestDateTime_AppendTextEveryThirdDay(t *testing.T) {
 
 func TestDateTime_AppendText(t *testing.T) {
 	layout := "2006-01-02T15:04:05.0000000Z"
-	want := func(d core.DateTime) string { return string(d.Time().AppendFormat(nil, layout)) }
+	want := func(d model.DateTime) string { return string(d.Time().AppendFormat(nil, layout)) }
 	t.Run("OK", func(t *testing.T) {
 		const epoch = 621_355_968_000_000_000
-		cases := []core.DateTime{0, 1, core.MinDateTime, core.MaxDateTime, core.MinDateTime - 1, epoch, epoch + 6724407, 637660548496724407}
+		cases := []model.DateTime{0, 1, model.MinDateTime, model.MaxDateTime, model.MinDateTime - 1, epoch, epoch + 6724407, 637660548496724407}
 		r := rand.New(rand.NewPCG(1, 2))
 		for range 10000 {
-			cases = append(cases, core.DateTime(r.Int64N(int64(core.MaxDateTime)+1)))
+			cases = append(cases, model.DateTime(r.Int64N(int64(model.MaxDateTime)+1)))
 		}
 		for _, d := range cases {
 			if got := string(d.AppendText(nil)); got != string(want(d)) {
@@ -208,11 +208,11 @@ func TestDateTime_AppendText(t *testing.T) {
 	t.Run("OutOfRange", func(t *testing.T) {
 		// years 0 and -1, leap days around them, and any int64 (the year then has up to 5 digits or a sign)
 		const year = 365*86_400*10_000_000 + 6*3_600*10_000_000
-		cases := []core.DateTime{-1, core.MaxDateTime + 1, math.MinInt64, math.MaxInt64, math.MinInt64 + 1,
+		cases := []model.DateTime{-1, model.MaxDateTime + 1, math.MinInt64, math.MaxInt64, math.MinInt64 + 1,
 			-year, -2 * year, -year - 1, -59 * 86_400 * 10_000_000, -306 * 86_400 * 10_000_000}
 		r := rand.New(rand.NewPCG(3, 4))
 		for range 20000 {
-			cases = append(cases, core.DateTime(r.Int64()), core.DateTime(-r.Int64N(1e17)))
+			cases = append(cases, model.DateTime(r.Int64()), model.DateTime(-r.Int64N(1e17)))
 		}
 		for _, d := range cases {
 			if got := string(d.AppendText(nil)); got != string(want(d)) {
