@@ -7,11 +7,12 @@ import (
 	"github.com/tidwall/buntdb"
 )
 
-// Moving a PartitionKey range of a table to another store, record by record as stored:
-// entities keep their Timestamps, and so their ETags, and deletion records come along, so
-// the range reads the same in its new store. A host that serves one table from several
-// stores, one per PartitionKey range (the edge: one Durable Object per range), copies a
-// range with Export and Import, then drops it from the old store with Evict.
+// Copying a key range of a table to another store, record by record as stored: entities
+// keep their Timestamps, and so their ETags, and deletion records come along, so the
+// range reads the same in its new store. A host that serves one table from several stores
+// copies a range with Export and Import, drops it from the old store with Evict, and has
+// the new store continue the old one's change feed with AdoptFeed. Which ranges to move,
+// and when, is the host's (the edge's split policy: worker/edge/object).
 
 // MovedKind is the kind of a record on its way to another store.
 type MovedKind byte
@@ -35,34 +36,17 @@ type Moved struct {
 	Value        string
 }
 
-// Span is a range of PartitionKeys, [From, To) in ordinal order; To "" means no upper
-// bound. It is the unit a table is split into.
-type Span struct {
-	From, To string
+// rangeKeys returns the keys, under prefix, that enclose the records of r: keys are
+// prefix + pk + \0 + rk, as a Bound encodes (pk, rk) after the table's prefix.
+func rangeKeys(prefix string, r KeyRange) (from, to string) {
+	return prefix + string(r.From), prefix + string(r.To)
 }
 
-// WholeSpan is the span of every PartitionKey.
-var WholeSpan = Span{}
-
-// Contains reports whether partition pk lies in s.
-func (s Span) Contains(pk string) bool { return pk >= s.From && (s.To == "" || pk < s.To) }
-
-// bounds returns the keys, under prefix, that enclose the records of s: keys are
-// prefix + pk + \0 + rk, and no key contains a byte below 0x20, so pk >= From exactly
-// when the key is >= prefix+From, and likewise for To.
-func (s Span) bounds(prefix string) (from, to string) {
-	to = prefix + "\xff"
-	if s.To != "" {
-		to = prefix + s.To
-	}
-	return prefix + s.From, to
-}
-
-// Export calls fn, until it returns false, with the records of table that lie in span:
+// Export calls fn, until it returns false, with the records of table that lie in r:
 // the table record, then its entities in key order, then its deletion records in key
 // order. To resume after the last record fn was given, pass that record as after; pass
 // nil to start. Records are given in the order Import takes them.
-func (tx *Tx) Export(table string, span Span, after *Moved, fn func(m Moved) bool) error {
+func (tx *Tx) Export(table string, r KeyRange, after *Moved, fn func(m Moved) bool) error {
 	t, err := tx.Table(table)
 	if err != nil {
 		return err
@@ -76,20 +60,20 @@ func (tx *Tx) Export(table string, span Span, after *Moved, fn func(m Moved) boo
 	}
 	more := true
 	if after.Kind != MovedDeletion {
-		more, err = tx.exportKind(MovedEntity, tableEntities(id), span, after, fn)
+		more, err = tx.exportKind(MovedEntity, tableEntities(id), r, after, fn)
 		if err != nil || !more {
 			return err
 		}
 		after = nil
 	}
-	_, err = tx.exportKind(MovedDeletion, tableDeletions(id), span, after, fn)
+	_, err = tx.exportKind(MovedDeletion, tableDeletions(id), r, after, fn)
 	return err
 }
 
-// exportKind gives fn the records under prefix in span, after the record after if it is
+// exportKind gives fn the records under prefix in r, after the record after if it is
 // of this kind, and reports whether fn wants more.
-func (tx *Tx) exportKind(kind MovedKind, prefix string, span Span, after *Moved, fn func(m Moved) bool) (bool, error) {
-	from, to := span.bounds(prefix)
+func (tx *Tx) exportKind(kind MovedKind, prefix string, r KeyRange, after *Moved, fn func(m Moved) bool) (bool, error) {
+	from, to := rangeKeys(prefix, r)
 	if after != nil && after.Kind == kind {
 		from = max(from, prefix+string(KeyAfter(after.PartitionKey, after.RowKey)))
 	}
@@ -141,14 +125,14 @@ func (tx *Tx) importStamped(table, key, value string) error {
 	return tx.set(key, value)
 }
 
-// Evict removes the entities and deletion records of table in span, recording no
+// Evict removes the entities and deletion records of table in r, recording no
 // deletion: they have moved to another store, they were not deleted. A table this store
 // lacks has nothing to evict.
-func (tx *Tx) Evict(table string, span Span) (int, error) {
+func (tx *Tx) Evict(table string, r KeyRange) (int, error) {
 	id := tableID(table)
 	n := 0
 	for _, prefix := range []string{tableEntities(id), tableDeletions(id)} {
-		from, to := span.bounds(prefix)
+		from, to := rangeKeys(prefix, r)
 		var keys []string
 		err := tx.ascend(from, to, func(k, _ string) bool {
 			keys = append(keys, k)
@@ -170,46 +154,10 @@ func (tx *Tx) Evict(table string, span Span) (int, error) {
 // Forget removes table and every record of it from this store, recording no deletion:
 // the table lives on in other stores.
 func (tx *Tx) Forget(table string) error {
-	if _, err := tx.Evict(table, WholeSpan); err != nil {
+	if _, err := tx.Evict(table, WholeTable); err != nil {
 		return err
 	}
 	return tx.del(tableKey(tableID(table)))
-}
-
-// SplitKey returns the number of entities of table in span and a PartitionKey that
-// splits them about in half: the partition of the median entity, or the next partition
-// when that is the span's first, so that both halves hold entities. It returns "" when
-// the span holds fewer than two partitions: a partition is never split.
-func (tx *Tx) SplitKey(table string, span Span) (key string, count int, err error) {
-	from, to := span.bounds(tableEntities(tableID(table)))
-	if _, err := tx.Table(table); err != nil {
-		return "", 0, err
-	}
-	err = tx.ascend(from, to, func(string, string) bool { count++; return true })
-	if err != nil || count < 2 {
-		return "", count, err
-	}
-	first, i := "", 0
-	err = tx.ScanRecords(table, KeyRange{From: Bound(span.From), To: spanEnd(span)}, func(rec *Record) bool {
-		if i == 0 {
-			first = rec.PartitionKey
-		}
-		i++
-		if i > count/2 && rec.PartitionKey != first {
-			key = rec.PartitionKey
-			return false
-		}
-		return true
-	})
-	return key, count, err
-}
-
-// spanEnd is the Bound where span ends in key order.
-func spanEnd(s Span) Bound {
-	if s.To == "" {
-		return TableEnd
-	}
-	return Bound(s.To)
 }
 
 // Records returns how many records the store holds: entities, deletion records and a few

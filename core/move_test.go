@@ -38,15 +38,20 @@ func moveFixture(t *testing.T) *core.Store {
 	return s
 }
 
-// exportAll exports span of T from s in chunks of n records, resuming after each chunk.
-func exportAll(t *testing.T, s *core.Store, span core.Span, n int) []core.Moved {
+// partitionsFrom is the key range of partition pk and those after it.
+func partitionsFrom(pk string) core.KeyRange {
+	return core.KeyRange{From: core.PartitionStart(pk), To: core.TableEnd}
+}
+
+// exportAll exports range r of T from s in chunks of n records, resuming after each chunk.
+func exportAll(t *testing.T, s *core.Store, r core.KeyRange, n int) []core.Moved {
 	t.Helper()
 	var all []core.Moved
 	var after *core.Moved
 	for {
 		var chunk []core.Moved
 		err := s.View(func(tx *core.Tx) error {
-			return tx.Export("things", span, after, func(m core.Moved) bool {
+			return tx.Export("things", r, after, func(m core.Moved) bool {
 				chunk = append(chunk, m)
 				return len(chunk) < n
 			})
@@ -81,7 +86,7 @@ func TestTx_Export(t *testing.T) {
 	s := moveFixture(t)
 	t.Run("OK", func(t *testing.T) {
 		for _, n := range []int{1, 2, 5, 100} {
-			got := exportAll(t, s, core.Span{From: "b", To: "d"}, n)
+			got := exportAll(t, s, core.KeyRange{From: core.PartitionStart("b"), To: core.PartitionStart("d")}, n)
 			var kinds string
 			for _, m := range got {
 				kinds += string(m.Kind)
@@ -96,7 +101,7 @@ func TestTx_Export(t *testing.T) {
 	})
 	t.Run("ErrTableNotFound", func(t *testing.T) {
 		err := s.View(func(tx *core.Tx) error {
-			return tx.Export("nope", core.WholeSpan, nil, func(core.Moved) bool { return true })
+			return tx.Export("nope", core.WholeTable, nil, func(core.Moved) bool { return true })
 		})
 		if !errors.Is(err, core.ErrTableNotFound) {
 			t.Fatalf("err = %v", err)
@@ -106,7 +111,7 @@ func TestTx_Export(t *testing.T) {
 
 func TestTx_Import(t *testing.T) {
 	src := moveFixture(t)
-	moved := exportAll(t, src, core.Span{From: "c"}, 3)
+	moved := exportAll(t, src, partitionsFrom("c"), 3)
 	t.Run("OK", func(t *testing.T) {
 		// dst's wall clock is behind the source's: the import must move its clock on.
 		dst, err := core.Open(core.Options{Now: func() time.Time { return time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) }})
@@ -148,7 +153,7 @@ func TestTx_Evict(t *testing.T) {
 	s := moveFixture(t)
 	var n int
 	err := s.Update(func(tx *core.Tx) (err error) {
-		n, err = tx.Evict("things", core.Span{From: "c"})
+		n, err = tx.Evict("things", partitionsFrom("c"))
 		return err
 	})
 	if err != nil {
@@ -178,34 +183,6 @@ func TestTx_Evict(t *testing.T) {
 	}
 	if _, err := s.Get("things", "a", "0"); !errors.Is(err, core.ErrTableNotFound) {
 		t.Fatalf("after Forget: %v", err)
-	}
-}
-
-func TestTx_SplitKey(t *testing.T) {
-	s := moveFixture(t)
-	for _, tc := range []struct {
-		name  string
-		span  core.Span
-		key   string
-		count int
-	}{
-		{"OK", core.WholeSpan, "c", 12},
-		{"OKUpperSpan", core.Span{From: "c"}, "d", 6},
-		{"OKFirstPartitionIsMedian", core.Span{From: "b", To: "c~"}, "c", 6},
-		{"OnePartition", core.Span{From: "d"}, "", 3},
-		{"Empty", core.Span{From: "x"}, "", 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var key string
-			var count int
-			err := s.View(func(tx *core.Tx) (err error) {
-				key, count, err = tx.SplitKey("things", tc.span)
-				return err
-			})
-			if err != nil || key != tc.key || count != tc.count {
-				t.Fatalf("SplitKey = %q, %d, %v; want %q, %d", key, count, err, tc.key, tc.count)
-			}
-		})
 	}
 }
 

@@ -26,16 +26,16 @@ func feedAfter(s *core.Store, since core.Checkpoint) (keys []string, last core.C
 	return keys, last, err
 }
 
-// moveTo copies span of T from src to a new store dst whose wall clock is years behind,
+// moveTo copies range r of T from src to a new store dst whose wall clock is years behind,
 // adopting src's feed state when adopt is set.
-func moveTo(t *testing.T, src *core.Store, span core.Span, adopt bool) *core.Store {
+func moveTo(t *testing.T, src *core.Store, r core.KeyRange, adopt bool) *core.Store {
 	t.Helper()
 	dst, err := core.Open(core.Options{DeletionRetention: time.Hour, Now: func() time.Time { return time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dst.Close() })
-	moved := exportAll(t, src, span, 100)
+	moved := exportAll(t, src, r, 100)
 	var f core.FeedState
 	if err := src.View(func(tx *core.Tx) (err error) { f, err = tx.FeedState("things"); return err }); err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestTx_AdoptFeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := moveTo(t, src, core.Span{From: "c"}, true)
+		dst := moveTo(t, src, partitionsFrom("c"), true)
 		keys, _, err := feedAfter(dst, cp)
 		if err != nil || fmt.Sprint(keys) != "[c/0]" {
 			t.Fatalf("the source's checkpoint in the new store: %v, %v; want [c/0]", keys, err)
@@ -90,7 +90,7 @@ func TestTx_AdoptFeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := feedAfter(moveTo(t, src, core.Span{From: "c"}, false), cp); !errors.Is(err, core.ErrCheckpointOtherStore) {
+		if _, _, err := feedAfter(moveTo(t, src, partitionsFrom("c"), false), cp); !errors.Is(err, core.ErrCheckpointOtherStore) {
 			t.Fatalf("without adopting the feed: %v, want ErrCheckpointOtherStore", err)
 		}
 		// the table deleted and created again after cp: cp is void in the new store too
@@ -103,7 +103,7 @@ func TestTx_AdoptFeed(t *testing.T) {
 		if _, err := src.Apply("things", core.Op{Kind: core.OpInsert, Entity: entity("d", "1")}); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := feedAfter(moveTo(t, src, core.Span{From: "c"}, true), cp); !errors.Is(err, core.ErrTableReplaced) {
+		if _, _, err := feedAfter(moveTo(t, src, partitionsFrom("c"), true), cp); !errors.Is(err, core.ErrTableReplaced) {
 			t.Fatalf("a checkpoint before the table's deletion: %v, want ErrTableReplaced", err)
 		}
 	})

@@ -44,10 +44,45 @@ func splitKey(s *core.Store, arg string) (string, error) {
 	var key string
 	var count int
 	err = s.View(func(tx *core.Tx) (err error) {
-		key, count, err = tx.SplitKey(f[0], core.Span{From: f[1], To: f[2]})
+		key, count, err = halfKey(tx, f[0], spanRange(f[1], f[2]))
 		return err
 	})
 	return strconv.Itoa(count) + "\x00" + key, err
+}
+
+// spanRange is the key range of the PartitionKeys [from, to) of a table, the unit a
+// table is split into; to "" means no upper bound. Keys hold no byte below 0x20, so
+// PartitionStart(from) encloses exactly the partitions from and after.
+func spanRange(from, to string) core.KeyRange {
+	r := core.KeyRange{From: core.PartitionStart(from), To: core.TableEnd}
+	if to != "" {
+		r.To = core.PartitionStart(to)
+	}
+	return r
+}
+
+// halfKey returns the number of entities of table in r and a PartitionKey that splits
+// them about in half: the partition of the median entity, or the next partition when that
+// is the range's first, so that both halves hold entities. It returns "" when r holds
+// fewer than two partitions: a partition is never split.
+func halfKey(tx *core.Tx, table string, r core.KeyRange) (key string, count int, err error) {
+	err = tx.ScanRecords(table, r, func(*core.Record) bool { count++; return true })
+	if err != nil || count < 2 {
+		return "", count, err
+	}
+	first, i := "", 0
+	err = tx.ScanRecords(table, r, func(rec *core.Record) bool {
+		if i == 0 {
+			first = rec.PartitionKey
+		}
+		i++
+		if i > count/2 && rec.PartitionKey != first {
+			key = rec.PartitionKey
+			return false
+		}
+		return true
+	})
+	return key, count, err
 }
 
 // exportChunk answers "table\0from\0to\0kind\0pk\0rk" (kind "" to start) with
@@ -66,7 +101,7 @@ func exportChunk(s *core.Store, arg string) (string, error) {
 	var last core.Moved
 	full := false
 	err = s.View(func(tx *core.Tx) error {
-		return tx.Export(f[0], core.Span{From: f[1], To: f[2]}, after, func(m core.Moved) bool {
+		return tx.Export(f[0], spanRange(f[1], f[2]), after, func(m core.Moved) bool {
 			chunk, last = packMoved(chunk, m), m
 			full = len(chunk) >= chunkBytes
 			return !full
@@ -106,7 +141,7 @@ func evict(s *core.Store, arg string) error {
 		return err
 	}
 	return s.Update(func(tx *core.Tx) error {
-		_, err := tx.Evict(f[0], core.Span{From: f[1], To: f[2]})
+		_, err := tx.Evict(f[0], spanRange(f[1], f[2]))
 		return err
 	})
 }

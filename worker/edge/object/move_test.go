@@ -207,3 +207,55 @@ func FuzzAdoptFeed(f *testing.F) {
 		}
 	})
 }
+
+func TestHalfKey(t *testing.T) {
+	s, err := core.Open(core.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.CreateTable("Things"); err != nil {
+		t.Fatal(err)
+	}
+	for _, pk := range []string{"a", "b", "c", "d"} {
+		for i := range 3 {
+			e := &model.Entity{PartitionKey: pk, RowKey: fmt.Sprint(i)}
+			if _, err := s.Apply("things", core.Op{Kind: core.OpInsert, Entity: e}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		from, to string
+		key      string
+		count    int
+	}{
+		{"OK", "", "", "c", 12},
+		{"OKUpperSpan", "c", "", "d", 6},
+		{"OKFirstPartitionIsMedian", "b", "c~", "c", 6},
+		{"OnePartition", "d", "", "", 3},
+		{"Empty", "x", "", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var key string
+			var count int
+			err := s.View(func(tx *core.Tx) (err error) {
+				key, count, err = halfKey(tx, "things", spanRange(tc.from, tc.to))
+				return err
+			})
+			if err != nil || key != tc.key || count != tc.count {
+				t.Fatalf("halfKey = %q, %d, %v; want %q, %d", key, count, err, tc.key, tc.count)
+			}
+		})
+	}
+	t.Run("ErrTableNotFound", func(t *testing.T) {
+		err := s.View(func(tx *core.Tx) error {
+			_, _, err := halfKey(tx, "nosuch", spanRange("", ""))
+			return err
+		})
+		if !errors.Is(err, core.ErrTableNotFound) {
+			t.Fatalf("halfKey of a missing table: %v", err)
+		}
+	})
+}
