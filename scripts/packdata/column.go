@@ -9,7 +9,7 @@ const (
 	// columnStride is the size of one record of Go's findfunctab: a uint32 (the index of
 	// the bucket's first function) and 16 one-byte deltas. A bucket covers 4,096 bytes of
 	// PC and a wasm PC is a function's index shifted left by 16, so a Go wasm program
-	// carries 16 buckets per function (about 0.8 MB for the browser's), their deltas all
+	// carries 16 buckets per function (a large share of the browser's), their deltas all
 	// zero and their index growing by one every 16 records.
 	columnStride = 20
 	// columnWidth is the bytes at the start of each record that hold its value.

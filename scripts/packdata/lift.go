@@ -26,8 +26,8 @@ type section struct {
 // column.go) taken out of its data segments: the segments hold each value's increase
 // over the one before instead (one byte each, in the column's own zeros), and a start
 // function, run when the module is instantiated, writes the values back from them. An
-// instance starts with the same memory, byte for byte, from about 0.8 MB less module
-// for a Go program. A module without a data section or without a column is returned
+// instance starts with the same memory, byte for byte, from a much smaller module for
+// a Go program. A module without a data section or without a column is returned
 // unchanged; one with a start function already is ErrUnsupported.
 func Lift(module []byte) ([]byte, error) {
 	secs, err := readSections(module)

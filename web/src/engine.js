@@ -100,10 +100,10 @@ async function compile(url, cached) {
 
 /**
  * writeText writes s as UTF-8 at pos in u8 (which has room for 3 bytes per UTF-16 unit)
- * and returns the bytes written. ASCII is copied by a loop: a TextEncoder call costs about
- * 1–2 µs in Chromium (its bindings build a result object and, with subarray, a view),
- * hundreds of times a short key's copy. Text from the first non-ASCII character on, and
- * long text, goes through encodeInto.
+ * and returns the bytes written. ASCII is copied by a loop: a TextEncoder call costs far
+ * more than a short key's copy in Chromium (its bindings build a result object and, with
+ * subarray, a view). Text from the first non-ASCII character on, and long text, goes
+ * through encodeInto.
  */
 function writeText(u8, pos, s) {
   const n = s.length;

@@ -357,8 +357,8 @@ function storage(name, db, lease, durability, release) {
    * body calls finished() once it has made its last request: once the lease is checked
    * too (and onGen had nothing to do), the transaction is committed at once
    * (IDBTransaction.commit) instead of when the page has seen every request's answer,
-   * which saves the page a turn before the commit: a strict single insert measured 1.01×
-   * Dexie's rate against 0.79× without (bench/commit.js in Chromium, load average 11). A
+   * which saves the page a turn before the commit, the difference between a strict
+   * single insert trailing Dexie's rate and matching it (bench/commit.js, Chromium). A
    * request that fails after that (add's ConstraintError) still aborts the transaction:
    * its error event, not cancelled, does.
    */

@@ -465,10 +465,10 @@ export class Store {
     this._seq = from + out.sets.length;
     this._logBytes += bytesOf(out.sets.map((s) => s.cs));
     this._noteWritten(out.sets);
-    // What another tab applies of each: a smaller message costs less to post (Chromium: 0.27
-    // against 0.10 ms with the carry and total left out, load average 6).
-    // A tab writing alone posts nothing (0.1 ms less of each write): a tab that opens reads
-    // the log, and reads it again when this one answers its greeting ("here", _receive).
+    // What another tab applies of each: a smaller message costs less to post, so the carry
+    // and total are left out. A tab writing alone posts nothing, sparing each write the
+    // post: a tab that opens reads the log, and reads it again when this one answers its
+    // greeting ("here", _receive).
     if (out.sets.length > 0 && !this._alone) this._post({ type: "commit", from, entries: out.sets.map(({ cs, changes }) => (changes ? { cs, changes } : { cs })) });
     for (const w of ran) {
       if (w.error) w.reject(w.error);

@@ -179,7 +179,7 @@ const readPageRaw = (u8, dv, pos, len) => readWhole(u8, dv, pos, len, pageAt, tr
 /**
  * readWhole reads an answer of len bytes at pos with read, which must use all of it. The
  * answer's state is left behind (a view of the engine's memory, the names, which the next
- * answer replaces): clearing it, in a finally, cost a tenth of a point read.
+ * answer replaces): clearing it, in a finally, cost a noticeable share of a point read.
  */
 function readWhole(u8, dv, pos, len, read, raw, keys) {
   au8 = u8, adv = dv, apos = pos, akeys = keys;
@@ -283,8 +283,8 @@ function answerValue(tag, raw) {
 
 /**
  * text reads a length and UTF-8 bytes. ASCII texts up to shortText bytes (keys, names,
- * a Timestamp) are built by a loop: a TextDecoder call costs 0.2–0.5 µs in
- * Chromium, more than the loop for such texts.
+ * a Timestamp) are built by a loop: a TextDecoder call costs more in Chromium than the
+ * loop for such texts.
  */
 function text() {
   const n = adv.getUint32(apos, true);

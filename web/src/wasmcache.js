@@ -1,7 +1,7 @@
 // The engine's wasm kept in Cache Storage, read by the page itself.
 //
 // A page that compiles a response it took from Cache Storage (caches.match) starts the
-// engine in about a third of the time the HTTP cache's copy takes in Chromium, warm: no
+// engine much sooner than from the HTTP cache's copy in Chromium, warm: no
 // request reaches the network service, nothing waits for a revalidation, and Blink's
 // response body loader, most of a warm load's main-thread time, does not run (see
 // web/README, "Size and speed"; `node bench/import.js --cache-api` measures it). A

@@ -8,7 +8,7 @@ edge=$(cd "$(dirname "$0")" && pwd)
 cd "$edge"
 rm -rf build/dist && mkdir -p build
 GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o build/app.wasm .
-go run ../../scripts/packdata build/app.wasm # Go's ~55,000 data segments as a few: same memory, faster to compile, smaller
+go run ../../scripts/packdata build/app.wasm # Go's many data segments as a few: same memory, faster to compile, smaller
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" build/wasm_exec.js
 [ -x node_modules/.bin/wrangler ] || npm ci --no-audit --no-fund --silent
 WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false \

@@ -20,9 +20,9 @@ const moduleFuncs = "github.com_tabletopdb_tabletop_"
 
 // startBudget is the most wasm, in bytes of function bodies, of this module's own
 // functions that a first start (runtime, package initialisation, an empty store opened)
-// may run, and so have V8 compile lazily before the first request: 30,575 bytes when it
-// was set (49,570 before the open stopped listing an empty store's log, parsing its absent
-// head, looking for index declarations in it and writing when nothing expired). Raise it
+// may run, and so have V8 compile lazily before the first request: set a little above
+// what a start ran once the open stopped listing an empty store's log, parsing its absent
+// head, looking for index declarations in it and writing when nothing expired. Raise it
 // knowingly: each function a start runs for the first time is compiled, and its code's
 // pages touched, in every cold start of every object.
 const startBudget = 32_000

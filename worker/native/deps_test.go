@@ -14,15 +14,15 @@ import (
 // net/http nor the crypto/tls and crypto/x509 that net/http brings (worker/rest works on
 // worker/rest/exchange; only the native server adapts net/http to it), nor encoding/xml,
 // mime, mime/multipart, net/textproto or net (worker/rest/xmldoc, exchange.ParseMediaType,
-// the batch reader and auth's net/netip do that work, a third of the wasm less), nor
-// crypto/hmac, crypto/sha256 or the crypto/cipher they bring (Go's FIPS 140 module, about
-// 53 KB of the wasm gzip: auth's hmacsha256 computes Shared Key's MAC there), nor
-// net/url, net/netip and the unique package net/netip brings (worker/rest/uri reads
-// targets, queries and addresses there, 37 KB of the wasm gzip less); the browser build
-// links neither net/http nor the file backend, and the native server no syscall/js. Neither the edge nor the browser build
-// links goccy/go-json (1.1 MB gzip in the browser build), which only the native
-// program's data-moving commands use; the native program does link it, so the check
-// cannot pass by looking for a wrong name.
+// the batch reader and auth's net/netip do that work, with much less wasm), nor
+// crypto/hmac, crypto/sha256 or the crypto/cipher they bring (Go's FIPS 140 module, a
+// large share of the wasm for one MAC: auth's hmacsha256 computes Shared Key's MAC
+// there), nor net/url, net/netip and the unique package net/netip brings (worker/rest/uri
+// reads targets, queries and addresses there, in less wasm); the browser build links
+// neither net/http nor the file backend, and the native server no syscall/js. Neither the
+// edge nor the browser build links goccy/go-json (it would make the browser build much
+// larger), which only the native program's data-moving commands use; the native program
+// does link it, so the check cannot pass by looking for a wrong name.
 func TestDependencies(t *testing.T) {
 	const module = "github.com/tabletopdb/tabletop/"
 	const goJSON = "github.com/goccy/go-json"

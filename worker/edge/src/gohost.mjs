@@ -97,7 +97,7 @@ let spare;
 
 /**
  * prepareSpare instantiates the module for the isolate's next startGo, if no spare is
- * waiting. Instantiating copies the module's 2.4 MB of static data into a new linear
+ * waiting. Instantiating copies the module's large static data into a new linear
  * memory, the largest step of a Go instance's start once its code is compiled; done when
  * the script loads (warmup.mjs), it is off the first request's path. It runs no Go.
  */

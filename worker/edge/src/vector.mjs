@@ -11,8 +11,8 @@
 //
 // Text form: base64url (unpadded) of "V", a version byte (1), then the JSON
 // [epoch, start, [[lo, since], …]] compressed with raw DEFLATE: the ranges' checkpoints
-// share the store identity and most of their Timestamps, so a vector takes about 30 bytes
-// per range, and one of hundreds of ranges stays within a URL's 16 KB on Cloudflare. The
+// share the store identity and most of their Timestamps, so a vector takes few bytes per
+// range, and one of hundreds of ranges stays within a URL's 16 KB on Cloudflare. The
 // Go handler's checkpoints start with another byte (its version, 1 to 3), so a checkpoint
 // issued before the table was split reads as the vector of one entry that covers every key.
 import { compareKeys } from "./partition.mjs";

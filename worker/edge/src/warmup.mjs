@@ -57,8 +57,8 @@ const entity = (rowKey) =>
  * WARM_UP_CALLS are the calls the warm-up serves: a Create Table and an insert, which run
  * the path every call shares (the request's decoding, Shared Key authentication, a
  * commit, the answer's encoding). Each other kind of call compiles its own code at its
- * first use, a few milliseconds: serving a point read, a query and the rest too cost the
- * script's load 20–50 ms more for no gain on a first Create Table (bench-cold.mjs).
+ * first use: serving a point read, a query and the rest too would lengthen the script's
+ * load for no gain on a first Create Table (bench-cold.mjs).
  */
 const WARM_UP_CALLS = [
   { method: "POST", path: "/Tables", body: JSON.stringify({ TableName: TABLE }) },

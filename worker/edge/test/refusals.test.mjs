@@ -120,8 +120,8 @@ test("a body over the limit is 413 RequestBodyTooLarge before it is read whole, 
   const batch = { method: "POST", path: "/$batch", body: "" };
   const batched = await exchange(batch, `content-type: multipart/mixed; boundary=b\r\ncontent-length: ${BIG}\r\n`, spaces(BIG));
   assert.equal(`${batched.status} ${batched.headers["x-ms-error-code"]}`, "413 RequestBodyTooLarge", `batched: ${batched.sent} bytes sent`);
-  // The bodies were never held whole: before, the entry Worker read each (workerd then
-  // peaked over 500 MB) and failed 500 handing it to its object.
+  // The bodies were never held whole: before, the entry Worker read each (workerd's
+  // memory then grew with every body) and failed 500 handing it to its object.
   assert.ok(peakMB(edge.pid) < PEAK_MB, `workerd peaked at ${peakMB(edge.pid)} MB`);
 });
 

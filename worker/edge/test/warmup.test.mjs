@@ -3,7 +3,7 @@
 // by a throw-away Go instance, and a spare instance waits for the first object. Counted,
 // not timed: V8 prints each wasm function it compiles (--trace-wasm-compilation-times);
 // after the warm-up, the first Create Table and insert compile a few functions, without
-// it the Go runtime's start, the store's opening and the request path (over 800).
+// it many more: the Go runtime's start, the store's opening and the request path.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startEdge } from "../runtime.mjs";

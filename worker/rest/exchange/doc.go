@@ -6,7 +6,7 @@
 //
 // It exists so that the edge build, which never listens on a socket, does not link
 // net/http: net/http's package initialisation pulls crypto/tls, crypto/x509 and the
-// rest of a network stack into the binary, about a quarter of the edge wasm. The native
+// rest of a network stack into the binary, a large share of the edge wasm. The native
 // server adapts net/http to these types in worker/rest/nethttp; the edge bridge
 // (worker/edge/bridge) fills a Request directly from what JavaScript hands it.
 //

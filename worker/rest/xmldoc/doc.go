@@ -45,9 +45,9 @@
 // # XML
 //
 // The package reads and writes its documents itself (xmlread.go, xmlbind.go,
-// xmlwrite.go) rather than with encoding/xml, whose reflection-driven code was a fifth
-// of the edge build's code. It reads as encoding/xml's Unmarshal reads into the same
-// structs, strictly (the five predefined entities and character references, the
+// xmlwrite.go) rather than with encoding/xml, whose reflection-driven code would be a
+// large share of the edge build's code. It reads as encoding/xml's Unmarshal reads into
+// the same structs, strictly (the five predefined entities and character references, the
 // characters XML allows, "]]>" only ending CDATA, an XML declaration of version 1.0 and
 // UTF-8; what follows the root element is not read), and writes the bytes Marshal would
 // write; fuzz tests hold the two together. One difference is kept: an element or

@@ -11,7 +11,7 @@ import (
 
 // The documents as encoding/xml reads and writes them: the reference the package's own
 // reader and writer (xmlread.go, xmlbind.go, xmlwrite.go) must agree with. The package
-// does not link encoding/xml itself: it is a fifth of the edge build's code.
+// does not link encoding/xml itself: it would be a large share of the edge build's code.
 
 type refACL struct {
 	XMLName xml.Name         `xml:"SignedIdentifiers"`
