@@ -59,7 +59,8 @@ var (
 	JsonFormatNotSupported     = Code{"JsonFormatNotSupported", 415, "JSON format is not supported."}
 )
 
-// The codes of authentication and authorization, all answered with 403.
+// The codes of authentication and authorization, all answered with 403 but
+// InvalidAuthenticationInfo.
 var (
 	AuthenticationFailed              = Code{"AuthenticationFailed", 403, "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."}
 	AuthorizationFailure              = Code{"AuthorizationFailure", 403, "This request is not authorized to perform this operation."}
@@ -68,6 +69,12 @@ var (
 	AuthorizationServiceMismatch      = Code{"AuthorizationServiceMismatch", 403, "This request is not authorized to perform this operation using this service."}
 	AuthorizationProtocolMismatch     = Code{"AuthorizationProtocolMismatch", 403, "This request is not authorized to perform this operation using this protocol."}
 	AuthorizationSourceIPMismatch     = Code{"AuthorizationSourceIPMismatch", 403, "This request is not authorized to perform this operation using this source IP {value}."}
+	// InvalidAuthenticationInfo answers a refused OAuth bearer token, with a bearer
+	// challenge (WWW-Authenticate): 401, and the message the service answers it with
+	// (Microsoft's "Common REST API error codes" describes it as "The authentication
+	// information was not provided in the correct format. Verify the value of
+	// Authorization header.").
+	InvalidAuthenticationInfo = Code{"InvalidAuthenticationInfo", 401, "Server failed to authenticate the request. Please refer to the information in the www-authenticate header."}
 )
 
 // The codes of the server.

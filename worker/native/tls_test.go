@@ -104,7 +104,8 @@ func TestHTTPS(t *testing.T) {
 }
 
 // TestOAuth: with -oauth over HTTPS the Go SDK's token credential works as the account
-// key does; without -oauth a bearer token is refused, and -oauth without HTTPS is an error.
+// key does; without -oauth a bearer token is refused (401, with a bearer challenge), and
+// -oauth without HTTPS is an error.
 func TestOAuth(t *testing.T) {
 	ctx := context.Background()
 	certFile, keyFile, pool := testCert(t)
@@ -134,9 +135,15 @@ func TestOAuth(t *testing.T) {
 	t.Run("ErrWithoutOAuth", func(t *testing.T) {
 		addr, _ := startProcessArgs(t, "-data :memory: -cert "+certFile+" -key "+keyFile)
 		_, err := client(addr).CreateTable(ctx, "Tokens", nil)
+		// Refused as Azure refuses a token: 401 with a bearer challenge. The server reads
+		// no token without -oauth, so the challenge names no tenant of the token's.
 		var re *azcore.ResponseError
-		if !errors.As(err, &re) || re.StatusCode != http.StatusForbidden || re.ErrorCode != "AuthenticationFailed" {
-			t.Fatalf("err %v, want 403 AuthenticationFailed", err)
+		if !errors.As(err, &re) || re.StatusCode != http.StatusUnauthorized || re.ErrorCode != "InvalidAuthenticationInfo" {
+			t.Fatalf("err %v, want 401 InvalidAuthenticationInfo", err)
+		}
+		want := "Bearer authorization_uri=https://login.microsoftonline.com/common/oauth2/authorize resource_id=https://storage.azure.com"
+		if got := re.RawResponse.Header.Get("WWW-Authenticate"); got != want {
+			t.Fatalf("WWW-Authenticate %q, want %q", got, want)
 		}
 	})
 	t.Run("ErrOAuthWithoutHTTPS", func(t *testing.T) {

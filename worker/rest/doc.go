@@ -24,11 +24,13 @@
 //     matching rule (cors.go).
 //  3. The resource (resource.go) and the operation (routes.go, one table of every
 //     operation); merge arrives as PATCH, MERGE, or POST with X-HTTP-Method.
-//  4. Authentication by Shared Key, Shared Key Lite, table SAS or account SAS
-//     (worker/rest/auth), then authorization of the operation: per entity for SAS key ranges,
-//     and per operation inside a batch.
+//  4. Authentication by Shared Key, Shared Key Lite, table SAS or account SAS, or with
+//     Options.Tokens a bearer token (worker/rest/auth), then authorization of the
+//     operation: per entity for SAS key ranges, and per operation inside a batch.
 //  5. The operation, in one store transaction; errors are answered with the code, status
-//     and message core/azerr chooses (fail.go writes them as JSON or XML).
+//     and message core/azerr chooses (fail.go writes them as JSON or XML). A refused
+//     bearer token is 401 InvalidAuthenticationInfo with Azure's bearer challenge
+//     (WWW-Authenticate); every other authentication failure is 403.
 //
 // # Formats
 //

@@ -11,10 +11,13 @@ import (
 )
 
 // fail answers err as the service does: the status and code azerr chooses, in JSON, or in
-// XML for the XML operations.
+// XML for the XML operations; a refused bearer token with its challenge.
 func (c *call) fail(err error) {
 	a := toAPIError(err)
 	c.w.Header().Set("x-ms-error-code", a.Code)
+	if ch := authChallenge(err); ch != "" {
+		c.w.Header().Set("WWW-Authenticate", ch)
+	}
 	if !c.bodyRead && c.r.ContentLength != 0 {
 		// Answer at once: net/http would first wait for a body left unread, which a
 		// request refused before its body (such as one that fails authentication) may
@@ -41,6 +44,15 @@ func authDetail(err error) string {
 	var ae *auth.AuthError
 	if errors.As(err, &ae) {
 		return ae.Detail
+	}
+	return ""
+}
+
+// authChallenge returns the WWW-Authenticate value of an auth error, if any.
+func authChallenge(err error) string {
+	var ae *auth.AuthError
+	if errors.As(err, &ae) {
+		return ae.Challenge
 	}
 	return ""
 }

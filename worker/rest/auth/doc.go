@@ -1,12 +1,14 @@
 // Package auth authenticates and authorizes Azure Table service requests the way Azure
-// Storage does: Shared Key, Shared Key Lite, table (service) SAS and account SAS.
+// Storage does: Shared Key, Shared Key Lite, table (service) SAS and account SAS, and
+// OAuth bearer tokens through a TokenVerifier (bearer.go).
 //
 // Verify turns an HTTP request into a Principal; Principal.Authorize then checks that the
 // principal may perform one operation, described by an Access (For builds the Access of
 // each Table service operation from Azure's permission tables). Every failure is an
 // *AuthError that wraps one of the sentinel errors below, each declared with its Azure
-// error code (core/azerr); the AuthError adds, for AuthenticationFailed, the
-// AuthenticationErrorDetail (AuthError.Detail).
+// error code (core/azerr); the AuthError adds, for AuthenticationFailed and
+// InvalidAuthenticationInfo, the AuthenticationErrorDetail (AuthError.Detail), and for a
+// refused bearer token (ErrInvalidToken, 401) the bearer challenge (AuthError.Challenge).
 //
 // # Rules and choices
 //

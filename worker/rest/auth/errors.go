@@ -12,6 +12,11 @@ var (
 	// ErrAuthenticationFailed means the request's credentials are missing, malformed,
 	// expired or do not match: Azure's 403 AuthenticationFailed.
 	ErrAuthenticationFailed = azerr.New(azerr.AuthenticationFailed, "server failed to authenticate the request")
+	// ErrInvalidToken means an OAuth bearer token is malformed, outside its lifetime, not
+	// issued by Microsoft Entra ID or not meant for this account, or that the server takes
+	// no bearer tokens: Azure's 401 InvalidAuthenticationInfo, answered with a bearer
+	// challenge (AuthError.Challenge).
+	ErrInvalidToken = azerr.New(azerr.InvalidAuthenticationInfo, "bearer token is not valid")
 	// ErrAuthorizationFailure means the credentials are valid but do not cover the
 	// resource, such as a table SAS used for another table: 403 AuthorizationFailure.
 	ErrAuthorizationFailure = azerr.New(azerr.AuthorizationFailure, "request is not authorized to perform this operation")
@@ -39,11 +44,14 @@ var (
 )
 
 // AuthError is an authentication or authorization failure: one of the sentinel errors and
-// a detail for people (for AuthenticationFailed, Azure's AuthenticationErrorDetail; for
-// AuthorizationSourceIPMismatch, the client address).
+// a detail for people (for AuthenticationFailed and InvalidAuthenticationInfo, Azure's
+// AuthenticationErrorDetail; for AuthorizationSourceIPMismatch, the client address).
 type AuthError struct {
 	Err    error  // one of the sentinel errors of this package
 	Detail string // may be empty
+	// Challenge is, for ErrInvalidToken, the value of the WWW-Authenticate header to answer
+	// with (BearerChallenge); empty otherwise.
+	Challenge string
 }
 
 // Error implements error.

@@ -29,7 +29,8 @@ type Request struct {
 	Policies      Policies
 	Now           time.Time // zero means time.Now()
 	Secure        bool      // the request came over https (for spr=https, and bearer tokens)
-	// Tokens verifies OAuth bearer tokens (Authorization: Bearer …); nil refuses them.
+	// Tokens verifies OAuth bearer tokens (Authorization: Bearer …); nil refuses them all
+	// (ErrInvalidToken).
 	Tokens   TokenVerifier
 	ClientIP uri.Addr // the client's address (for sip; a request with an Authorization header never reads it); the zero Addr when unknown
 	// Query is the request's query string, parsed once by the caller; nil means
@@ -48,8 +49,9 @@ func (r *Request) now() time.Time {
 	return r.Now
 }
 
-// Verify authenticates a request by Shared Key, Shared Key Lite, table SAS or account SAS.
-// Every failure is an *AuthError; an error from Policies is returned wrapped as it is.
+// Verify authenticates a request by Shared Key, Shared Key Lite, table SAS, account SAS or
+// (with Request.Tokens) bearer token. Every failure is an *AuthError; an error from
+// Policies is returned wrapped as it is.
 func Verify(r Request) (*Principal, error) {
 	if r.HTTP == nil || r.HTTP.URL == nil {
 		return nil, authFailed("no request")
@@ -58,7 +60,7 @@ func Verify(r Request) (*Principal, error) {
 		r.Query, _ = uri.ParseQuery(r.HTTP.URL.RawQuery)
 	}
 	if h := r.HTTP.Header.Get("Authorization"); h != "" {
-		if token, ok := strings.CutPrefix(h, "Bearer "); ok && r.Tokens != nil {
+		if token, ok := strings.CutPrefix(h, "Bearer "); ok {
 			return verifyBearer(&r, strings.TrimSpace(token))
 		}
 		return verifySharedKey(&r, h)

@@ -37,20 +37,23 @@ var tableDomains = []string{"table.core.windows.net", "table.core.chinacloudapi.
 // its application ID.
 var storageAudiences = []string{"https://storage.azure.com", "https://storage.azure.com/", "e406a681-f3d4-42a8-90b6-c2b029497af1"}
 
-// claims are the claims of a token that Tokens checks.
+// claims are the claims of a token that Tokens checks, and its tenant.
 type claims struct {
 	Aud json.RawMessage `json:"aud"`
 	Iss string          `json:"iss"`
 	Nbf *float64        `json:"nbf"`
 	Exp *float64        `json:"exp"`
+	Tid string          `json:"tid"`
 }
 
-// VerifyToken checks token's claims for the request's account.
+// VerifyToken checks token's claims for the request's account. A token refused is
+// auth.ErrInvalidToken, whose challenge names the token's tenant.
 func (Tokens) VerifyToken(r *auth.Request, token string) (*auth.Principal, error) {
 	c, err := readClaims(token)
 	if err != nil {
 		return nil, err
 	}
+	failed := func(detail string) error { return auth.TokenRefused(c.tenant(), detail) }
 	now := r.Now
 	if now.IsZero() {
 		now = time.Now()
@@ -74,7 +77,7 @@ func (Tokens) VerifyToken(r *auth.Request, token string) (*auth.Principal, error
 func readClaims(token string) (*claims, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
-		return nil, failed("The bearer token is not a JWT.")
+		return nil, auth.TokenRefused("", "The bearer token is not a JWT.")
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
 	var c claims
@@ -82,9 +85,25 @@ func readClaims(token string) (*claims, error) {
 		err = json.Unmarshal(raw, &c)
 	}
 	if err != nil {
-		return nil, failed("The bearer token's claims do not decode.")
+		return nil, auth.TokenRefused("", "The bearer token's claims do not decode.")
 	}
 	return &c, nil
+}
+
+// tenant is the tenant a token names: its tid claim, else the first path segment of an
+// issuer of Microsoft Entra ID (https://sts.windows.net/{tenant}/,
+// https://login.microsoftonline.com/{tenant}/v2.0), else "".
+func (c *claims) tenant() string {
+	if c.Tid != "" {
+		return c.Tid
+	}
+	for _, p := range entraIssuers {
+		if rest, ok := strings.CutPrefix(c.Iss, p); ok {
+			tenant, _, _ := strings.Cut(rest, "/")
+			return tenant
+		}
+	}
+	return ""
 }
 
 // unixTime is the time of a JWT NumericDate.
@@ -138,9 +157,4 @@ func tableAudienceOf(aud string) string {
 		}
 	}
 	return ""
-}
-
-// failed is the AuthenticationFailed error of a token, with Azure's detail.
-func failed(detail string) error {
-	return &auth.AuthError{Err: auth.ErrAuthenticationFailed, Detail: detail}
 }
