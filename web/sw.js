@@ -14,7 +14,7 @@
 // Bump VERSION when this file's list or logic changes: the new worker then starts from a
 // fresh cache and deletes the old ones.
 
-const VERSION = "tabletop-shell-v7";
+const VERSION = "tabletop-shell-v8";
 const PREFIX = "tabletop-shell-";
 
 /**
@@ -25,7 +25,7 @@ const PREFIX = "tabletop-shell-";
  * reads it there without a request, so a second copy here would only double the 4.9 MB
  * the origin stores.
  */
-const SHELL = ["./", "playground/app.js", "playground/csv.js", "playground/samples.js", "playground/sync.js", "playground/style.css", "dist/tabletop.js"];
+const SHELL = ["./", "playground/app.js", "playground/csv.js", "playground/indexes.js", "playground/resize.js", "playground/samples.js", "playground/share.js", "playground/sync.js", "playground/style.css", "dist/tabletop.js"];
 
 /** ENGINE is the engine's wasm, which the worker leaves to the module's own cache (see SHELL). */
 const ENGINE = "dist/tabletop.wasm";

@@ -131,7 +131,7 @@ test("offline: a reload rewrites a cached file only when the server's copy chang
   const file = "/dist/tabletop.js";
   // The Date the server sent with the cached file: a rewrite stores a later one.
   const cachedDate = () =>
-    page.evaluate(async (url) => (await (await caches.open("tabletop-shell-v7")).match(url)).headers.get("Date"), server.url + file.slice(1));
+    page.evaluate(async (url) => (await (await caches.open("tabletop-shell-v8")).match(url)).headers.get("Date"), server.url + file.slice(1));
   const reloadAndRefresh = async () => {
     const before = server.served[file];
     await page.reload();

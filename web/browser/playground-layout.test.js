@@ -3,45 +3,8 @@
 // the grid sorts by a column on a click of its header, and back on a second.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { serve } from "./serve.js";
-import { launch } from "./chromium.js";
-
-const web = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-/**
- * openPlayground serves web/, opens the playground in a fresh Chromium profile (closed
- * when the test ends), before(page) run ahead of loading it, and resolves with the page
- * once the engine is ready.
- */
-async function openPlayground(t, before = async () => {}) {
-  const server = await serve(web);
-  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-playground-")));
-  t.after(async () => (await b.close(), server.close()));
-  const page = await b.ctx.newPage();
-  await before(page);
-  await page.goto(server.url);
-  await page.waitForSelector("text=ready in");
-  return page;
-}
-
-/** layoutProblems lists what is wrong with the page's layout now. */
-const layoutProblems = (page) =>
-  page.evaluate(() => {
-    const out = [];
-    const w = window.innerWidth;
-    if (document.documentElement.scrollWidth > w) out.push(`page wider than the window by ${document.documentElement.scrollWidth - w} px`);
-    for (const el of document.querySelectorAll("button, input, select, textarea, a, label.button")) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || el.closest("[hidden]") || el.type === "file") continue;
-      const scroller = el.closest(".results");
-      if (!scroller && (r.left < -1 || r.right > w + 1)) out.push(`${el.outerHTML.slice(0, 60)} off the screen (${Math.round(r.left)}..${Math.round(r.right)} of ${w})`);
-    }
-    return out;
-  });
+import { join } from "node:path";
+import { openPlayground, layoutProblems, web } from "./playground-page.js";
 
 for (const [width, height] of [[390, 844], [1280, 800]]) {
   for (const scheme of ["light", "dark"]) {
@@ -265,7 +228,7 @@ test("the grid's columns can be hidden, and its cells walked and edited from the
   const page = await openPlayground(t);
   await page.click('#tables li[data-name="People"] span');
   await page.waitForFunction(() => document.querySelectorAll("#results tbody tr").length > 1);
-  await page.click(".columns summary");
+  await page.click("details.columns:not(.indexes) > summary");
   await page.uncheck('#columns input[value="timestamp"]');
   assert.equal(await page.locator('#results th[data-col="timestamp"]').count(), 0, "timestamp hidden");
   await page.check('#columns input[value="timestamp"]');

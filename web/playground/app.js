@@ -2,6 +2,9 @@
 
 import { toCSV, fromCSV } from "./csv.js";
 import { SAMPLES, runSample } from "./samples.js";
+import { columnStyle, grip, wireResize } from "./resize.js";
+import { showIndexes } from "./indexes.js";
+import { MAX_LINK, packRows, unpackRows } from "./share.js";
 
 const $ = (sel) => document.querySelector(sel);
 const TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
@@ -31,7 +34,9 @@ export async function start(base) {
   window.tabletop = { T, store };
   const theme = localStorage.getItem("tabletop-theme") ?? (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
   setTheme(theme);
-  if ((await firstTables()).length === 0) await loadSample();
+  const fresh = (await firstTables()).length === 0;
+  if (fresh) await loadSample();
+  await act(null, () => openLinkedTable(fresh));
   $("#status").textContent = `ready in ${Math.round(performance.now() - t0)} ms · stored in IndexedDB`;
   wire();
   await refreshTables();
@@ -58,6 +63,7 @@ function wire() {
   $("#prev").onclick = () => act(null, () => runQuery(pageIndex - 1));
   $("#total").onclick = () => act(null, countAll);
   wireSamples();
+  wireResize($("#results"), () => table);
   $("#builder").onsubmit = (ev) => act(ev, addCondition);
   $("#add-prop").onclick = () => addProp();
   $("#editor").onsubmit = (ev) => act(ev, () => saveEntity(ev.submitter.value), "#editor-error");
@@ -180,7 +186,53 @@ function wireSamples() {
     out.textContent += "done\n";
     await refreshTables();
   }, "#sample-error");
+  $("#share").onclick = () => act(null, shareTable, "#sample-error");
   if (SAMPLES[asked]) f.requestSubmit();
+}
+
+/**
+ * shareTable makes a link that opens the playground with the sample shown and the table
+ * shown, its entities and their types, and offers it (and copies it, where allowed).
+ */
+async function shareTable() {
+  const rows = [];
+  for await (const e of new T.TableClient(store, table).listEntities({ disableTypeConversion: true })) {
+    const { etag, timestamp, ...rest } = e;
+    rows.push(rest);
+  }
+  const packed = await packRows(rows);
+  if (packed.length > MAX_LINK) {
+    throw Object.assign(new Error(`${table} is too large for a link (${rows.length} entities); export it instead`), { code: "InvalidInput", statusCode: 400 });
+  }
+  const url = new URL(location.href);
+  url.hash = new URLSearchParams({ sample: $("#samples").sample.value, table, rows: packed }).toString();
+  const a = $("#share-link");
+  a.href = url.href;
+  a.hidden = false;
+  await navigator.clipboard?.writeText(url.href).catch(() => {});
+}
+
+/**
+ * openLinkedTable loads the table a link carries (#table=Name&rows=…, from shareTable):
+ * created if missing; a table of that name that holds entities is replaced if the store
+ * is fresh (its sample data was just made) or the user agrees, and kept otherwise.
+ */
+async function openLinkedTable(fresh) {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const name = hash.get("table"), packed = hash.get("rows");
+  if (!name || !packed) return;
+  const rows = await unpackRows(packed);
+  const client = new T.TableClient(store, name);
+  let has = false;
+  try {
+    for await (const page of client.listEntities().byPage({ maxPageSize: 1 })) has = page.length > 0;
+  } catch (e) {
+    if (e.code !== "TableNotFound") throw e;
+  }
+  if (has && !fresh && !confirm(`Replace table ${name} with the ${rows.length} entities of the link?`)) return;
+  if (has) await service.deleteTable(name);
+  await upsertAll(name, rows);
+  table = name;
 }
 
 /** countAll counts the entities the query matches, reading their keys only, page by page. */
@@ -262,10 +314,11 @@ function renderResults(rows) {
   const shown = sort.col && cols.includes(sort.col) ? [...rows].sort((a, b) => sort.dir * compareCells(a[sort.col], b[sort.col])) : rows;
   const order = (c) => (c !== sort.col ? "none" : sort.dir > 0 ? "ascending" : "descending");
   const head = `<th class="pick"><input type="checkbox" aria-label="select every row"></th>` +
-    cols.map((c) => `<th data-col="${escapeHTML(c)}" aria-sort="${order(c)}" title="sort by ${escapeHTML(c)}">${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small></th>`).join("");
-  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}"><td class="pick"><input type="checkbox" aria-label="select row"></td>` + cols.map((c) => cell(r[c]).replace("<td", `<td tabindex="-1" data-col="${escapeHTML(c)}"`)).join("") + "</tr>").join("");
+    cols.map((c) => `<th data-col="${escapeHTML(c)}"${columnStyle(table, c)} aria-sort="${order(c)}" title="sort by ${escapeHTML(c)}">${escapeHTML(c)} <small>${typeOf(rows.find((r) => r[c]?.type)?.[c])}</small>${grip(escapeHTML(c))}</th>`).join("");
+  const body = shown.map((r) => `<tr data-i="${rows.indexOf(r)}"><td class="pick"><input type="checkbox" aria-label="select row"></td>` + cols.map((c) => cell(r[c]).replace("<td", `<td tabindex="-1" data-col="${escapeHTML(c)}"${columnStyle(table, c)}`)).join("") + "</tr>").join("");
   $("#results").innerHTML = `<thead><tr>${head}</tr></thead><tbody>${body}</tbody>`;
   builderProperties(cols, rows);
+  showIndexes($("#indexes"), new T.TableClient(store, table), cols.filter((c) => !SYSTEM.includes(c)), act, () => runQuery(pageIndex)).catch((e) => showError(e));
   picked(rows);
   $("#results").onchange = (ev) => {
     if (ev.target.closest("thead")) for (const box of $("#results").querySelectorAll("tbody .pick input")) box.checked = ev.target.checked;
