@@ -115,8 +115,11 @@ bench: worker
 bench-sync: web worker
 	cd web && npm ci --no-audit --no-fund && node bench/sync.js && node bench/sync-live.js
 
-# The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one table.
+# The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one
+# table; then the playground's first paint and first usable grid (AGAINST=dir/web: beside
+# another checkout's, built with make web).
 bench-web: web
 	cd web && npm ci --no-audit --no-fund
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	cd web && node bench/run.js
+	cd web && node bench/playground.js $(if $(AGAINST),--against $(AGAINST))

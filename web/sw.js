@@ -77,12 +77,19 @@ function shellKey(url) {
   return SHELL_DIRS.some((d) => href.startsWith(here(d))) ? href : undefined;
 }
 
+/**
+ * REFRESH_AFTER is how long, in ms, a file answered from the cache waits before it is
+ * refreshed: the page's own requests and its start go first, the revalidations after.
+ */
+const REFRESH_AFTER = 2000;
+
 /** fromCache answers from the cache, refreshing it in the background; on a miss, from the network. */
 async function fromCache(request, key, event) {
   const cache = await caches.open(VERSION);
   const cached = await cache.match(key);
   if (!cached) return refresh(cache, key);
-  event.waitUntil(refresh(cache, key, cached).then((res) => res.body?.cancel(), () => {})); // offline: keep what we have
+  const later = new Promise((r) => setTimeout(r, REFRESH_AFTER));
+  event.waitUntil(later.then(() => refresh(cache, key, cached)).then((res) => res.body?.cancel(), () => {})); // offline: keep what we have
   if (request.method === "HEAD") return new Response(null, { status: cached.status, headers: cached.headers });
   return cached;
 }

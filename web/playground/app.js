@@ -1,10 +1,11 @@
 // The Tabletop playground: a small table browser over the public module API.
 
-import { toCSV, fromCSV } from "./csv.js";
-import { SAMPLES, runSample } from "./samples.js";
-import { columnStyle, grip, wireResize } from "./resize.js";
-import { showIndexes } from "./indexes.js";
-import { MAX_LINK, packRows, unpackRows } from "./share.js";
+// The page's own modules are imported when needed rather than before this module runs,
+// which would put their requests ahead of the engine's on the way to the first grid: the
+// grid's (resize.js, indexes.js) while the engine loads, the panels' after the grid shows.
+const gridParts = Promise.all(["./resize.js", "./indexes.js"].map((m) => import(m)));
+const panelParts = () => Promise.all(["./csv.js", "./samples.js", "./share.js"].map((m) => import(m)));
+let toCSV, fromCSV, SAMPLES, runSample, columnStyle, grip, wireResize, showIndexes, MAX_LINK, packRows;
 
 const $ = (sel) => document.querySelector(sel);
 const TYPES = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
@@ -32,14 +33,16 @@ export async function start(base) {
   }
   service = new T.TableServiceClient(store);
   window.tabletop = { T, store };
+  [{ columnStyle, grip, wireResize }, { showIndexes }] = await gridParts;
   const theme = localStorage.getItem("tabletop-theme") ?? (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
   setTheme(theme);
   const fresh = (await firstTables()).length === 0;
   if (fresh) await loadSample();
   await act(null, () => openLinkedTable(fresh));
-  $("#status").textContent = `ready in ${Math.round(performance.now() - t0)} ms · stored in IndexedDB`;
+  await refreshTables(); // the grid first: the panels below it are wired after
+  [{ toCSV, fromCSV }, { SAMPLES, runSample }, { MAX_LINK, packRows }] = await panelParts();
   wire();
-  await refreshTables();
+  $("#status").textContent = `ready in ${Math.round(performance.now() - t0)} ms · stored in IndexedDB`;
   const { startSync } = await import(new URL(base + "playground/sync.js", document.baseURI).href);
   isSynced = startSync(T, store, (name, select) => act(null, () => (select || name === table ? refreshTables(select ? name : undefined) : undefined)));
   await refreshTables();
@@ -221,6 +224,7 @@ async function openLinkedTable(fresh) {
   const hash = new URLSearchParams(location.hash.slice(1));
   const name = hash.get("table"), packed = hash.get("rows");
   if (!name || !packed) return;
+  const { unpackRows } = await import("./share.js");
   const rows = await unpackRows(packed);
   const client = new T.TableClient(store, name);
   let has = false;
