@@ -68,6 +68,25 @@ test("playground: connect to the server, sync a table, see both sides' writes", 
   await page.waitForSelector('#conflicts li:has-text("uk/ada")');
   await page.waitForFunction(() => document.querySelector("#props .prop input:nth-of-type(2)")?.value === "Ada (server)");
 
+  // Pause: an edit in the page queues (the pending count says so) and the server's writes
+  // wait; Resume sends the one and brings the other, and the page loads paused.
+  await page.click('#sync-status button[data-pause="people"]');
+  await page.waitForSelector('#sync-status li[data-table="people"] .state:text-is("paused")');
+  await page.fill("#editor [name=rk]", "eve");
+  await page.fill("#props .prop input >> nth=1", "Eve");
+  await page.click("#editor button[value=create]");
+  await page.waitForSelector('#sync-status li[data-table="people"] .pending:text-is("1 pending")');
+  await people.upsertEntity({ partitionKey: "uk", rowKey: "fay", name: "Fay" });
+  await page.reload();
+  await page.waitForSelector('#sync-status li[data-table="people"] .state:text-is("paused")');
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(await people.getEntity("uk", "eve").catch((e) => e.statusCode), 404, "a paused sync pushed");
+  assert.equal(await page.locator('#results td:text-is("Fay")').count(), 0, "a paused sync pulled");
+  await page.click('#sync-status button[data-resume="people"]');
+  await page.waitForSelector('#results td:text-is("Fay")');
+  await page.waitForSelector('#sync-status li[data-table="people"] .pending:text-is("0 pending")');
+  assert.equal((await people.getEntity("uk", "eve")).name, "Eve");
+
   // Stop: the table stays, as a local one; the server's later writes do not arrive.
   await page.click('#sync-status button[data-stop="people"]');
   await page.waitForFunction(() => !document.querySelector('#sync-status li[data-table="people"]'));

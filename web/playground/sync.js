@@ -1,12 +1,14 @@
 // The playground's Server panel: connect to an Azure Table endpoint (by default the
 // server that serves the page, as under `make run`), list its tables, and sync one into
-// the browser with TableSync, its status shown. Synced tables are remembered (in
-// localStorage) and resume syncing when the page loads again.
+// the browser with TableSync, its status shown. A sync pauses (local edits queue, the
+// server's wait) and resumes, or stops. Synced tables are remembered (in localStorage),
+// paused or not, and pick up where they were when the page loads again.
 
 const $ = (sel) => document.querySelector(sel);
 const DEV_ACCOUNT = "devstoreaccount1";
 const DEV_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 const SAVED = "tabletop-playground-sync";
+const PAUSED = "tabletop-playground-sync-paused";
 
 let T, store, onLocalChange;
 const syncs = new Map(); // local table name → TableSync
@@ -26,8 +28,10 @@ export function startSync(module, s, refresh) {
     if (name) syncTable(name).catch(showError);
   };
   $("#sync-status").onclick = (ev) => {
-    const name = ev.target.closest("button")?.dataset.stop;
-    if (name) stopSync(name).catch(showError);
+    const { stop, pause, resume } = ev.target.closest("button")?.dataset ?? {};
+    if (stop) stopSync(stop).catch(showError);
+    if (pause) pauseSync(pause).catch(showError);
+    if (resume) resumeSync(resume);
   };
   for (const name of saved()) syncTable(name, true).catch(showError);
   return (name) => syncs.has(name);
@@ -42,10 +46,34 @@ async function stopSync(name) {
   if (!sync) return;
   syncs.delete(name);
   forget(name);
+  setPaused(name, false);
   await sync.stop();
   renderStatus();
   onLocalChange(name, true);
   if ($("#remote-tables").children.length) await connect();
+}
+
+/**
+ * pauseSync stops a table's sync from reaching the server, keeping it synced: local edits
+ * queue (the pending count follows them) until resumeSync pushes them and pulls the
+ * server's changes of the meantime.
+ */
+async function pauseSync(name) {
+  const sync = syncs.get(name);
+  if (!sync) return;
+  setPaused(name, true);
+  await sync.stop();
+  await sync.track(); // the pending count, which stop leaves
+  renderStatus();
+}
+
+/** resumeSync starts a paused table's sync again. */
+function resumeSync(name) {
+  const sync = syncs.get(name);
+  if (!sync) return;
+  setPaused(name, false);
+  sync.start({ interval: 10_000 });
+  renderStatus();
 }
 
 function credential() {
@@ -84,18 +112,20 @@ async function syncTable(name, resumed = false) {
   local.on("change", (c) => c.remote && onLocalChange(name));
   await sync.track();
   onLocalChange(name, true);
-  sync.start({ interval: 10_000 });
+  if (!paused().includes(name)) sync.start({ interval: 10_000 });
   renderStatus();
 }
 
 function renderStatus() {
   $("#sync-status").innerHTML = [...syncs].map(([name, s]) => {
     const st = s.status;
-    const state = st.error ? `<b class="bad">${escapeHTML(st.error.code ?? "error")}</b>` : st.syncing ? "syncing…" : st.lastSync ? "synced" : "waiting";
+    const held = paused().includes(name);
+    const state = held ? "paused" : st.error ? `<b class="bad">${escapeHTML(st.error.code ?? "error")}</b>` : st.syncing ? "syncing…" : st.lastSync ? "synced" : "waiting";
+    const toggle = held ? `<button type="button" data-resume="${escapeHTML(name)}">Resume</button>` : `<button type="button" data-pause="${escapeHTML(name)}">Pause</button>`;
     const when = st.lastSync ? ` · last sync ${st.lastSync.toLocaleTimeString()}` : "";
     const online = st.online === false ? " · offline" : "";
     const mode = st.pull ? ` · ${st.pull === "changes" ? "change feed" : "Timestamp pulls"}` : "";
-    return `<li data-table="${escapeHTML(name)}"><b>${escapeHTML(name)}</b>: <span class="state">${state}</span> · <span class="pending">${st.pending ?? "?"} pending</span>${online}${when}${mode} <button type="button" data-stop="${escapeHTML(name)}">Stop</button></li>`;
+    return `<li data-table="${escapeHTML(name)}"><b>${escapeHTML(name)}</b>: <span class="state">${state}</span> · <span class="pending">${st.pending ?? "?"} pending</span>${online}${when}${mode} ${toggle} <button type="button" data-stop="${escapeHTML(name)}">Stop</button></li>`;
   }).join("");
 }
 
@@ -116,12 +146,20 @@ function showError(e) {
   el.textContent = e.code ? `${e.code} · HTTP ${e.statusCode}: ${e.message}` : String(e);
 }
 
-function saved() {
+/** saved lists the tables the page syncs (key SAVED), or those paused (key PAUSED). */
+function saved(key = SAVED) {
   try {
-    return JSON.parse(localStorage.getItem(SAVED) ?? "[]");
+    return JSON.parse(localStorage.getItem(key) ?? "[]");
   } catch {
     return [];
   }
+}
+
+const paused = () => saved(PAUSED);
+
+function setPaused(name, on) {
+  const list = paused().filter((n) => n !== name);
+  localStorage.setItem(PAUSED, JSON.stringify(on ? [...list, name] : list));
 }
 
 function forget(name) {
