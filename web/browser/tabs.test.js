@@ -35,6 +35,23 @@ async function twoTabs(t, name) {
   return { b, pages };
 }
 
+test("store.sync() makes a read see every write another tab resolved, its message or not", async (t) => {
+  const { pages: [one, two] } = await twoTabs(t, "sync-read");
+  // Tab two hears nothing from now on: as a tab whose message is still on its way.
+  await two.evaluate(() => (globalThis.store._channel.onmessage = null));
+  for (let i = 0; i < 20; i++) {
+    await one.evaluate((i) => globalThis.c.upsertEntity({ partitionKey: "p", rowKey: `r${i}`, i }), i);
+    const [before, after] = await two.evaluate(async (i) => {
+      const read = () => globalThis.c.getEntity("p", `r${i}`).then((e) => e.i, (e) => e.code);
+      const before = await read();
+      await globalThis.store.sync();
+      return [before, await read()];
+    }, i);
+    assert.equal(before, "ResourceNotFound", `write ${i} read before sync`);
+    assert.equal(after, i, `write ${i} read after sync`);
+  }
+});
+
 test("two tabs share one store: each reads the other's resolved writes, and _subscribe sees them", async (t) => {
   const { pages: [one, two] } = await twoTabs(t, "shared");
   for (let i = 0; i < 20; i++) {
