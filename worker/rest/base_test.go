@@ -19,7 +19,7 @@ func TestBaseCache_Get(t *testing.T) {
 		}
 	}
 	t.Run("Allocs", func(t *testing.T) {
-		if n := testing.AllocsPerRun(10, func() { b.get("http", "localhost:1", "/", "a") }); n != 0 {
+		if n := testing.AllocsPerRun(1000, func() { b.get("http", "localhost:1", "/", "a") }); n != 0 {
 			t.Errorf("a repeated base allocates %.0f times", n)
 		}
 	})
