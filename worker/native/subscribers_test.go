@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -107,4 +108,38 @@ func sampleRSS(t *testing.T, pid int) int64 {
 		rss = max(rss, residentBytes(t, pid))
 	}
 	return rss
+}
+
+// TestSubscribers_Vanish holds 200 change feed requests (wait=30) on a server run in this
+// process, then closes their connections, as clients killed or cut off do: the server's
+// goroutines come back to what they were within seconds, not when the waits end.
+func TestSubscribers_Vanish(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds 200 connections")
+	}
+	s := start(t, config{data: memoryData, quiet: true, web: "none"})
+	addr := strings.TrimPrefix(s.url, "http://")
+	signed(t, addr, "POST", "/devstoreaccount1/Tables", `{"TableName":"live"}`)
+	end := signed(t, addr, "GET", "/devstoreaccount1/live()?comp=changes", "").Header.Get(rest.CheckpointHeader)
+	base := runtime.NumGoroutine()
+	conns := make([]net.Conn, 200)
+	for i := range conns {
+		conns[i] = subscribe(t, addr, end)
+	}
+	settle := func(want func(n int) bool) int {
+		n := runtime.NumGoroutine()
+		for deadline := time.Now().Add(5 * time.Second); !want(n) && time.Now().Before(deadline); n = runtime.NumGoroutine() {
+			time.Sleep(20 * time.Millisecond)
+		}
+		return n
+	}
+	if n := settle(func(n int) bool { return n >= base+len(conns) }); n < base+len(conns) {
+		t.Fatalf("%d goroutines with %d subscribers waiting, %d before", n, len(conns), base)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	if n := settle(func(n int) bool { return n <= base+10 }); n > base+10 {
+		t.Fatalf("%d goroutines 5 s after the %d subscribers went, %d before", n, len(conns), base)
+	}
 }

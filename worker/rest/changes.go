@@ -107,11 +107,15 @@ func (c *call) readChanges(req *changePage) error {
 	}
 }
 
-// waitFor waits for changed to close, for up to d and until the handler stops waits; it
-// reports whether changed closed.
+// waitFor waits for changed to close, for up to d, until the handler stops waits and
+// while the client is there (exchange.Request.Gone); it reports whether changed closed.
 func (c *call) waitFor(changed <-chan struct{}, d time.Duration) bool {
 	if d <= 0 {
 		return false
+	}
+	var gone <-chan struct{}
+	if c.r.Gone != nil {
+		gone = c.r.Gone() // a subscriber that went frees its wait
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -120,6 +124,7 @@ func (c *call) waitFor(changed <-chan struct{}, d time.Duration) bool {
 		return true
 	case <-t.C:
 	case <-c.h.stopped():
+	case <-gone:
 	}
 	return false
 }

@@ -36,6 +36,9 @@ type conn struct {
 	date    dateCache
 	scratch [24]byte // for formatting numbers
 	out     boundedWriter
+	req     *request               // the request being answered
+	goneFn  func() <-chan struct{} // c.gone, made once: each request's Gone
+	watch   *goneWatch             // the watch gone started for the request, if any
 }
 
 // boundedWriter writes to a connection, each write bounded by Server.WriteTimeout.
@@ -54,6 +57,7 @@ func (w *boundedWriter) Write(p []byte) (int, error) {
 func newConn(s *Server, rwc net.Conn) *conn {
 	c := &conn{s: s, rwc: rwc, remote: rwc.RemoteAddr().String(), first: true}
 	c.out = boundedWriter{rwc: rwc, timeout: s.WriteTimeout}
+	c.goneFn = c.gone
 	c.br = readers.Get().(*bufio.Reader)
 	c.br.Reset(rwc)
 	c.bw = writers.Get().(*bufio.Writer)
@@ -114,7 +118,10 @@ func (c *conn) awaitRequest() bool {
 func (c *conn) answer(req *request) bool {
 	w := &c.res
 	w.reset(req)
+	c.req, req.Gone = req, c.goneFn
 	c.s.Handler.Serve(w, &req.Request)
+	c.endWatch()
+	c.req = nil
 	w.finish()
 	if err := c.bw.Flush(); err != nil {
 		return false

@@ -30,6 +30,11 @@ type Request struct {
 	Secure bool
 	// RemoteAddr is the client's address, "ip:port" or a bare IP, "" if unknown.
 	RemoteAddr string
+	// Gone, when the host offers it, starts watching the client's connection and returns
+	// a channel closed if the client goes (closes or resets it) before the answer is sent,
+	// for a handler that holds its answer; a nil channel when the host cannot tell for
+	// this request. Nil when the host cannot tell at all.
+	Gone func() <-chan struct{}
 }
 
 // ResponseWriter takes one answer: its headers, then its status, then its body, as
