@@ -1,0 +1,64 @@
+// What the live sync tests share: a browser profile whose page syncs a table live with
+// TableSync.start(), and the wait for a value to arrive in it.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { TableServiceClient, AzureNamedKeyCredential } from "@azure/data-tables";
+import { launch } from "./chromium.js";
+import { DEV_KEY } from "../test/servers.js";
+
+/** web is the folder the pages are served from: web/. */
+export const web = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** cred is the development account's key, for the SDK in Node. */
+export const cred = new AzureNamedKeyCredential("devstoreaccount1", DEV_KEY);
+
+/** allowCORS lets pages of any origin call server (a native server or the edge worker). */
+export async function allowCORS(server) {
+  await new TableServiceClient(server.url, cred, { allowInsecureConnection: true }).setProperties({
+    cors: [{ allowedOrigins: "*", allowedMethods: "GET,PUT,POST,DELETE,MERGE,PATCH,OPTIONS", allowedHeaders: "*", exposedHeaders: "*", maxAgeInSeconds: 60 }],
+  });
+}
+
+/**
+ * live opens a profile whose page syncs table at url live (with the account key, or with
+ * sas, a SAS token, when given), and resolves with { value(rk, pk), write(rk, v), events,
+ * errors, page }: events lists the remote changes the page's store applied, as
+ * "pk/rk", in order.
+ */
+export async function live(t, site, url, table, { sas } = {}) {
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-live-")));
+  t.after(() => b.close());
+  const page = await b.ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${site.url}browser/blank.html`);
+  await page.evaluate(
+    async ([url, table, key, sas]) => {
+      const T = await import("/tabletop.js");
+      const client = new T.TableClient(await T.openStore("app"), "items");
+      const credential = sas ? new T.AzureSASCredential(sas) : new T.AzureNamedKeyCredential("devstoreaccount1", key);
+      const sync = new T.TableSync(client, { url, table, credential });
+      const events = [];
+      client.on("change", (c) => c.remote && events.push(`${c.partitionKey}/${c.rowKey}`));
+      sync.start({ interval: 60_000 });
+      window.app = { client, sync, events };
+    },
+    [url, table, DEV_KEY, sas],
+  );
+  const value = (rk, pk = "p") => page.evaluate(([pk, rk]) => window.app.client.getEntity(pk, rk).then((e) => e.v, () => null), [pk, rk]);
+  const write = (rk, v) => page.evaluate(([rk, v]) => window.app.client.upsertEntity({ partitionKey: "p", rowKey: rk, v }), [rk, v]);
+  const events = () => page.evaluate(() => [...window.app.events]);
+  return { value, write, events, errors, page };
+}
+
+/** arrives waits until profile holds v at (pk, rk), up to within ms, and returns how long that took. */
+export async function arrives(profile, rk, v, { pk = "p", within = 5000 } = {}) {
+  const start = performance.now();
+  while ((await profile.value(rk, pk)) !== v) {
+    if (performance.now() - start > within) throw new Error(`${pk}/${rk}=${v} not seen live after ${within} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return performance.now() - start;
+}
