@@ -23,34 +23,41 @@ export async function allowCORS(server) {
 
 /**
  * live opens a profile whose page syncs table at url live (with the account key, or with
- * sas, a SAS token, when given), and resolves with { value(rk, pk), write(rk, v), events,
- * errors, page }: events lists the remote changes the page's store applied, as
+ * sas, a SAS token, when given; polling every interval ms where the server holds no
+ * request), and resolves with { value(rk, pk), write(rk, v, pk), contents(),
+ * events, errors, page }: events lists the remote changes the page's store applied, as
  * "pk/rk", in order.
  */
-export async function live(t, site, url, table, { sas } = {}) {
+export async function live(t, site, url, table, { sas, interval = 60_000 } = {}) {
   const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-live-")));
   t.after(() => b.close());
   const page = await b.ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  if (process.env.LIVE_DEBUG) page.on("console", (m) => console.log("page:", m.text()));
   await page.goto(`${site.url}browser/blank.html`);
   await page.evaluate(
-    async ([url, table, key, sas]) => {
+    async ([url, table, key, sas, interval]) => {
       const T = await import("/tabletop.js");
       const client = new T.TableClient(await T.openStore("app"), "items");
       const credential = sas ? new T.AzureSASCredential(sas) : new T.AzureNamedKeyCredential("devstoreaccount1", key);
       const sync = new T.TableSync(client, { url, table, credential });
       const events = [];
       client.on("change", (c) => c.remote && events.push(`${c.partitionKey}/${c.rowKey}`));
-      sync.start({ interval: 60_000 });
+      sync.start({ interval });
       window.app = { client, sync, events };
     },
-    [url, table, DEV_KEY, sas],
+    [url, table, DEV_KEY, sas, interval],
   );
   const value = (rk, pk = "p") => page.evaluate(([pk, rk]) => window.app.client.getEntity(pk, rk).then((e) => e.v, () => null), [pk, rk]);
-  const write = (rk, v) => page.evaluate(([rk, v]) => window.app.client.upsertEntity({ partitionKey: "p", rowKey: rk, v }), [rk, v]);
+  const write = (rk, v, pk = "p") => page.evaluate(([pk, rk, v]) => window.app.client.upsertEntity({ partitionKey: pk, rowKey: rk, v }), [pk, rk, v]);
+  const contents = () => page.evaluate(async () => {
+    const out = {};
+    for await (const e of window.app.client.listEntities()) out[`${e.partitionKey}/${e.rowKey}`] = e.v;
+    return out;
+  });
   const events = () => page.evaluate(() => [...window.app.events]);
-  return { value, write, events, errors, page };
+  return { value, write, contents, events, errors, page };
 }
 
 /** arrives waits until profile holds v at (pk, rk), up to within ms, and returns how long that took. */

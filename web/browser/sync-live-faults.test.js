@@ -1,6 +1,7 @@
-// Live sync off the happy path, in Chromium through the native server: a subscriber whose
+// Live sync off the happy path, in Chromium: through the native server, a subscriber whose
 // SAS covers one key range hears that range only, and a server restarted in the middle of
-// a stream of writes costs the subscriber no write and applies none twice.
+// a stream of writes costs the subscriber no write and applies none twice; through the
+// edge worker, two browsers sync both ways on a table that splits under them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp } from "node:fs/promises";
@@ -8,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TableClient, generateTableSas } from "@azure/data-tables";
 import { serve } from "./serve.js";
-import { startNative } from "../test/servers.js";
+import { startNative, startEdgeWorker } from "../test/servers.js";
+import { mapOf } from "../../worker/edge/test/split-helpers.mjs";
 import { live, arrives, allowCORS, cred, web } from "./live-profile.js";
 
 test("a live subscriber whose SAS covers one key range hears that range only", async (t) => {
@@ -64,4 +66,39 @@ test("a server restarted in the middle of a stream: the live subscriber misses a
   for (const e of events) seen.set(e, (seen.get(e) ?? 0) + 1);
   assert.deepEqual([...seen].filter(([, n]) => n > 1), [], "a change applied twice");
   assert.equal(seen.size, writes);
+});
+
+test("two browsers sync both ways through an edge table that splits under them", async (t) => {
+  const server = await startEdgeWorker({ TABLETOP_DEBUG: "1", TABLETOP_SPLIT_ENTITIES: "15" });
+  if (!server) {
+    assert.ok(!process.env.TABLETOP_SYNC_EDGE, "TABLETOP_SYNC_EDGE is set: the edge must be built (make worker)");
+    return t.skip("worker/edge/build missing: run make worker");
+  }
+  t.after(() => server.stop());
+  const site = await serve(web);
+  t.after(() => site.close());
+  await allowCORS(server);
+  await new TableClient(server.url, "Shared", cred, { allowInsecureConnection: true }).createTable();
+  const [a, b] = [await live(t, site, server.url, "Shared", { interval: 300 }), await live(t, site, server.url, "Shared", { interval: 300 })];
+  for (let i = 0; i < 30; i++) {
+    await a.write(`a${i}`, i, `p${String(i % 10).padStart(2, "0")}`);
+    await b.write(`b${i}`, i, `p${String((i + 5) % 10).padStart(2, "0")}`);
+  }
+  await arrives(b, "a29", 29, { pk: "p09", within: 30_000 });
+  await arrives(a, "b29", 29, { pk: "p04", within: 30_000 });
+  const { map } = await mapOf(server.origin, "Shared");
+  assert.ok(map.ranges.length >= 2, `the table did not split: ${map.ranges.length} range`);
+  const remote = {};
+  for await (const e of new TableClient(server.url, "Shared", cred, { allowInsecureConnection: true }).listEntities()) remote[`${e.partitionKey}/${e.rowKey}`] = e.v;
+  assert.equal(Object.keys(remote).length, 60);
+  for (const [name, p] of [["a", a], ["b", b]]) {
+    let got = await p.contents();
+    for (let tries = 0; Object.keys(got).length < 60 && tries < 100; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await p.contents();
+    }
+    assert.deepEqual(got, remote, `profile ${name} holds the table`);
+  }
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  t.diagnostic(`60 entities in ${map.ranges.length} ranges`);
 });

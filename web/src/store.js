@@ -464,12 +464,20 @@ export class Store {
     this._queue.unshift(...batch.slice(ran.length));
     this._seq = from + out.sets.length;
     this._logBytes += bytesOf(out.sets.map((s) => s.cs));
-    this._noteWritten(out.sets);
-    // What another tab applies of each: a smaller message costs less to post, so the carry
-    // and total are left out. A tab writing alone posts nothing, sparing each write the
-    // post: a tab that opens reads the log, and reads it again when this one answers its
-    // greeting ("here", _receive).
-    if (out.sets.length > 0 && !this._alone) this._post({ type: "commit", from, entries: out.sets.map(({ cs, changes }) => (changes ? { cs, changes } : { cs })) });
+    try {
+      this._noteWritten(out.sets);
+      // What another tab applies of each: a smaller message costs less to post, so the
+      // carry and total are left out. A tab writing alone posts nothing, sparing each write
+      // the post: a tab that opens reads the log, and reads it again when this one answers
+      // its greeting ("here", _receive).
+      if (out.sets.length > 0 && !this._alone) this._post({ type: "commit", from, entries: out.sets.map(({ cs, changes }) => (changes ? { cs, changes } : { cs })) });
+    } catch (e) {
+      // The writes are durable: they settle whatever went wrong after (another tab that
+      // missed the message reads the log); the error is reported, not swallowed.
+      queueMicrotask(() => {
+        throw e;
+      });
+    }
     for (const w of ran) {
       if (w.error) w.reject(w.error);
       else this._emit(w.commit), w.resolve(w.json);

@@ -85,12 +85,13 @@ export async function startAzurite() {
 
 /**
  * startEdgeWorker starts the edge worker in local workerd (worker/edge, built by make
- * worker) and resolves with { url, stop }, or null when it is not built.
+ * worker), with the worker's variables vars, and resolves with { url, origin, stop }, or
+ * null when it is not built.
  */
-export async function startEdgeWorker() {
+export async function startEdgeWorker(vars = {}) {
   const runtime = join(repo, "worker", "edge", "runtime.mjs");
   if (!existsSync(join(repo, "worker", "edge", "build", "dist", "entry.js"))) return null;
   const { startEdge } = await import(runtime);
-  const edge = await startEdge({ persistDir: mkdtempSync(join(tmpdir(), "tabletop-edge-")) });
-  return { url: `${edge.url}/devstoreaccount1`, stop: edge.stop };
+  const edge = await startEdge({ persistDir: mkdtempSync(join(tmpdir(), "tabletop-edge-")), vars });
+  return { url: `${edge.url}/devstoreaccount1`, origin: edge.url, stop: edge.stop };
 }
