@@ -18,6 +18,16 @@ import { filterBounds, beyond, rangeIndex, compareKeys } from "./partition.mjs";
 /** PAGE is the most changes a page holds, and the default $top. */
 const PAGE = 1000;
 
+/**
+ * HELD_RANGES is the most ranges a waiting request of a split table is held on at once
+ * (each range's object holds it); a table in more ranges answers at once, stating a wait
+ * of 0, and its readers poll.
+ */
+const HELD_RANGES = 8;
+
+/** MAX_WAIT is the longest wait, in seconds, an object holds a change feed request (object_js.go's feedWait). */
+const MAX_WAIT = 25;
+
 const VALUE = '"value":[';
 const DELETED = '],"tabletop.deleted":[';
 
@@ -28,6 +38,8 @@ export async function changes(env, r, request) {
   const top = topText === null ? PAGE : /^\d{1,4}$/.test(topText) ? Number(topText) : 0;
   const vector = await decodeVector(url.searchParams.get("since"));
   if (!vector) return errorResponse("since is not a valid checkpoint", 400, "InvalidQueryParameterValue");
+  const waitText = url.searchParams.get("wait");
+  if (waitText !== null && !/^\d{1,9}$/.test(waitText)) return errorResponse("wait is not a whole number of seconds", 400, "InvalidQueryParameterValue");
   if (top < 1 || top > PAGE) return retrying(env, r, async (map) => passOn(await send(env, map, 0, request, null))); // the handler answers it
   let tries = 0;
   return retrying(env, r, async (map) => {
@@ -50,8 +62,10 @@ function passOn({ res, moved }) {
 
 // page reads the ranges of map in turn from where vector says, filling one page of up to
 // top changes, and answers it; null when a range was refused (the map moved on). A range
-// that a $filter bounding PartitionKey excludes is not read: its checkpoint stays.
-async function page(env, map, request, url, vector, top) {
+// that a $filter bounding PartitionKey excludes is not read: its checkpoint stays. held is
+// the wait, in seconds, the request was held already (holdRanges): the page is then
+// answered as it is.
+async function page(env, map, request, url, vector, top, held) {
   const n = map.ranges.length;
   const bounds = filterBounds(url.searchParams.get("$filter"));
   const home = rangeIndex(map, bounds.lo); // always read, so a page has an answer to build on
@@ -59,10 +73,12 @@ async function page(env, map, request, url, vector, top) {
   const read = new Map(); // range lo → its new checkpoint
   const parts = [];
   // A request may wait for a change (wait=seconds): the object of a table in one range
-  // holds it (objects.mjs, hold); across ranges the page is answered at once, stating a
-  // wait of 0, and the client polls.
+  // holds it (objects.mjs, hold); across ranges, a page with no change is held on the
+  // ranges' objects at once (holdRanges), or, past HELD_RANGES, answered at once, stating
+  // a wait of 0, and the client polls.
   const waitAsked = url.searchParams.has("wait");
   let wait = 0;
+  const ranges = []; // [index, checkpoint] of each range read
   let count = 0;
   let stop = -1; // the range the page stopped for want of room in (its turn comes last next time)
   let last;
@@ -89,6 +105,7 @@ async function page(env, map, request, url, vector, top) {
     count += body.value.length + body["tabletop.deleted"].length;
     if (n === 1) wait = body["tabletop.wait"] ?? 0;
     read.set(lo, res.headers.get("x-tabletop-checkpoint") ?? "");
+    ranges.push([i, read.get(lo)]);
     last = res;
     if (body["tabletop.more"]) {
       stop = i;
@@ -101,7 +118,48 @@ async function page(env, map, request, url, vector, top) {
     entries: map.ranges.map(({ lo }) => [lo, read.has(lo) ? read.get(lo) : sinceAt(vector, lo)]),
   };
   if (stop < 0) next.start = vector.start;
+  if (n > 1) {
+    // A split table waits when it is split in few enough ranges to hold on each: a page
+    // with changes states the wait it would have held, as one range's object does.
+    const asked = n <= HELD_RANGES ? Math.min(Number(url.searchParams.get("wait")), MAX_WAIT) : 0;
+    wait = asked;
+    if (held === undefined && count === 0 && asked > 0) {
+      const woke = await holdRanges(env, map, request, url, ranges, asked);
+      if (woke === null) return null;
+      if (woke) return page(env, map, request, url, next, top, asked); // read again from here
+    }
+  }
   return answer(last, parts, await encodeVector(next), stop >= 0, waitAsked ? wait : undefined);
+}
+
+/**
+ * holdRanges holds a change feed request that found no change in any of ranges ([index,
+ * checkpoint] of map's ranges): it asks each range's object to hold it up to seconds
+ * (objects.mjs, hold), and resolves with true once one answers with a change (or fails:
+ * the page read again shows why), false when none did in time, null when a range was
+ * refused (the map moved on). The objects that did not answer hold on until a write to
+ * their range or their time is over; what they answer then is dropped.
+ */
+function holdRanges(env, map, request, url, ranges, seconds) {
+  return new Promise((resolve) => {
+    let left = ranges.length;
+    for (const [i, since] of ranges) {
+      const u = new URL(url);
+      u.searchParams.set("since", since);
+      u.searchParams.set("$top", "1");
+      u.searchParams.set("wait", String(seconds));
+      send(env, map, i, request, null, undefined, u.href).then(
+        async ({ res, moved }) => {
+          if (moved) return resolve(null);
+          if (!res.ok) return resolve(true);
+          const body = await res.json();
+          if (body.value.length + body["tabletop.deleted"].length > 0) return resolve(true);
+          if (--left === 0) resolve(false);
+        },
+        () => resolve(true),
+      );
+    }
+  });
 }
 
 // answer builds the page from the ranges' answers: the first's head, the checkpoint and
