@@ -44,6 +44,7 @@ func fillRequest(dst *exchange.Request, u *uri.URL, r *http.Request) {
 		Method: r.Method, RequestURI: r.RequestURI, Host: r.Host,
 		Header: exchange.Header(r.Header), Body: body, ContentLength: r.ContentLength,
 		Secure: r.TLS != nil, RemoteAddr: r.RemoteAddr,
+		Gone: r.Context().Done, // net/http cancels it when the client goes
 	}
 	if r.URL != nil {
 		*u = urlOf(r.URL)

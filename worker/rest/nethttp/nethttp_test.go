@@ -1,6 +1,7 @@
 package nethttp_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -57,4 +58,30 @@ func TestHandler(t *testing.T) {
 			t.Errorf("body %q, %v", b, err)
 		}
 	})
+}
+
+// TestHandler_Gone: a handler holding its answer learns that its client went.
+func TestHandler_Gone(t *testing.T) {
+	ended := make(chan bool, 1)
+	srv := httptest.NewServer(nethttp.Handler(handlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) {
+		select {
+		case <-r.Gone():
+			ended <- true
+		case <-time.After(30 * time.Second):
+			ended <- false
+		}
+	})))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/feed", nil)
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	http.DefaultClient.Do(req)
+	select {
+	case gone := <-ended:
+		if !gone {
+			t.Fatal("the handler held its answer to the end")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler still holds 5 s after its client went")
+	}
 }
