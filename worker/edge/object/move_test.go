@@ -16,14 +16,7 @@ import (
 // values large enough that a span takes several chunks.
 func moveStore(t *testing.T) *core.Store {
 	t.Helper()
-	s, err := core.Open(core.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.CreateTable("Things"); err != nil {
-		t.Fatal(err)
-	}
+	s := thingsStore(t)
 	big := model.StringValue(strings.Repeat("x", 30<<10))
 	for p := range 20 {
 		for r := range 5 {
@@ -208,7 +201,9 @@ func FuzzAdoptFeed(f *testing.F) {
 	})
 }
 
-func TestHalfKey(t *testing.T) {
+// thingsStore is an empty store with table Things, closed when the test ends.
+func thingsStore(t *testing.T) *core.Store {
+	t.Helper()
 	s, err := core.Open(core.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +212,11 @@ func TestHalfKey(t *testing.T) {
 	if _, err := s.CreateTable("Things"); err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+func TestHalfKey(t *testing.T) {
+	s := thingsStore(t)
 	for _, pk := range []string{"a", "b", "c", "d"} {
 		for i := range 3 {
 			e := &model.Entity{PartitionKey: pk, RowKey: fmt.Sprint(i)}
