@@ -9,7 +9,7 @@ import (
 // to that key and stored form, all sharing the tree's strings: a read-only point read (Tx.Get,
 // Tx.GetRecord) looks its entity up there instead of in buntdb's tree, where a lookup
 // makes a score of string comparisons, each through two function values and a type
-// switch (a third of a point read's time in the browser). A table gets one on the
+// switch, which weigh most in the browser. A table gets one on the
 // pointAfter-th point read with no write to the table between. A write to a table with a
 // map patches it in place: the transaction collects its writes (patchPoints) and, once it
 // has committed and still under buntdb's write lock, sets or deletes their entries

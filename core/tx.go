@@ -213,7 +213,7 @@ func (tx *Tx) ascend(from, to string, fn func(k, v string) bool) error {
 	stopped := false
 	if from < end {
 		// The upper bound is checked here, by one string comparison, rather than by
-		// AscendRange, whose item comparisons cost a quarter of a scan.
+		// AscendRange, which compares each item through the index's less function.
 		err := tx.btx.AscendGreaterOrEqual("", from, func(k, v string) bool {
 			if k >= end {
 				return false
