@@ -1,11 +1,11 @@
 // Live sync. Between syncs, a TableSync running by itself (start) keeps one request on the
 // remote table's change feed open: the feed's wait parameter asks the server to hold a
 // page with no change until a write is durable (Tabletop's native server holds it up to
-// 50 s, the edge up to 25 s). A change answers it, and the sync runs at once; an empty
+// 50 s, the edge up to 30 s). A change answers it, and the sync runs at once; an empty
 // answer is asked again. So a change made on another device arrives within a round trip,
 // and an idle client makes one request per wait. An endpoint that does not wait
-// (tabletop.wait 0: an edge table split across objects) or has no change feed (Azure,
-// Azurite) is polled every interval instead.
+// (tabletop.wait 0: an edge table split across more than 8 objects) or has no change feed
+// (Azure, Azurite) is polled every interval instead.
 
 /** LIVE_WAIT is how many seconds a watch asks the server to hold it. */
 const LIVE_WAIT = 50;

@@ -71,8 +71,9 @@ func (o *Object) panicked(v any) {
 }
 
 // feedWait is the longest a table object holds a change feed request that waits for a
-// write: the glue holds it (objects.mjs, hold), as Go must not block while serving.
-const feedWait = 25 * time.Second
+// write: the glue holds it (objects.mjs, hold), as Go must not block while serving. An
+// idle subscriber asks again once per feedWait.
+const feedWait = 30 * time.Second
 
 // JSCall is binding.call(op, arg, resolve), for js.FuncOf: it runs one internal operation
 // (see Internal) and calls resolve(result, error), error being "" on success.

@@ -26,7 +26,7 @@ const PAGE = 1000;
 const HELD_RANGES = 8;
 
 /** MAX_WAIT is the longest wait, in seconds, an object holds a change feed request (object_js.go's feedWait). */
-const MAX_WAIT = 25;
+const MAX_WAIT = 30;
 
 const VALUE = '"value":[';
 const DELETED = '],"tabletop.deleted":[';
