@@ -117,9 +117,10 @@ bench-sync: web worker
 
 # The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one
 # table; then the playground's first paint and first usable grid (AGAINST=dir/web: beside
-# another checkout's, built with make web).
+# another checkout's, built with make web), and the long tasks of a first full read.
 bench-web: web
 	cd web && npm ci --no-audit --no-fund
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	cd web && node bench/run.js
 	cd web && node bench/playground.js $(if $(AGAINST),--against $(AGAINST))
+	cd web && node bench/longtasks.js

@@ -241,8 +241,9 @@ function findLogDamage(kv, head, fail) {
 /**
  * readPagesIn reads, in the transaction of kv and pages, the pages covering the start of
  * the key range [lo, hi) (PAGES_PER_READ of those dir knows, at most) and the log records
- * before seq that touch them, and calls done({ lo, hi, pages, sets }) with them (sets:
- * the records' change sets in sequence order) and the range they cover, whole pages from
+ * before seq that touch them, and calls done({ lo, hi, pages, sets, starts }) with them
+ * (sets: the records' change sets in sequence order; starts: each page's first key, when
+ * every page was read) and the range they cover, whole pages from
  * lo's page on, or fail(error). The range runs between pages dir knows; as pages are
  * never deleted, it is whole pages even if dir missed a split in it (its pages are read
  * all the same), and a record touching a key in it lists a page in it.
@@ -264,7 +265,8 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, done, fail) {
     if (got.length < last - first && dir.gen > 0) return findMissingPage(pages, range, dir.keys.slice(first, last), fail);
     const order = [...sets.keys()].sort(); // fixed-width hex: text order is sequence order
     const names = got.length === last - first ? dir.keys.slice(first, last).map(pageName) : undefined;
-    done({ lo: start, hi: end, pages: got, sets: order.map((k) => sets.get(k)), names: { pages: names, sets: order } });
+    const starts = got.length === last - first ? dir.keys.slice(first, last) : undefined; // where each page starts
+    done({ lo: start, hi: end, pages: got, sets: order.map((k) => sets.get(k)), names: { pages: names, sets: order }, starts });
   };
   const records = (range) => {
     let keys;

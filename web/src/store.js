@@ -53,7 +53,7 @@ import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
 import { damageIn } from "./idb-format.js";
 import { openIDBStorage, deleteIDBStorage, Carry } from "./idb.js";
-import { openPartial, fromHex, eachCommand, compareBytes } from "./load.js";
+import { openPartial, fromHex, eachCommand, compareBytes, yieldToPage } from "./load.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
 
@@ -81,6 +81,12 @@ const COMPACT_BYTES = 4 << 20;
  * its whole table); the next call past the budget trims back.
  */
 const CACHE_BYTES = 64 << 20;
+
+/** LOAD_SLICE is how many pages (of about 64 KiB) one call of a sliced load applies (_loadSliced). */
+const LOAD_SLICE = 2;
+
+/** SLICED_SETS_BYTES bounds the log records a sliced load hands every slice (_loadSliced). */
+const SLICED_SETS_BYTES = 256 << 10;
 
 const CHANGE_SET = 1;
 
@@ -167,16 +173,40 @@ export class Store {
     if (this._engine.failed && this._storage && !this._closed) this._reopening ??= this._reload().finally(() => (this._reopening = null));
   }
 
-  /** _load loads pages that idb.js read ({ lo, hi, pages, sets }: the log records that touch them) into the engine. */
-  _load(loaded) {
+  /**
+   * _load loads pages that idb.js read ({ lo, hi, pages, sets }: the log records that touch
+   * them) into the engine, in one call; setsCounted tells that the sets were counted against
+   * cacheBytes by an earlier slice of the same read (_loadSliced).
+   */
+  _load(loaded, setsCounted = false) {
     try {
       this._exec("loadRange", [loaded.lo, loaded.hi, ...loaded.pages, ...loaded.sets]);
     } catch (e) {
       throw e?.code === "EngineFailed" ? e : (damageIn(loaded) ?? e);
     }
-    const bytes = bytesOf(loaded.pages) + bytesOf(loaded.sets);
+    const bytes = bytesOf(loaded.pages) + (setsCounted ? 0 : bytesOf(loaded.sets));
     this._loaded.push({ lo: loaded.lo, hi: loaded.hi, bytes });
     this._loadedBytes += bytes;
+  }
+
+  /**
+   * _loadSliced loads what a read of pages brought (readPages) a few pages at a time, each
+   * slice its own key range (from its first page's start to the next slice's), letting the
+   * page's event loop run between slices: a read that loads many pages never holds the
+   * main thread for all of them. Every slice gets the log records that touch the read's
+   * pages, and the engine applies those of its own keys; records of more than
+   * SLICED_SETS_BYTES in all (a log not compacted for long) load in one call instead, as a
+   * write's transaction loads, which cannot wait.
+   */
+  async _loadSliced(read) {
+    const starts = read.starts;
+    if (!starts || read.pages.length <= LOAD_SLICE || bytesOf(read.sets) > SLICED_SETS_BYTES) return this._load(read);
+    for (let i = 0; i < read.pages.length; i += LOAD_SLICE) {
+      const j = Math.min(i + LOAD_SLICE, read.pages.length);
+      const names = { pages: read.names.pages?.slice(i, j), sets: read.names.sets };
+      this._load({ lo: starts[i], hi: j < starts.length ? starts[j] : read.hi, pages: read.pages.slice(i, j), sets: read.sets, names }, i > 0);
+      if (j < read.pages.length) await yieldToPage();
+    }
   }
 
   /**
@@ -323,7 +353,7 @@ export class Store {
         for (;;) {
           const read = await this._storage.readPages(msg.need.lo, msg.need.hi, this._seq);
           if (!read.behind) {
-            this._load(read);
+            await this._loadSliced(read);
             break;
           }
           this._absorb(await this._storage.catchUp(this._seq));
