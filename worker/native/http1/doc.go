@@ -33,9 +33,13 @@
 //   - after an answer, what the handler left of the body is read and dropped, up to
 //     256 KiB, else the connection is closed;
 //   - Server.Shutdown stops accepting, closes idle connections and waits for answers in
-//     flight.
+//     flight;
+//   - a handler that holds its answer (a change feed's wait) may ask, through
+//     exchange.Request.Gone, to learn that its client closed the connection: the
+//     connection of a request with no body is then watched until the answer (gone.go),
+//     as net/http's background read does for a request's context.
 //
 // TLS is the listener's: a *tls.Conn, or a connection that reports Secure() true (the
-// native server's, worker/native/tls.go), makes its requests' exchange.Request.Secure true. HTTP/2 and
-// protocol upgrades are not offered.
+// native server's, worker/native/tls.go), makes its requests' exchange.Request.Secure
+// true. HTTP/2 and protocol upgrades are not offered.
 package http1
