@@ -116,14 +116,17 @@ func FuzzEachCommand(f *testing.F) {
 }
 
 // captureBackend keeps the change sets a store appends, as a host's log would.
-type captureBackend struct{ log [][]byte }
+type captureBackend struct {
+	log      [][]byte
+	compacts int
+}
 
 func (b *captureBackend) Load(func(io.Reader) error, func([]byte) error) error { return nil }
 func (b *captureBackend) Append(cs []byte) error {
 	b.log = append(b.log, bytes.Clone(cs))
 	return nil
 }
-func (b *captureBackend) Compact(func(io.Writer) error) error { return nil }
+func (b *captureBackend) Compact(func(io.Writer) error) error { b.compacts++; return nil }
 func (b *captureBackend) Close() error                        { return nil }
 
 // pagedHost keeps a store as its host would: key-range pages of a snapshot plus the log
@@ -509,6 +512,32 @@ func TestStore_Partial(t *testing.T) {
 		}
 		if got, err := s.Get("alpha", "p0", "new"); err != nil || got.Timestamp == 0 {
 			t.Fatalf("entity %v, err %v", got, err)
+		}
+	})
+	t.Run("OK/NoWholeSnapshot", func(t *testing.T) {
+		// Every range resident and the log far past CompactAfter: the host compacts by
+		// pages, so the store writes no whole snapshot of its own.
+		opts := residentOpts(true)
+		opts.CompactAfter = 1 << 10
+		s, err := Open(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if err := s.LoadRange("", KeySpaceEnd); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateTable("alpha"); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 100 {
+			e := &model.Entity{PartitionKey: "p", RowKey: fmt.Sprint(i), Properties: []model.Property{{Name: "s", Value: model.StringValue(strings.Repeat("x", 100))}}}
+			if _, err := s.Apply("alpha", Op{Kind: OpInsert, Entity: e}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b := s.backend.(*captureBackend); b.compacts != 0 || len(b.log) != 101 {
+			t.Fatalf("%d compactions, %d change sets", b.compacts, len(b.log))
 		}
 	})
 	t.Run("ErrPartialIndexes", func(t *testing.T) {

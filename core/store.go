@@ -34,8 +34,9 @@ type Options struct {
 	// Partial opens the store with no key range resident: its host keeps the records
 	// elsewhere (pages of the key space) and loads the ranges a call needs with LoadRange
 	// when the call fails with ErrNeedRange. Memory then follows the ranges loaded. A
-	// partial store takes no Indexes option (declare them with Tx.CreateIndex) and writes
-	// no whole snapshot before every range is resident (see SaveRange).
+	// partial store takes no Indexes option (declare them with Tx.CreateIndex) and never
+	// compacts by itself: its host writes pages (SaveRange); Compact writes a whole
+	// snapshot only once every range is resident.
 	Partial bool
 	// ScanImageBytes is the most memory the store's scan images may take together: a
 	// read-optimised copy of a table's entities, built once the table has been scanned a
@@ -292,9 +293,10 @@ func (s *Store) commit(fn func(tx *Tx) error) (seq uint64, wrote, compact bool, 
 }
 
 // compactionDue reports whether the log has outgrown the snapshot enough to compact;
-// commitMu is held.
+// commitMu is held. A partial store is never due: its host compacts it by pages
+// (SaveRange), and a whole snapshot would be written only to be thrown away.
 func (s *Store) compactionDue() bool {
-	return s.logBytes > max(s.snapBytes+s.opts.CompactAfter, s.compactAt)
+	return s.resident == nil && s.logBytes > max(s.snapBytes+s.opts.CompactAfter, s.compactAt)
 }
 
 // CompactError returns the error of the last automatic compaction, nil once one succeeds.
