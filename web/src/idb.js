@@ -88,7 +88,7 @@
 // code of version 3, which compacts without the lock.
 
 import { RestError, dataCorrupted } from "./errors.js";
-import { compareBytes, cutPage, eachKey, yieldToPage } from "./load.js";
+import { compareBytes, cutPage, eachKey, yieldToPage, SLICE_MS } from "./load.js";
 import { Carry, DIRECTORY, Directory, KV, META, PAGES, PAGE_BYTES, TOUCHES, KEY_END, allLog, encodeHead, logEntry, logKey, logRange, logRecord, pageKey, pageName, parseHead, writeDirectory } from "./idb-format.js";
 import { upgrade } from "./idb-upgrade.js";
 
@@ -423,20 +423,28 @@ function storage(name, db, lease, durability, release) {
   }
 
   /**
-   * runLoading calls step(loaded) until it returns something other than { need: [lo, hi]
-   * }, reading the pages each need names in the transaction of kv and pages, with the log
-   * records before seq (loaded is what readPagesIn read for the last need), then calls
-   * done with the last result.
+   * runLoading calls step(loaded, resumed) until it returns something other than { need:
+   * [lo, hi] } or { yield: true }, then calls done with the last result. For a need it
+   * reads the pages the need names in the transaction of kv and pages, with the log
+   * records before seq (loaded is what readPagesIn read); for a yield it calls step again
+   * in a later task (resumed true), the transaction kept open by a request meanwhile, so
+   * that other tasks of the page run between the steps of one commit.
    */
   function runLoading(kv, pages, seq, step, done, fail) {
-    const next = (loaded) => {
+    const next = (loaded, resumed = false) => {
       let out;
       try {
-        out = step(loaded);
+        out = step(loaded, resumed);
       } catch (e) {
         return fail(e);
       }
       if (out?.need) return readPagesIn(kv, pages, dir, out.need[0], out.need[1], seq, next, fail);
+      if (out?.yield) {
+        const req = kv.count(IDBKeyRange.only("head")); // any request: its answer is a task of its own
+        req.onsuccess = () => next(undefined, true);
+        req.onerror = () => fail(req.error);
+        return;
+      }
       try {
         done(out);
       } catch (e) {
@@ -518,7 +526,9 @@ function storage(name, db, lease, durability, release) {
      * logRecord). run may instead
      * return { need: [lo, hi] }: the pages covering that key range are read in the same
      * transaction and run is called again, run(caught, loaded), with them ({ lo, hi, pages
-     * }, see readPagesIn) to load before it goes on. It resolves with the sequence number
+     * }, see readPagesIn) to load before it goes on; or { yield: true }: run is called
+     * again, run(caught, undefined, true), in a later task of the same transaction, to go
+     * on where it stopped. It resolves with the sequence number
      * of the first change set once the transaction has committed, and rejects, with
      * nothing written, if it fails (QuotaExceeded, StoreLocked, or run's own exception).
      *
@@ -558,7 +568,7 @@ function storage(name, db, lease, durability, release) {
             };
           };
           const caught = { head: expected, nextSeq: seq, entries: [] };
-          runLoading(kv, pages, seq, (loaded) => run(caught, loaded), (out) => (put(kv, caught, out, add), finished()), abort);
+          runLoading(kv, pages, seq, (loaded, resumed) => run(caught, loaded, resumed), (out) => (put(kv, caught, out, add), finished()), abort);
         }, (gen, meta, firstSeq, abort) => {
           if (gen === dir.gen) return false;
           // Another tab compacted meanwhile. If it folded records this tab never applied,
@@ -576,7 +586,7 @@ function storage(name, db, lease, durability, release) {
         await writeTx((kv, meta, pages, abort, finished) => {
           readSince(kv, seq, (caught) => {
             // The records' touches need the pages as they are: another tab may have split some.
-            readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, (loaded) => run(caught, loaded), (out) => (put(kv, caught, out), finished()), abort));
+            readDirectory(meta, dir, caught.head.gen, () => runLoading(kv, pages, caught.nextSeq, (loaded, resumed) => run(caught, loaded, resumed), (out) => (put(kv, caught, out), finished()), abort));
           }, abort);
         }, undefined, holding);
       }
@@ -587,8 +597,9 @@ function storage(name, db, lease, durability, release) {
      * compact writes the pages the log touched anew, for a replica that has applied every
      * change set before seq and nothing else: in one read-write transaction, if the log
      * still ends at seq, it reads the log and the pages' keys, calls save(lo, hi, loaded)
-     * for each page whose range [lo, hi) a change set touched (save answers the range's
-     * records, or { need: [lo, hi] } for pages to load first, as transact's run), puts
+     * for each page whose range [lo, hi) a change set touched, SLICE_MS of them per task
+     * (save answers the range's records, or { need: [lo, hi] } for pages to load first, as
+     * transact's run), puts
      * them (split when past twice PAGE_BYTES), and deletes the log before seq. It resolves
      * with whether the pages now hold the log before seq (false: another tab wrote
      * meanwhile). It frees space:
@@ -614,7 +625,9 @@ function storage(name, db, lease, durability, release) {
               let n = 0;
               const split = [];
               runLoading(kv, pages, seq, (loaded) => {
+                const started = performance.now();
                 for (; n < order.length; n++) {
+                  if (!loaded && performance.now() - started >= SLICE_MS) return { yield: true }; // the next pages in a later task
                   const i = order[n];
                   const data = save(keys[i], keys[i + 1] ?? KEY_END, loaded);
                   if (data.need) return data;

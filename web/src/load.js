@@ -17,8 +17,12 @@ import { fromEngine } from "./errors.js";
 /** SLICE_BYTES is about how much of the log one call of the engine replays. */
 const SLICE_BYTES = 64 << 10;
 
-/** SLICE_MS is how long the open runs before letting the page's event loop turn. */
-const SLICE_MS = 12;
+/**
+ * SLICE_MS is how long the module's work runs in one task before letting the page's event
+ * loop turn: an open's replay here, a commit's writes and a compaction's pages (store.js,
+ * idb.js).
+ */
+export const SLICE_MS = 12;
 
 /**
  * openPartial opens a partial store in the engine and applies the change sets after its

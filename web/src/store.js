@@ -53,7 +53,7 @@ import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
 import { damageIn } from "./idb-format.js";
 import { openIDBStorage, deleteIDBStorage, Carry } from "./idb.js";
-import { openPartial, fromHex, eachCommand, compareBytes, yieldToPage } from "./load.js";
+import { openPartial, fromHex, eachCommand, compareBytes, yieldToPage, SLICE_MS } from "./load.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
 
@@ -68,6 +68,7 @@ const ALONE_MS = 100;
 
 /** GROUP_BYTES bounds the change sets of one IndexedDB commit (one write may exceed it alone). */
 const GROUP_BYTES = 1 << 20;
+
 
 /** COMPACT_BYTES is how much log, since the pages were written, makes a tab compact. */
 const COMPACT_BYTES = 4 << 20;
@@ -427,7 +428,8 @@ export class Store {
 
   /**
    * _commit runs the queued writes in one IndexedDB transaction (see the top of this file)
-   * and settles them. A compaction runs alone.
+   * and settles them: SLICE_MS of them at a time in the engine, other tasks of the page
+   * running between. A compaction runs alone.
    */
   async _commit() {
     this._restartIfFailed();
@@ -451,10 +453,10 @@ export class Store {
     let touched = false; // the replica changed in the transaction: reload it if that fails
     const speculate = this._alone;
     try {
-      from = await this._storage.transact(this._seq, (caught, loaded) => {
+      from = await this._storage.transact(this._seq, (caught, loaded, resumed) => {
         if (loaded) {
           this._load(loaded); // pages the write below needed: then it runs again
-        } else {
+        } else if (!resumed) {
           touched = true;
           this._absorb(caught);
           ran = [];
@@ -462,9 +464,12 @@ export class Store {
           out = { sets: [] };
         }
         let bytes = out.sets.reduce((n, s) => n + s.cs.length, 0);
-        for (let i = ran.length; i < batch.length; i++) {
+        const started = performance.now();
+        const first = ran.length; // the first write of this task
+        for (let i = first; i < batch.length; i++) {
           const w = batch[i];
           if (bytes >= GROUP_BYTES || w.op === "compact") break;
+          if (i > first && performance.now() - started >= SLICE_MS) return { yield: true }; // the rest in a later task (idb.js runLoading)
           w.commit = w.error = undefined; // a write tried again after a failure
           try {
             const { json, records } = this._exec(w.op, w.args);
