@@ -117,7 +117,7 @@ bench-sync: web worker
 
 # The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one
 # table; then the playground's first paint and first usable grid (AGAINST=dir/web: beside
-# another checkout's, built with make web), and the long tasks of a first full read.
+# another checkout's, built with make web), and the long tasks of a first full read and of a sync pull.
 bench-web: web
 	cd web && npm ci --no-audit --no-fund
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
