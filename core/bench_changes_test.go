@@ -5,6 +5,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // BenchmarkChanges measures reading a 10,000-entity table whole through its change feed
@@ -32,7 +33,7 @@ func BenchmarkChanges(b *testing.B) {
 		seen := 0
 		for range b.N {
 			err := s.View(func(tx *core.Tx) error {
-				return tx.Scan("bench", core.WholeTable, func(*model.Entity) bool { seen++; return true })
+				return tx.Scan("bench", stored.WholeTable, func(*model.Entity) bool { seen++; return true })
 			})
 			if err != nil {
 				b.Fatal(err)

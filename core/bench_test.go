@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // benchSizes are the table sizes every engine benchmark is swept over.
@@ -117,7 +118,7 @@ func benchPartitionScan(b *testing.B, s *core.Store, n int) {
 	for i := 0; i < b.N; i++ {
 		pk, _ := benchKey(rand.IntN(n))
 		err := s.View(func(tx *core.Tx) error {
-			return tx.Scan("bench", core.PartitionRange(pk), func(*model.Entity) bool {
+			return tx.Scan("bench", stored.PartitionRange(pk), func(*model.Entity) bool {
 				seen++
 				return true
 			})

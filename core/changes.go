@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tidwall/buntdb"
 )
 
@@ -81,7 +82,7 @@ func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) er
 	if err != nil {
 		return err
 	}
-	id := tableID(table)
+	id := stored.TableID(table)
 	store, err := tx.StoreID()
 	if err != nil {
 		return err
@@ -94,8 +95,8 @@ func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) er
 		return err
 	}
 	since.Store, since.Table = store, t.Incarnation
-	es := &feedCursor{tx: tx, index: changeIndex, prefix: tableEntities(id), decode: true, pos: since}
-	ds := &feedCursor{tx: tx, index: deletionIndex, prefix: tableDeletions(id), pos: since}
+	es := &feedCursor{tx: tx, index: changeIndex, prefix: stored.TableEntities(id), decode: true, pos: since}
+	ds := &feedCursor{tx: tx, index: deletionIndex, prefix: stored.TableDeletions(id), pos: since}
 	for {
 		e, err := es.peek()
 		if err != nil {
@@ -187,13 +188,13 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 		if len(k) <= len(prefix) || k[:len(prefix)] != prefix {
 			return true
 		}
-		pk, rk := splitEntityKey(k, len(prefix))
+		pk, rk := stored.SplitEntityKey(k, len(prefix))
 		c := Change{Checkpoint: Checkpoint{Store: pos.Store, Table: pos.Table, Timestamp: stampOf(v), PartitionKey: pk, RowKey: rk, Synced: pos.Synced}}
 		if !pos.Before(c.Checkpoint) {
 			return true
 		}
 		if decode {
-			if c.Entity, derr = decodeEntity(pk, rk, v); derr != nil {
+			if c.Entity, derr = stored.DecodeEntity(pk, rk, v); derr != nil {
 				return false
 			}
 		}
@@ -205,8 +206,8 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 
 // createIndexes creates the in-memory indexes of the change feed, before the store loads.
 func createIndexes(db *buntdb.DB) error {
-	if err := db.CreateIndex(changeIndex, entityPrefix+"*", lessStamp); err != nil {
+	if err := db.CreateIndex(changeIndex, stored.EntityPrefix+"*", lessStamp); err != nil {
 		return err
 	}
-	return db.CreateIndex(deletionIndex, deletionPrefix+"*", lessStamp)
+	return db.CreateIndex(deletionIndex, stored.DeletionPrefix+"*", lessStamp)
 }

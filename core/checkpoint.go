@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // Errors of a change feed checkpoint. Each tells a sync client something different about
@@ -69,7 +70,7 @@ func (tx *Tx) checkIncarnation(id string, table model.Guid, since Checkpoint) er
 	if since.Table != table {
 		return ErrTableReplaced
 	}
-	v, ok, err := tx.get(tableDeletionKey(id))
+	v, ok, err := tx.get(stored.TableDeletionKey(id))
 	if err != nil {
 		return err
 	}

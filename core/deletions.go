@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/binary"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"strconv"
 )
 
@@ -18,7 +19,7 @@ const deletionIndex = "deletions"
 
 // horizonKey holds the latest Timestamp of a purged deletion record: a checkpoint at or
 // before it may have missed a deletion.
-const horizonKey = metaPrefix + "deletion-horizon"
+const horizonKey = stored.MetaPrefix + "deletion-horizon"
 
 // purgePerDeletion is how many expired records recording a deletion purges along with it,
 // so expired records never pile up while deletions go on.
@@ -28,7 +29,7 @@ const purgePerDeletion = 8
 // byte then the uvarint Timestamp, so one index order serves both (see stampOf).
 func encodeStamp(ts model.DateTime) string {
 	b := make([]byte, 1, 1+binary.MaxVarintLen64)
-	b[0] = entityCodecVersion
+	b[0] = stored.Version
 	return string(binary.AppendUvarint(b, uint64(ts)))
 }
 
@@ -90,7 +91,7 @@ func (tx *Tx) recordDeletion(id, pk, rk string) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.set(deletionKey(id, pk, rk), encodeStamp(ts)); err != nil {
+	if err := tx.set(stored.DeletionKey(id, pk, rk), encodeStamp(ts)); err != nil {
 		return err
 	}
 	_, err = tx.purgeDeletions(purgePerDeletion)
@@ -102,7 +103,7 @@ func (tx *Tx) supersedeDeletion(id, pk, rk string) error {
 	if f, ok := tx.known(id); ok && f.noDeletions {
 		return nil
 	}
-	key := deletionKey(id, pk, rk)
+	key := stored.DeletionKey(id, pk, rk)
 	if _, ok, err := tx.get(key); err != nil || !ok {
 		return err
 	}
@@ -112,7 +113,7 @@ func (tx *Tx) supersedeDeletion(id, pk, rk string) error {
 // recordTableDeletion replaces the deletion records of table id's entities by one of the
 // table, which voids every checkpoint before it.
 func (tx *Tx) recordTableDeletion(id string) error {
-	if err := tx.deletePrefix(tableDeletions(id)); err != nil {
+	if err := tx.deletePrefix(stored.TableDeletions(id)); err != nil {
 		return err
 	}
 	if tx.store.opts.DeletionRetention <= 0 {
@@ -122,7 +123,7 @@ func (tx *Tx) recordTableDeletion(id string) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.set(tableDeletionKey(id), encodeStamp(ts)); err != nil {
+	if err := tx.set(stored.TableDeletionKey(id), encodeStamp(ts)); err != nil {
 		return err
 	}
 	_, err = tx.purgeDeletions(purgePerDeletion)
@@ -135,7 +136,7 @@ func (tx *Tx) purgeDeletions(limit int) (int, error) {
 	cutoff := tx.store.retentionCutoff()
 	var keys []string
 	var newest model.DateTime
-	if err := tx.store.need(deletionPrefix, "d\x01"); err != nil {
+	if err := tx.store.need(stored.DeletionPrefix, "d\x01"); err != nil {
 		return 0, err // the index orders every table's deletion records
 	}
 	err := tx.btx.Ascend(deletionIndex, func(k, v string) bool {
@@ -202,7 +203,7 @@ func (s *Store) PurgeDeletions() (n int, err error) {
 func (s *Store) deletionsExpired() (expired bool, err error) {
 	err = s.View(func(tx *Tx) error {
 		cutoff := s.retentionCutoff()
-		if err := s.need(deletionPrefix, "d\x01"); err != nil {
+		if err := s.need(stored.DeletionPrefix, "d\x01"); err != nil {
 			return err
 		}
 		return tx.btx.Ascend(deletionIndex, func(_, v string) bool {

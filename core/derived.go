@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tabletopdb/tabletop/core/stored"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -212,7 +213,7 @@ func (c *derived[V]) wrote(key string, keep func(id string) bool) {
 	c.mu.Lock()
 	switch e := c.tables[id]; {
 	case e == nil:
-	case key[0] == tablePrefix[0]:
+	case key[0] == stored.TablePrefix[0]:
 		c.drop(e)
 		delete(c.tables, id)
 		c.live.Store(int32(len(c.tables)))
@@ -233,7 +234,7 @@ func (c *derived[V]) sharedWrite(id, key string, keep func(id string) bool) bool
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	switch e := c.tables[id]; {
-	case e == nil, key[0] == tablePrefix[0]:
+	case e == nil, key[0] == stored.TablePrefix[0]:
 		return false
 	case e.v == none:
 		e.uses.Store(0)
@@ -253,11 +254,11 @@ func (c *derived[V]) stamp() (uint64, bool) {
 // keyTable returns the table id of an entity key or a table record's key.
 func keyTable(key string) (string, bool) {
 	switch {
-	case strings.HasPrefix(key, entityPrefix):
-		id, _, ok := strings.Cut(key[len(entityPrefix):], sep)
+	case strings.HasPrefix(key, stored.EntityPrefix):
+		id, _, ok := strings.Cut(key[len(stored.EntityPrefix):], stored.Sep)
 		return id, ok
-	case strings.HasPrefix(key, tablePrefix):
-		return key[len(tablePrefix):], true
+	case strings.HasPrefix(key, stored.TablePrefix):
+		return key[len(stored.TablePrefix):], true
 	}
 	return "", false
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"testing"
 )
 
@@ -95,5 +96,5 @@ func hasPoints(s *Store, id string) bool {
 
 // hasImage reports whether the store holds an image of table.
 func hasImage(s *Store, table string) bool {
-	return s.images != nil && hasDerived(&s.images.derived, tableID(table))
+	return s.images != nil && hasDerived(&s.images.derived, stored.TableID(table))
 }

@@ -2,7 +2,9 @@
 // entities in an ordered buntdb index, with transactions, entity group transactions,
 // ordered range reads for the query planner, secondary indexes and a change feed. The
 // data model it stores (entities, the eight EDM property types and the rules that
-// constrain them) is package core/model; core applies those rules to every write.
+// constrain them) is package core/model; core applies those rules to every write. The
+// form it stores them in (the key layout below, the binary entity record, the order of
+// an index, the command stream of change sets) is package core/stored.
 //
 // The package knows nothing of its host. It imports neither net/http nor syscall/js, so
 // the same rules hold in the native server, in the browser build and at the edge, and its
@@ -10,7 +12,8 @@
 //
 // # Key layout
 //
-// Every record lives in one buntdb key space, ordered by binary key:
+// Every record lives in one buntdb key space, ordered by binary key (core/stored builds
+// the keys):
 //
 //	t\x00{lower(table)}                    → table record (name as created, access policies)
 //	e\x00{lower(table)}\x00{PK}\x00{RK}    → entity (timestamp and properties, binary)
@@ -30,7 +33,7 @@
 //
 // A table may have opt-in indexes on custom properties (Tx.CreateIndex, or
 // Options.Indexes). Each is a buntdb index over the table's entity keys, ordered by the
-// property's value (index_codec.go) and then by key; buntdb maintains it in the same
+// property's value (stored.IndexLess) and then by key; buntdb maintains it in the same
 // transaction as every write and rolls it back with it, and it holds the stored entities
 // themselves, so an index read (Tx.ScanIndex) needs no second lookup. Only the
 // declaration is stored: the index is built when declared and again as the store opens,

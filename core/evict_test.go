@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"testing"
 )
 
@@ -80,7 +81,7 @@ func TestStore_EvictRange(t *testing.T) {
 			}
 			host.log = append(host.log, partLog.log...) // the host logs the replica's commits
 			partLog.log = nil
-			if err := part.EvictRange(entityPrefix, entityPrefix+"\xff"); err != nil {
+			if err := part.EvictRange(stored.EntityPrefix, stored.EntityPrefix+"\xff"); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // The store's clock is frozen so that the output is the same on every run; Timestamps
@@ -46,7 +47,7 @@ func Example() {
 	fmt.Println(e.ETag())
 
 	err = s.View(func(tx *core.Tx) error {
-		return tx.Scan("People", core.PartitionRange("staff"), func(e *model.Entity) bool {
+		return tx.Scan("People", stored.PartitionRange("staff"), func(e *model.Entity) bool {
 			age, _ := e.Get("Age")
 			fmt.Println(e.PartitionKey, e.RowKey, age.Int32())
 			return true

@@ -1,10 +1,12 @@
 package core
 
-import "github.com/tabletopdb/tabletop/core/model"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+)
 
 // Records of a host's own. A package that keeps records beside the data model's, in the
 // same transactions (the browser's sync replica, core/replica), reads and writes them with
-// the Raw methods, under key prefixes of its own (see layout.go), and learns of the
+// the Raw methods, under key prefixes of its own (see core/stored: KeyUnder), and learns of the
 // application's writes through the store's Hooks. Its records are logged, undone and made
 // durable with the transaction's other writes.
 
@@ -22,21 +24,6 @@ type Hooks interface {
 
 // Hooks returns the store's Hooks (Options.Hooks), nil if it has none.
 func (tx *Tx) Hooks() Hooks { return tx.store.opts.Hooks }
-
-// TableID is the id a table's records are kept under: its name in lower case, as table
-// names are case-insensitive.
-func TableID(name string) string { return tableID(name) }
-
-// EntityKey is the key, under prefix, of a record about entity (pk, rk) of the table of
-// id: such keys sort by (id, PartitionKey, RowKey), as entities do.
-func EntityKey(prefix, id, pk, rk string) string { return prefix + id + sep + pk + sep + rk }
-
-// EntityKeys is the prefix of the keys EntityKey makes for the entities of the table of id.
-func EntityKeys(prefix, id string) string { return prefix + id + sep }
-
-// SplitEntityKey reads the entity's keys back from a key that EntityKey made, given the
-// length of its EntityKeys prefix.
-func SplitEntityKey(key string, prefixLen int) (pk, rk string) { return splitEntityKey(key, prefixLen) }
 
 // RawGet returns the value of a host's record and whether it exists.
 func (tx *Tx) RawGet(key string) (string, bool, error) { return tx.get(key) }

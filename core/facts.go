@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"github.com/tabletopdb/tabletop/core/stored"
+	"strings"
+)
 
 // tableFacts is what an entity write needs to know of its table besides the entity: that
 // the table exists and whether it holds deletion records.
@@ -13,7 +16,7 @@ import "strings"
 // dropping them has only made the next write look them up again; one that rolls back after
 // finding them leaves them true, since it found them before writing anything.
 type tableFacts struct {
-	id          string // the table's id (tableID), kept so as not to fold the name again
+	id          string // the table's id (stored.TableID), kept so as not to fold the name again
 	noDeletions bool   // no deletion record of an entity of the table: an insert supersedes none
 }
 
@@ -26,7 +29,7 @@ type tableFacts struct {
 func (tx *Tx) useTable(name string) (id string, err error) {
 	s := tx.store
 	if s.resident != nil {
-		return tableID(name), tx.hasTable(name)
+		return stored.TableID(name), tx.hasTable(name)
 	}
 	if f, ok := s.facts[name]; ok {
 		tx.factsID, tx.facts = f.id, f
@@ -35,7 +38,7 @@ func (tx *Tx) useTable(name string) (id string, err error) {
 	if err := tx.hasTable(name); err != nil {
 		return "", err
 	}
-	f, err := tx.findFacts(tableID(name))
+	f, err := tx.findFacts(stored.TableID(name))
 	if err != nil {
 		return "", err
 	}
@@ -49,7 +52,7 @@ func (tx *Tx) useTable(name string) (id string, err error) {
 
 // findFacts looks up the facts of table id.
 func (tx *Tx) findFacts(id string) (tableFacts, error) {
-	prefix := tableDeletions(id)
+	prefix := stored.TableDeletions(id)
 	found := false
 	err := tx.btx.AscendGreaterOrEqual("", prefix, func(k, _ string) bool {
 		found = strings.HasPrefix(k, prefix)
@@ -68,7 +71,7 @@ func (tx *Tx) known(id string) (tableFacts, bool) {
 
 // dropFacts drops the table facts that a write of key could make wrong (see tableFacts).
 func (tx *Tx) dropFacts(key string) {
-	if strings.HasPrefix(key, tablePrefix) || strings.HasPrefix(key, deletionPrefix) {
+	if strings.HasPrefix(key, stored.TablePrefix) || strings.HasPrefix(key, stored.DeletionPrefix) {
 		tx.store.forgetFacts()
 		tx.factsID = ""
 	}

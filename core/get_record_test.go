@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"reflect"
 	"testing"
 )
@@ -17,7 +18,7 @@ func TestTx_GetRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := &model.Entity{PartitionKey: "p", RowKey: "r", Properties: []model.Property{{Name: "n", Value: model.Int32Value(5)}, {Name: "x", Value: model.DoubleValue(5)}}}
-	stored, err := s.Apply("people", Op{Kind: OpInsert, Entity: e})
+	kept, err := s.Apply("people", Op{Kind: OpInsert, Entity: e})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,11 +28,11 @@ func TestTx_GetRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, err := rec.Entity()
-		if err != nil || !reflect.DeepEqual(got, stored) {
-			t.Fatalf("GetRecord = %+v, %v; want %+v", got, err, stored)
+		if err != nil || !reflect.DeepEqual(got, kept) {
+			t.Fatalf("GetRecord = %+v, %v; want %+v", got, err, kept)
 		}
-		if viaGet, err := s.Get("People", "p", "r"); err != nil || !reflect.DeepEqual(viaGet, stored) {
-			t.Fatalf("Get = %+v, %v; want %+v", viaGet, err, stored)
+		if viaGet, err := s.Get("People", "p", "r"); err != nil || !reflect.DeepEqual(viaGet, kept) {
+			t.Fatalf("Get = %+v, %v; want %+v", viaGet, err, kept)
 		}
 		// The browser's point read: the transaction and its Tx cost two allocations
 		// (buntdb's Tx and the item it looks up) and the key one; the Tx stays on the stack.
@@ -64,13 +65,13 @@ func TestTx_GetRecord(t *testing.T) {
 		}
 	})
 	t.Run("ErrCorrupt", func(t *testing.T) {
-		if err := s.Update(func(tx *Tx) error { return tx.set(entityKey("people", "p", "bad"), "\xff") }); err != nil {
+		if err := s.Update(func(tx *Tx) error { return tx.set(stored.EntityKey("people", "p", "bad"), "\xff") }); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.GetRecord("People", "p", "bad"); !errors.Is(err, errCorrupt) {
+		if _, err := s.GetRecord("People", "p", "bad"); !errors.Is(err, stored.ErrCorrupt) {
 			t.Fatalf("GetRecord: err = %v", err)
 		}
-		if _, err := s.Get("People", "p", "bad"); !errors.Is(err, errCorrupt) {
+		if _, err := s.Get("People", "p", "bad"); !errors.Is(err, stored.ErrCorrupt) {
 			t.Fatalf("Get: err = %v", err)
 		}
 	})

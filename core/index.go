@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tidwall/buntdb"
 )
 
@@ -19,17 +20,17 @@ type IndexSpec struct {
 }
 
 // An index is a buntdb index over the entity keys of one table, ordered by the
-// property's value (index_codec.go): it holds the entities themselves, so a read needs
+// property's value (stored.IndexLess): it holds the entities themselves, so a read needs
 // no second lookup, and buntdb keeps it in the same transaction as every write. Only
-// its declaration (layout.go) is stored; the index is built from the entities when it
-// is declared and again when the store opens, so there is nothing of it to log, replay
-// or get out of step after a crash.
+// its declaration (stored.IndexDeclKey) is stored; the index is built from the entities
+// when it is declared and again when the store opens, so there is nothing of it to log,
+// replay or get out of step after a crash.
 
 // indexName is the name of the buntdb index on prop of table id: its declaration's key.
-func indexName(id, prop string) string { return indexDeclKey(id, prop) }
+func indexName(id, prop string) string { return stored.IndexDeclKey(id, prop) }
 
 // indexPattern matches the keys of table id's entities.
-func indexPattern(id string) string { return tableEntities(id) + "*" }
+func indexPattern(id string) string { return stored.TableEntities(id) + "*" }
 
 // CreateIndex declares a secondary index on a custom property of a table and builds it
 // from the table's entities, in this transaction. Declaring an index that exists does
@@ -42,14 +43,14 @@ func (tx *Tx) CreateIndex(table, prop string) error {
 	if err := model.ValidatePropertyName(prop); err != nil {
 		return err
 	}
-	id := tableID(table)
-	if _, ok, err := tx.get(indexDeclKey(id, prop)); err != nil || ok {
+	id := stored.TableID(table)
+	if _, ok, err := tx.get(stored.IndexDeclKey(id, prop)); err != nil || ok {
 		return err
 	}
-	if err := tx.set(indexDeclKey(id, prop), ""); err != nil {
+	if err := tx.set(stored.IndexDeclKey(id, prop), ""); err != nil {
 		return err
 	}
-	return tx.btx.CreateIndex(indexName(id, prop), indexPattern(id), indexLess(prop))
+	return tx.btx.CreateIndex(indexName(id, prop), indexPattern(id), stored.IndexLess(prop))
 }
 
 // DropIndex removes a table's index on prop, or reports ErrIndexNotFound.
@@ -57,14 +58,14 @@ func (tx *Tx) DropIndex(table, prop string) error {
 	if _, err := tx.Table(table); err != nil {
 		return err
 	}
-	return tx.dropIndex(tableID(table), prop)
+	return tx.dropIndex(stored.TableID(table), prop)
 }
 
 func (tx *Tx) dropIndex(id, prop string) error {
-	if _, ok, err := tx.get(indexDeclKey(id, prop)); err != nil || !ok {
+	if _, ok, err := tx.get(stored.IndexDeclKey(id, prop)); err != nil || !ok {
 		return orErr(err, ErrIndexNotFound)
 	}
-	if err := tx.del(indexDeclKey(id, prop)); err != nil {
+	if err := tx.del(stored.IndexDeclKey(id, prop)); err != nil {
 		return err
 	}
 	err := tx.btx.DropIndex(indexName(id, prop))
@@ -93,18 +94,18 @@ func (tx *Tx) Indexes(table string) ([]string, error) {
 	if _, err := tx.Table(table); err != nil {
 		return nil, err
 	}
-	return tx.indexed(tableID(table))
+	return tx.indexed(stored.TableID(table))
 }
 
 // HasIndex reports whether a table has an index on prop.
 func (tx *Tx) HasIndex(table, prop string) bool {
-	_, ok, err := tx.get(indexDeclKey(tableID(table), prop))
+	_, ok, err := tx.get(stored.IndexDeclKey(stored.TableID(table), prop))
 	return ok && err == nil
 }
 
 // indexed returns the indexed properties of table id.
 func (tx *Tx) indexed(id string) ([]string, error) {
-	prefix := tableIndexDecls(id)
+	prefix := stored.TableIndexDecls(id)
 	var props []string
 	err := tx.ascend(prefix, prefix+"\xff", func(k, _ string) bool {
 		props = append(props, strings.TrimPrefix(k, prefix))
@@ -117,7 +118,7 @@ func (tx *Tx) indexed(id string) ([]string, error) {
 // table, as it is created.
 func (tx *Tx) createDeclaredIndexes(table string) error {
 	for _, spec := range tx.store.opts.Indexes {
-		if tableID(spec.Table) == tableID(table) {
+		if stored.TableID(spec.Table) == stored.TableID(table) {
 			if err := tx.CreateIndex(table, spec.Property); err != nil {
 				return err
 			}
@@ -132,8 +133,8 @@ func (tx *Tx) createDeclaredIndexes(table string) error {
 func (s *Store) restoreIndexes() error {
 	var names, patterns, props []string
 	err := s.db.View(func(btx *buntdb.Tx) error {
-		return btx.AscendRange("", indexDeclPrefix, "i\x01", func(k, _ string) bool {
-			id, prop, ok := strings.Cut(strings.TrimPrefix(k, indexDeclPrefix), sep)
+		return btx.AscendRange("", stored.IndexDeclPrefix, "i\x01", func(k, _ string) bool {
+			id, prop, ok := strings.Cut(strings.TrimPrefix(k, stored.IndexDeclPrefix), stored.Sep)
 			if ok {
 				names, patterns, props = append(names, indexName(id, prop)), append(patterns, indexPattern(id)), append(props, prop)
 			}
@@ -146,7 +147,7 @@ func (s *Store) restoreIndexes() error {
 	// An index already built answers ErrIndexExists (asking buntdb for the list of built
 	// indexes instead links a generic string sort into the wasm).
 	for i := range names {
-		err := s.db.CreateIndex(names[i], patterns[i], indexLess(props[i]))
+		err := s.db.CreateIndex(names[i], patterns[i], stored.IndexLess(props[i]))
 		if errors.Is(err, buntdb.ErrIndexExists) {
 			continue
 		}

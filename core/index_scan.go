@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // ScanIndex calls fn with each entity of a table whose value of prop lies in r (see
@@ -11,30 +12,30 @@ import (
 // (PartitionKey, RowKey). It stops when fn returns false. fn is given the same *Record
 // each time: copy the Record to keep it (a copy stays valid after the transaction). A
 // table without an index on prop is ErrIndexNotFound.
-func (tx *Tx) ScanIndex(table, prop string, r IndexRange, fn func(rec *Record) bool) error {
+func (tx *Tx) ScanIndex(table, prop string, r stored.IndexRange, fn func(rec *stored.Record) bool) error {
 	if _, err := tx.Table(table); err != nil {
 		return err
 	}
 	if !tx.HasIndex(table, prop) {
 		return ErrIndexNotFound
 	}
-	prefix := tableEntities(tableID(table))
+	prefix := stored.TableEntities(stored.TableID(table))
 	if err := tx.store.need(prefix, prefix+"\xff"); err != nil {
 		return err // an index holds the resident entities only: all of the table's must be
 	}
-	pivot := encodeEntity(0, []model.Property{{Name: prop, Value: r.pivot()}})
-	rec := new(Record)
-	return tx.btx.AscendGreaterOrEqual(indexName(tableID(table), prop), pivot, func(k, v string) bool {
-		rec.data = v
+	pivot := stored.EncodeEntity(0, []model.Property{{Name: prop, Value: r.Pivot()}})
+	rec := new(stored.Record)
+	return tx.btx.AscendGreaterOrEqual(indexName(stored.TableID(table), prop), pivot, func(k, v string) bool {
+		*rec = stored.RecordOf("", "", v)
 		val, ok := rec.Lookup(prop)
 		if !ok {
 			return true
 		}
-		in, more := r.admits(val)
+		in, more := r.Admits(val)
 		if !in {
 			return more
 		}
-		rec.PartitionKey, rec.RowKey = splitEntityKey(k, len(prefix))
+		rec.PartitionKey, rec.RowKey = stored.SplitEntityKey(k, len(prefix))
 		return fn(rec)
 	})
 }
@@ -46,9 +47,9 @@ func (tx *Tx) CheckIndexes(table string) error {
 	if err != nil {
 		return err
 	}
-	id := tableID(table)
+	id := stored.TableID(table)
 	entities := 0
-	if err := tx.ScanRecords(table, WholeTable, func(*Record) bool { entities++; return true }); err != nil {
+	if err := tx.ScanRecords(table, stored.WholeTable, func(*stored.Record) bool { entities++; return true }); err != nil {
 		return err
 	}
 	for _, prop := range props {
@@ -65,8 +66,8 @@ var ErrIndexInconsistent = errors.New("index does not agree with the table")
 
 // checkIndex checks that the index on prop of table id holds entities items in order.
 func (tx *Tx) checkIndex(id, prop string, entities int) error {
-	less := indexLess(prop)
-	prefix := tableEntities(id)
+	less := stored.IndexLess(prop)
+	prefix := stored.TableEntities(id)
 	var prevKey, prevVal string
 	n, bad := 0, false
 	if err := tx.store.need(prefix, prefix+"\xff"); err != nil {

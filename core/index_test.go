@@ -10,6 +10,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/backend/kvlog"
 	"github.com/tabletopdb/tabletop/core/backend/memory"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // priced is an entity of partition pk with one property, Price.
@@ -26,11 +27,11 @@ func checkIndexes(t testing.TB, s *core.Store, table string) {
 }
 
 // indexKeys returns the "pk/rk" of the entries of the index on prop within r.
-func indexKeys(t testing.TB, s *core.Store, table, prop string, r core.IndexRange) []string {
+func indexKeys(t testing.TB, s *core.Store, table, prop string, r stored.IndexRange) []string {
 	t.Helper()
 	var out []string
 	err := s.View(func(tx *core.Tx) error {
-		return tx.ScanIndex(table, prop, r, func(rec *core.Record) bool {
+		return tx.ScanIndex(table, prop, r, func(rec *stored.Record) bool {
 			out = append(out, rec.PartitionKey+"/"+rec.RowKey)
 			return true
 		})
@@ -58,7 +59,7 @@ func TestTx_CreateIndex(t *testing.T) {
 		createIndex(t, s, "Items", "Price")
 		createIndex(t, s, "Items", "Price") // declaring again does nothing
 		checkIndexes(t, s, "Items")
-		got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int64Value(5)))
+		got := indexKeys(t, s, "Items", "Price", stored.IndexEq(model.Int64Value(5)))
 		if want := []string{"a/1", "b/2"}; !slices.Equal(got, want) {
 			t.Fatalf("Price eq 5L: %v, want %v", got, want)
 		}
@@ -106,7 +107,7 @@ func TestTx_DropIndex(t *testing.T) {
 		createIndex(t, s, "Items", "Price")
 		wantErr(t, s.Update(func(tx *core.Tx) error { return tx.DropIndex("Items", "Price") }), nil)
 		wantErr(t, s.View(func(tx *core.Tx) error {
-			return tx.ScanIndex("Items", "Price", core.IndexEq(model.Int32Value(5)), func(*core.Record) bool { return true })
+			return tx.ScanIndex("Items", "Price", stored.IndexEq(model.Int32Value(5)), func(*stored.Record) bool { return true })
 		}), core.ErrIndexNotFound)
 		createIndex(t, s, "Items", "Price") // rebuilt from the entities, no stale entry
 		checkIndexes(t, s, "Items")
@@ -121,7 +122,7 @@ func TestTx_DropIndex(t *testing.T) {
 func TestTx_Apply_MaintainsIndexes(t *testing.T) {
 	s := newRuleStore(t, core.Options{}, "Items")
 	createIndex(t, s, "Items", "Price")
-	eq := func(v model.Value) []string { return indexKeys(t, s, "Items", "Price", core.IndexEq(v)) }
+	eq := func(v model.Value) []string { return indexKeys(t, s, "Items", "Price", stored.IndexEq(v)) }
 	apply := func(kind core.OpKind, e *model.Entity) {
 		t.Helper()
 		if _, err := s.Apply("Items", core.Op{Kind: kind, Entity: e}); err != nil {
@@ -177,7 +178,7 @@ func TestStore_ApplyBatch_MaintainsIndexes(t *testing.T) {
 		})
 		wantErr(t, err, nil)
 		checkIndexes(t, s, "Items")
-		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1", "p/2"}) {
+		if got := indexKeys(t, s, "Items", "Price", stored.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1", "p/2"}) {
 			t.Fatalf("entries: %v", got)
 		}
 	})
@@ -187,7 +188,7 @@ func TestStore_ApplyBatch_MaintainsIndexes(t *testing.T) {
 			{Kind: core.OpInsert, Entity: priced("p", "1", model.Int32Value(9))},
 		})
 		wantErr(t, err, core.ErrEntityExists)
-		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int32Value(9))); len(got) != 0 {
+		if got := indexKeys(t, s, "Items", "Price", stored.IndexEq(model.Int32Value(9))); len(got) != 0 {
 			t.Fatalf("entries of a failed batch: %v", got)
 		}
 		checkIndexes(t, s, "Items")
@@ -208,7 +209,7 @@ func TestTx_DeleteTable_DropsIndexes(t *testing.T) {
 		t.Fatalf("indexes of a re-created table: %v", props)
 	}
 	createIndex(t, s, "Items", "Price")
-	if got := indexKeys(t, s, "Items", "Price", core.IndexBelow(model.Int32Value(100), true)); len(got) != 0 {
+	if got := indexKeys(t, s, "Items", "Price", stored.IndexBelow(model.Int32Value(100), true)); len(got) != 0 {
 		t.Fatalf("entries left from the deleted table: %v", got)
 	}
 }
@@ -231,14 +232,14 @@ func TestOpen_Indexes(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		if got := indexKeys(t, s, "Old", "Price", core.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1"}) {
+		if got := indexKeys(t, s, "Old", "Price", stored.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1"}) {
 			t.Fatalf("existing table's entries: %v", got)
 		}
 		if _, err := s.CreateTable("New"); err != nil {
 			t.Fatal(err)
 		}
 		insert(t, s, "New", priced("p", "1", model.Int32Value(1)))
-		if got := indexKeys(t, s, "New", "Price", core.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1"}) {
+		if got := indexKeys(t, s, "New", "Price", stored.IndexEq(model.Int32Value(1))); !slices.Equal(got, []string{"p/1"}) {
 			t.Fatalf("new table's entries: %v", got)
 		}
 	})
@@ -278,7 +279,7 @@ func TestIndex_ReopenAndCompaction(t *testing.T) {
 			}
 			defer s.Close()
 			checkIndexes(t, s, "Items")
-			if got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int32Value(3))); len(got) != 9 {
+			if got := indexKeys(t, s, "Items", "Price", stored.IndexEq(model.Int32Value(3))); len(got) != 9 {
 				t.Fatalf("Price eq 3: %d entries, want 9", len(got))
 			}
 		})
@@ -306,13 +307,13 @@ func TestIndexRange_Order(t *testing.T) {
 				insert(t, s, "Items", priced("p", itoa(i), v))
 			}
 			insert(t, s, "Items", priced("q", "nan", model.DoubleValue(math.NaN())))
-			all := indexKeys(t, s, "Items", "Price", core.IndexBelow(vals[len(vals)-1], true))
+			all := indexKeys(t, s, "Items", "Price", stored.IndexBelow(vals[len(vals)-1], true))
 			for i, v := range vals {
-				if got := indexKeys(t, s, "Items", "Price", core.IndexEq(v)); !slices.Contains(got, "p/"+itoa(i)) || len(got) != 1 {
+				if got := indexKeys(t, s, "Items", "Price", stored.IndexEq(v)); !slices.Contains(got, "p/"+itoa(i)) || len(got) != 1 {
 					t.Fatalf("eq %d: %v", i, got)
 				}
-				above := indexKeys(t, s, "Items", "Price", core.IndexAbove(v, false))
-				below := indexKeys(t, s, "Items", "Price", core.IndexBelow(v, false))
+				above := indexKeys(t, s, "Items", "Price", stored.IndexAbove(v, false))
+				below := indexKeys(t, s, "Items", "Price", stored.IndexBelow(v, false))
 				bucket := 0 // a number's strict range includes its equal bucket (a superset)
 				if name == "Number" {
 					bucket = 1

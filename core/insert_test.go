@@ -6,6 +6,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // TestTx_Apply_InsertExisting: an insert finds an existing entity in the write itself
@@ -31,10 +32,10 @@ func TestTx_Apply_InsertExisting(t *testing.T) {
 		if got.ETag() != was.ETag() || !slices.Equal(got.Properties, was.Properties) {
 			t.Fatalf("entity after a failed insert: %+v, want %+v", got, was)
 		}
-		if got := indexKeys(t, s, "Items", "Price", core.IndexEq(model.Int32Value(8))); len(got) != 0 {
+		if got := indexKeys(t, s, "Items", "Price", stored.IndexEq(model.Int32Value(8))); len(got) != 0 {
 			t.Fatalf("index entries of a failed insert: %v", got)
 		}
-		if got := indexKeys(t, s, "Items", "Price", core.IndexBelow(model.Int32Value(100), true)); !slices.Equal(got, []string{"p/1", "p/2"}) {
+		if got := indexKeys(t, s, "Items", "Price", stored.IndexBelow(model.Int32Value(100), true)); !slices.Equal(got, []string{"p/1", "p/2"}) {
 			t.Fatalf("index entries: %v", got)
 		}
 		checkIndexes(t, s, "Items")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // FuzzValidateKey checks ValidateKey against the rule written out independently: valid
@@ -60,57 +61,9 @@ func comparePKRK(a, b pkrk) int {
 	return cmp.Or(strings.Compare(a.pk, b.pk), strings.Compare(a.rk, b.rk))
 }
 
-func inRange(r core.KeyRange, k pkrk) bool {
-	b := core.KeyAt(k.pk, k.rk)
+func inRange(r stored.KeyRange, k pkrk) bool {
+	b := stored.KeyAt(k.pk, k.rk)
 	return r.From <= b && b < r.To
-}
-
-// TestBound_Order: the encoded bounds sort as (PartitionKey, RowKey) tuples, and the
-// partition, point and "after" ranges hold exactly the keys they name.
-func TestBound_Order(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	keys := make([]pkrk, 300)
-	for i := range keys {
-		keys[i] = pkrk{randomKey(r), randomKey(r)}
-	}
-	for _, a := range keys[:60] {
-		for _, b := range keys {
-			if got, want := cmp.Compare(core.KeyAt(a.pk, a.rk), core.KeyAt(b.pk, b.rk)), comparePKRK(a, b); got != want {
-				t.Fatalf("KeyAt order of %q and %q is %d, want %d", a, b, got, want)
-			}
-			if got, want := inRange(core.PartitionRange(a.pk), b), a.pk == b.pk; got != want {
-				t.Fatalf("PartitionRange(%q) holds %q: %v", a.pk, b, got)
-			}
-			if got, want := inRange(core.PointRange(a.pk, a.rk), b), a == b; got != want {
-				t.Fatalf("PointRange(%q) holds %q: %v", a, b, got)
-			}
-			if got, want := inRange(core.WholeTable.After(a.pk, a.rk), b), comparePKRK(b, a) > 0; got != want {
-				t.Fatalf("After(%q) holds %q: %v", a, b, got)
-			}
-		}
-	}
-}
-
-func TestKeyRange_Intersect(t *testing.T) {
-	p, q := core.PartitionRange("p"), core.PartitionRange("q")
-	if !p.Intersect(q).Empty() {
-		t.Error("two partitions intersect")
-	}
-	if got := core.WholeTable.Intersect(p); got != p {
-		t.Errorf("WholeTable ∩ p = %+v", got)
-	}
-	if core.WholeTable.Empty() || p.Empty() || core.PointRange("p", "r").Empty() {
-		t.Error("a non-empty range is Empty")
-	}
-	if !(core.KeyRange{From: core.KeyAt("b", ""), To: core.KeyAt("a", "")}).Empty() {
-		t.Error("an inverted range is not Empty")
-	}
-	if got := p.After("p", "m"); got.From != core.KeyAfter("p", "m") || got.To != p.To {
-		t.Errorf("After = %+v", got)
-	}
-	if !p.After("q", "").Empty() {
-		t.Error("after a later partition is not empty")
-	}
 }
 
 // TestTx_Scan_Ranges reads the ranges back through a store: a scan returns exactly the
@@ -129,9 +82,9 @@ func TestTx_Scan_Ranges(t *testing.T) {
 		}
 	}
 	slices.SortFunc(keys, comparePKRK)
-	ranges := []core.KeyRange{core.WholeTable, core.PartitionRange(keys[10].pk), core.PointRange(keys[20].pk, keys[20].rk),
-		core.WholeTable.After(keys[30].pk, keys[30].rk), core.PartitionRange(keys[40].pk).After(keys[40].pk, keys[40].rk),
-		{From: core.KeyAt(keys[5].pk, keys[5].rk), To: core.KeyAt(keys[60].pk, keys[60].rk)}}
+	ranges := []stored.KeyRange{stored.WholeTable, stored.PartitionRange(keys[10].pk), stored.PointRange(keys[20].pk, keys[20].rk),
+		stored.WholeTable.After(keys[30].pk, keys[30].rk), stored.PartitionRange(keys[40].pk).After(keys[40].pk, keys[40].rk),
+		{From: stored.KeyAt(keys[5].pk, keys[5].rk), To: stored.KeyAt(keys[60].pk, keys[60].rk)}}
 	for i, kr := range ranges {
 		var want, got []pkrk
 		for _, k := range keys {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tidwall/buntdb"
 )
 
@@ -38,7 +39,7 @@ type Moved struct {
 
 // rangeKeys returns the keys, under prefix, that enclose the records of r: keys are
 // prefix + pk + \0 + rk, as a Bound encodes (pk, rk) after the table's prefix.
-func rangeKeys(prefix string, r KeyRange) (from, to string) {
+func rangeKeys(prefix string, r stored.KeyRange) (from, to string) {
 	return prefix + string(r.From), prefix + string(r.To)
 }
 
@@ -46,12 +47,12 @@ func rangeKeys(prefix string, r KeyRange) (from, to string) {
 // the table record, then its entities in key order, then its deletion records in key
 // order. To resume after the last record fn was given, pass that record as after; pass
 // nil to start. Records are given in the order Import takes them.
-func (tx *Tx) Export(table string, r KeyRange, after *Moved, fn func(m Moved) bool) error {
+func (tx *Tx) Export(table string, r stored.KeyRange, after *Moved, fn func(m Moved) bool) error {
 	t, err := tx.Table(table)
 	if err != nil {
 		return err
 	}
-	id := tableID(table)
+	id := stored.TableID(table)
 	if after == nil {
 		if !fn(Moved{Kind: MovedTable, Value: encodeTable(t)}) {
 			return nil
@@ -60,26 +61,26 @@ func (tx *Tx) Export(table string, r KeyRange, after *Moved, fn func(m Moved) bo
 	}
 	more := true
 	if after.Kind != MovedDeletion {
-		more, err = tx.exportKind(MovedEntity, tableEntities(id), r, after, fn)
+		more, err = tx.exportKind(MovedEntity, stored.TableEntities(id), r, after, fn)
 		if err != nil || !more {
 			return err
 		}
 		after = nil
 	}
-	_, err = tx.exportKind(MovedDeletion, tableDeletions(id), r, after, fn)
+	_, err = tx.exportKind(MovedDeletion, stored.TableDeletions(id), r, after, fn)
 	return err
 }
 
 // exportKind gives fn the records under prefix in r, after the record after if it is
 // of this kind, and reports whether fn wants more.
-func (tx *Tx) exportKind(kind MovedKind, prefix string, r KeyRange, after *Moved, fn func(m Moved) bool) (bool, error) {
+func (tx *Tx) exportKind(kind MovedKind, prefix string, r stored.KeyRange, after *Moved, fn func(m Moved) bool) (bool, error) {
 	from, to := rangeKeys(prefix, r)
 	if after != nil && after.Kind == kind {
-		from = max(from, prefix+string(KeyAfter(after.PartitionKey, after.RowKey)))
+		from = max(from, prefix+string(stored.KeyAfter(after.PartitionKey, after.RowKey)))
 	}
 	more := true
 	err := tx.ascend(from, to, func(k, v string) bool {
-		pk, rk := splitEntityKey(k, len(prefix))
+		pk, rk := stored.SplitEntityKey(k, len(prefix))
 		more = fn(Moved{Kind: kind, PartitionKey: pk, RowKey: rk, Value: v})
 		return more
 	})
@@ -91,16 +92,16 @@ func (tx *Tx) exportKind(kind MovedKind, prefix string, r KeyRange, after *Moved
 // ErrTableNotFound). The store's clock moves past every Timestamp imported, so the next
 // write of an imported entity changes its ETag.
 func (tx *Tx) Import(table string, recs []Moved) error {
-	id := tableID(table)
+	id := stored.TableID(table)
 	for _, m := range recs {
 		var err error
 		switch m.Kind {
 		case MovedTable:
-			err = tx.set(tableKey(id), m.Value)
+			err = tx.set(stored.TableKey(id), m.Value)
 		case MovedEntity:
-			err = tx.importStamped(table, entityKey(id, m.PartitionKey, m.RowKey), m.Value)
+			err = tx.importStamped(table, stored.EntityKey(id, m.PartitionKey, m.RowKey), m.Value)
 		case MovedDeletion:
-			err = tx.importStamped(table, deletionKey(id, m.PartitionKey, m.RowKey), m.Value)
+			err = tx.importStamped(table, stored.DeletionKey(id, m.PartitionKey, m.RowKey), m.Value)
 		default:
 			err = model.ErrValueInvalid
 		}
@@ -128,10 +129,10 @@ func (tx *Tx) importStamped(table, key, value string) error {
 // Evict removes the entities and deletion records of table in r, recording no
 // deletion: they have moved to another store, they were not deleted. A table this store
 // lacks has nothing to evict.
-func (tx *Tx) Evict(table string, r KeyRange) (int, error) {
-	id := tableID(table)
+func (tx *Tx) Evict(table string, r stored.KeyRange) (int, error) {
+	id := stored.TableID(table)
 	n := 0
-	for _, prefix := range []string{tableEntities(id), tableDeletions(id)} {
+	for _, prefix := range []string{stored.TableEntities(id), stored.TableDeletions(id)} {
 		from, to := rangeKeys(prefix, r)
 		var keys []string
 		err := tx.ascend(from, to, func(k, _ string) bool {
@@ -154,10 +155,10 @@ func (tx *Tx) Evict(table string, r KeyRange) (int, error) {
 // Forget removes table and every record of it from this store, recording no deletion:
 // the table lives on in other stores.
 func (tx *Tx) Forget(table string) error {
-	if _, err := tx.Evict(table, WholeTable); err != nil {
+	if _, err := tx.Evict(table, stored.WholeTable); err != nil {
 		return err
 	}
-	return tx.del(tableKey(tableID(table)))
+	return tx.del(stored.TableKey(stored.TableID(table)))
 }
 
 // Records returns how many records the store holds: entities, deletion records and a few

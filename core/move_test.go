@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // moveFixture is a store with table T: partitions a, b, c, d of three entities each, and
@@ -39,12 +40,12 @@ func moveFixture(t *testing.T) *core.Store {
 }
 
 // partitionsFrom is the key range of partition pk and those after it.
-func partitionsFrom(pk string) core.KeyRange {
-	return core.KeyRange{From: core.PartitionStart(pk), To: core.TableEnd}
+func partitionsFrom(pk string) stored.KeyRange {
+	return stored.KeyRange{From: stored.PartitionStart(pk), To: stored.TableEnd}
 }
 
 // exportAll exports range r of T from s in chunks of n records, resuming after each chunk.
-func exportAll(t *testing.T, s *core.Store, r core.KeyRange, n int) []core.Moved {
+func exportAll(t *testing.T, s *core.Store, r stored.KeyRange, n int) []core.Moved {
 	t.Helper()
 	var all []core.Moved
 	var after *core.Moved
@@ -71,7 +72,7 @@ func keysOf(t *testing.T, s *core.Store) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := s.View(func(tx *core.Tx) error {
-		return tx.Scan("things", core.WholeTable, func(e *model.Entity) bool {
+		return tx.Scan("things", stored.WholeTable, func(e *model.Entity) bool {
 			out[e.PartitionKey+"/"+e.RowKey] = e.ETag()
 			return true
 		})
@@ -86,7 +87,7 @@ func TestTx_Export(t *testing.T) {
 	s := moveFixture(t)
 	t.Run("OK", func(t *testing.T) {
 		for _, n := range []int{1, 2, 5, 100} {
-			got := exportAll(t, s, core.KeyRange{From: core.PartitionStart("b"), To: core.PartitionStart("d")}, n)
+			got := exportAll(t, s, stored.KeyRange{From: stored.PartitionStart("b"), To: stored.PartitionStart("d")}, n)
 			var kinds string
 			for _, m := range got {
 				kinds += string(m.Kind)
@@ -101,7 +102,7 @@ func TestTx_Export(t *testing.T) {
 	})
 	t.Run("ErrTableNotFound", func(t *testing.T) {
 		err := s.View(func(tx *core.Tx) error {
-			return tx.Export("nope", core.WholeTable, nil, func(core.Moved) bool { return true })
+			return tx.Export("nope", stored.WholeTable, nil, func(core.Moved) bool { return true })
 		})
 		if !errors.Is(err, core.ErrTableNotFound) {
 			t.Fatalf("err = %v", err)

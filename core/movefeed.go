@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"strconv"
 )
 
@@ -35,7 +36,7 @@ func (tx *Tx) FeedState(table string) (FeedState, error) {
 	if f.Horizon, err = tx.horizon(); err != nil {
 		return f, err
 	}
-	v, _, err := tx.get(tableDeletionKey(tableID(table)))
+	v, _, err := tx.get(stored.TableDeletionKey(stored.TableID(table)))
 	f.TableDeleted = stampOf(v)
 	return f, err
 }
@@ -66,7 +67,7 @@ func (tx *Tx) AdoptFeed(table string, f FeedState) error {
 			return err
 		}
 	}
-	key := tableDeletionKey(tableID(table))
+	key := stored.TableDeletionKey(stored.TableID(table))
 	v, _, err := tx.get(key)
 	if err != nil || f.TableDeleted <= stampOf(v) {
 		return err

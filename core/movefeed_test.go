@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // feedAfter lists the keys of the changes of T in s after since ("-" before a deletion's).
@@ -28,7 +29,7 @@ func feedAfter(s *core.Store, since core.Checkpoint) (keys []string, last core.C
 
 // moveTo copies range r of T from src to a new store dst whose wall clock is years behind,
 // adopting src's feed state when adopt is set.
-func moveTo(t *testing.T, src *core.Store, r core.KeyRange, adopt bool) *core.Store {
+func moveTo(t *testing.T, src *core.Store, r stored.KeyRange, adopt bool) *core.Store {
 	t.Helper()
 	dst, err := core.Open(core.Options{DeletionRetention: time.Hour, Now: func() time.Time { return time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) }})
 	if err != nil {

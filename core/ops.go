@@ -1,6 +1,9 @@
 package core
 
-import "github.com/tabletopdb/tabletop/core/model"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
+)
 
 // OpKind is a kind of entity write.
 type OpKind uint8
@@ -51,10 +54,10 @@ func (tx *Tx) Get(table, pk, rk string) (*model.Entity, error) {
 // GetRecord returns entity (pk, rk) of a table as stored, read in place with nothing
 // decoded (see Record), or ErrEntityNotFound. A stored form that does not decode in full
 // is an error, as for Get.
-func (tx *Tx) GetRecord(table, pk, rk string) (Record, error) {
+func (tx *Tx) GetRecord(table, pk, rk string) (stored.Record, error) {
 	rec, err := tx.lookup(table, pk, rk)
 	if err != nil {
-		return Record{}, err
+		return stored.Record{}, err
 	}
 	return rec, rec.Check()
 }
@@ -63,24 +66,23 @@ func (tx *Tx) GetRecord(table, pk, rk string) (Record, error) {
 // ErrTableNotFound without the table. A found entity costs one lookup: an entity's key
 // exists only while its table does (DeleteTable deletes the table's entities with it), so
 // the table is looked up only when the entity is missing, to tell which of the two is.
-func (tx *Tx) lookup(table, pk, rk string) (Record, error) {
+func (tx *Tx) lookup(table, pk, rk string) (stored.Record, error) {
 	if model.ValidateTableName(table) != nil {
-		return Record{}, ErrTableNotFound
+		return stored.Record{}, ErrTableNotFound
 	}
 	if rec, ok, err := tx.lookupPoint(table, pk, rk); ok {
 		return rec, err
 	}
-	key := tableEntityKey(table, pk, rk)
+	key := stored.TableEntityKey(table, pk, rk)
 	v, ok, err := tx.get(key)
 	if err != nil {
-		return Record{}, err
+		return stored.Record{}, err
 	}
 	if !ok {
-		return Record{}, orErr(tx.hasTable(table), ErrEntityNotFound)
+		return stored.Record{}, orErr(tx.hasTable(table), ErrEntityNotFound)
 	}
-	rec := Record{data: v}
-	rec.PartitionKey, rec.RowKey = splitEntityKey(key, len(entityPrefix)+len(table)+len(sep))
-	return rec, nil
+	pk, rk = stored.SplitEntityKey(key, len(stored.EntityPrefix)+len(table)+len(stored.Sep))
+	return stored.RecordOf(pk, rk, v), nil
 }
 
 // Apply performs one write on a table and returns the entity as stored, with its new
@@ -90,7 +92,7 @@ func (tx *Tx) Apply(table string, op Op) (*model.Entity, error) {
 	if _, err := tx.Table(table); err != nil {
 		return nil, err
 	}
-	return tx.apply(tableID(table), op)
+	return tx.apply(stored.TableID(table), op)
 }
 
 // apply performs op on the table whose id is given, which the caller has found to exist.
@@ -107,7 +109,7 @@ func (tx *Tx) applyValid(id string, op Op) (*model.Entity, error) {
 		return tx.insert(id, op.Entity)
 	}
 	e := op.Entity
-	key := entityKey(id, e.PartitionKey, e.RowKey)
+	key := stored.EntityKey(id, e.PartitionKey, e.RowKey)
 	old, err := tx.stored(key, e)
 	if err != nil {
 		return nil, err
@@ -141,7 +143,7 @@ func (tx *Tx) applyValid(id string, op Op) (*model.Entity, error) {
 		return nil, err
 	}
 	out := &model.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: ts, Properties: next.Properties}
-	return out, tx.set(encodeKeyed(out.Timestamp, out.Properties, key))
+	return out, tx.set(stored.EncodeKeyed(out.Timestamp, out.Properties, key))
 }
 
 // insert adds entity e to table id; see insertPrepared.
@@ -201,7 +203,7 @@ func (tx *Tx) stored(key string, e *model.Entity) (*model.Entity, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	return decodeEntity(e.PartitionKey, e.RowKey, v)
+	return stored.DecodeEntity(e.PartitionKey, e.RowKey, v)
 }
 
 // precondition checks existence and the ETag condition of op against the stored entity.
@@ -230,9 +232,9 @@ func precondition(op Op, old *model.Entity) error {
 
 // Scan calls fn with each entity of a table within r, in key order, until fn returns
 // false. To resume after the last entity seen, scan r.After(pk, rk).
-func (tx *Tx) Scan(table string, r KeyRange, fn func(e *model.Entity) bool) error {
+func (tx *Tx) Scan(table string, r stored.KeyRange, fn func(e *model.Entity) bool) error {
 	var derr error
-	err := tx.ScanRecords(table, r, func(rec *Record) bool {
+	err := tx.ScanRecords(table, r, func(rec *stored.Record) bool {
 		e, err := rec.Entity()
 		if err != nil {
 			derr = err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"io"
 
 	"github.com/tidwall/buntdb"
@@ -38,7 +39,7 @@ func (s *Store) LoadRange(lo, hi string, sets ...[]byte) error {
 	defer s.commitMu.Unlock()
 	var cmds []byte
 	for _, cs := range sets {
-		err := eachCommand(cs, func(cmd []byte, key string) error {
+		err := stored.EachCommand(cs, func(cmd []byte, key string) error {
 			if key >= lo && key < hi && !s.resident.contains(key) {
 				cmds = append(cmds, cmd...)
 			}
@@ -81,7 +82,7 @@ func (s *Store) SaveRange(lo, hi string, w io.Writer) error {
 		var buf []byte
 		var werr error
 		err := tx.ascend(lo, hi, func(k, v string) bool {
-			buf = appendCommand(buf[:0], "set", k, v)
+			buf = stored.AppendCommand(buf[:0], "set", k, v)
 			_, werr = w.Write(buf)
 			return werr == nil
 		})
@@ -108,11 +109,11 @@ func (s *Store) residentCommands(cs []byte) ([]byte, error) {
 	if s.resident == nil {
 		return cs, nil
 	}
-	if err := eachCommand(cs, func([]byte, string) error { return nil }); err != nil {
+	if err := stored.EachCommand(cs, func([]byte, string) error { return nil }); err != nil {
 		return nil, err // defer nothing of a malformed change set
 	}
 	var out []byte
-	err := eachCommand(cs, func(cmd []byte, key string) error {
+	err := stored.EachCommand(cs, func(cmd []byte, key string) error {
 		if s.resident.contains(key) {
 			out = append(out, cmd...)
 		} else {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"sync/atomic"
 )
 
@@ -88,21 +89,21 @@ func (c *points) lookup(id []byte) (m pointMap, build bool, loads uint64) {
 // than the last write or load that returned before it began. Otherwise ok is false, and
 // the read is made in a transaction (Tx.lookup), which counts it and builds the map when
 // it is due.
-func (c *points) read(table, pk, rk string) (rec Record, ok bool) {
+func (c *points) read(table, pk, rk string) (rec stored.Record, ok bool) {
 	if c == nil || c.built.Load() == 0 || model.ValidateTableName(table) != nil {
-		return Record{}, false
+		return stored.Record{}, false
 	}
 	loads, ok := c.stamp()
 	if !ok {
-		return Record{}, false
+		return stored.Record{}, false
 	}
 	var room [64]byte
-	id := appendLower(room[:0], table)
+	id := stored.AppendTableID(room[:0], table)
 	c.mu.RLock() // held while the map is read: a commit patches it (patch)
 	defer c.mu.RUnlock()
 	e := c.tables[string(id)]
 	if c.closed || e == nil || e.v == nil || e.loads != loads {
-		return Record{}, false
+		return stored.Record{}, false
 	}
 	if e.uses.Load() < int64(e.after) { // all drop asks; past it, readers write nothing shared here
 		e.uses.Add(1)
@@ -198,7 +199,7 @@ func (c *points) build(tx *Tx, id string, loads uint64) pointMap {
 		most = min(most, pointWalk*e.after)
 	}
 	c.mu.Unlock()
-	m := buildPoints(tx, tableEntities(id), most)
+	m := buildPoints(tx, stored.TableEntities(id), most)
 	var built *pointMap // nil: the build gave up
 	if m != nil {
 		built = &m
@@ -233,31 +234,30 @@ func buildPoints(tx *Tx, prefix string, most int) pointMap {
 // lookupPoint is lookup from the table's point map, where ok; it is not when the table
 // has none for this read. table must be a valid name. It allocates nothing: the keys it
 // looks up are made on the stack.
-func (tx *Tx) lookupPoint(table, pk, rk string) (rec Record, ok bool, err error) {
+func (tx *Tx) lookupPoint(table, pk, rk string) (rec stored.Record, ok bool, err error) {
 	if tx.store.points == nil || tx.writable {
-		return Record{}, false, nil
+		return stored.Record{}, false, nil
 	}
 	var room [64]byte
-	id := appendLower(room[:0], table)
+	id := stored.AppendTableID(room[:0], table)
 	m := tx.tablePoints(id)
 	if m == nil {
-		return Record{}, false, nil
+		return stored.Record{}, false, nil
 	}
 	if rec, found := pointAt(m, pk, rk); found {
 		return rec, true, nil
 	}
-	return Record{}, true, orErr(tx.hasTable(table), ErrEntityNotFound)
+	return stored.Record{}, true, orErr(tx.hasTable(table), ErrEntityNotFound)
 }
 
 // pointAt returns entity (pk, rk) of the point map m, if it holds it.
-func pointAt(m pointMap, pk, rk string) (Record, bool) {
+func pointAt(m pointMap, pk, rk string) (stored.Record, bool) {
 	var room [64]byte
-	key := append(append(append(room[:0], pk...), sep...), rk...)
+	key := append(append(append(room[:0], pk...), stored.Sep...), rk...)
 	p, ok := m[string(key)]
 	if !ok {
-		return Record{}, false
+		return stored.Record{}, false
 	}
-	rec := Record{data: p.data}
-	rec.PartitionKey, rec.RowKey = splitEntityKey(p.keys, 0)
-	return rec, true
+	pk, rk = stored.SplitEntityKey(p.keys, 0)
+	return stored.RecordOf(pk, rk, p.data), true
 }

@@ -3,14 +3,15 @@ package core
 import (
 	"encoding/binary"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"unsafe"
 )
 
 // preparedInsert is an insert encoded before the write lock is taken: the entity as it will
-// be stored and its record (key and stored form, in one allocation, as encodeKeyed makes
-// them) with a placeholder Timestamp. Under the lock only stamp remains, which writes the
-// Timestamp the write takes into the record in place, so that writers hold the lock for
-// the B-tree writes and little else.
+// be stored and its record (key and stored form, in one allocation, as
+// stored.EncodeKeyed makes them) with a placeholder Timestamp. Under the lock only stamp
+// remains, which writes the Timestamp the write takes into the record in place, so that
+// writers hold the lock for the B-tree writes and little else.
 type preparedInsert struct {
 	id     string        // the table's id
 	out    *model.Entity // the entity as it will be stored; its Timestamp is set by stamp
@@ -25,7 +26,7 @@ const placeholderStamp = model.MinDateTime
 
 // prepareInsert encodes the insert of entity e into table id (see preparedInsert).
 func prepareInsert(id string, e *model.Entity) preparedInsert {
-	rec, keyLen := appendKeyed(placeholderStamp, e.Properties, entityPrefix, id, sep, e.PartitionKey, sep, e.RowKey)
+	rec, keyLen := stored.AppendKeyed(placeholderStamp, e.Properties, stored.EntityPrefix, id, stored.Sep, e.PartitionKey, stored.Sep, e.RowKey)
 	out := &model.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: e.Properties}
 	return preparedInsert{id: id, out: out, rec: rec, keyLen: keyLen}
 }

@@ -2,11 +2,12 @@ package core
 
 import (
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"testing"
 )
 
 // TestPreparedInsert_Stamp: a prepared record, once stamped, is byte for byte the record
-// encodeKeyed makes with that Timestamp, whether the Timestamp's encoding has the
+// stored.EncodeKeyed makes with that Timestamp, whether the Timestamp's encoding has the
 // placeholder's length (every Timestamp a store issues) or not.
 func TestPreparedInsert_Stamp(t *testing.T) {
 	e := &model.Entity{PartitionKey: "p", RowKey: "r", Properties: []model.Property{
@@ -20,7 +21,7 @@ func TestPreparedInsert_Stamp(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p := prepareInsert("items", e)
 			key, value := p.stamp(ts)
-			wantKey, wantValue := encodeKeyed(ts, e.Properties, entityPrefix, "items", sep, "p", sep, "r")
+			wantKey, wantValue := stored.EncodeKeyed(ts, e.Properties, stored.EntityPrefix, "items", stored.Sep, "p", stored.Sep, "r")
 			if key != wantKey || value != wantValue {
 				t.Fatalf("stamped record %q %q, want %q %q", key, value, wantKey, wantValue)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"io"
 	"strings"
 	"testing"
@@ -67,54 +68,6 @@ func TestResident_Add(t *testing.T) {
 	}
 }
 
-func TestEachCommand(t *testing.T) {
-	cs := appendCommand(appendCommand(nil, "set", "e\x00t\x00a\x00b", "v\r\n"), "del", "k")
-	t.Run("OK", func(t *testing.T) {
-		var keys []string
-		var all []byte
-		err := eachCommand(cs, func(cmd []byte, key string) error {
-			keys, all = append(keys, key), append(all, cmd...)
-			return nil
-		})
-		if err != nil || fmt.Sprintf("%q", keys) != `["e\x00t\x00a\x00b" "k"]` || !bytes.Equal(all, cs) {
-			t.Fatalf("keys %q, err %v", keys, err)
-		}
-	})
-	for name, bad := range map[string]string{
-		"Cut":      string(cs[:len(cs)-1]),
-		"Inline":   "set k v\r\n",
-		"OneArg":   "*1\r\n$3\r\ndel\r\n",
-		"Command":  string(appendCommand(nil, "ex", "k", "1")),
-		"Length":   "*2\r\n$3\r\ndel\r\n$9\r\nk\r\n",
-		"Negative": "*2\r\n$3\r\ndel\r\n$-1\r\n",
-	} {
-		t.Run("ErrChangeSetInvalid/"+name, func(t *testing.T) {
-			err := eachCommand([]byte(bad), func([]byte, string) error { return nil })
-			if !errors.Is(err, ErrChangeSetInvalid) {
-				t.Fatalf("err %v", err)
-			}
-		})
-	}
-}
-
-func FuzzEachCommand(f *testing.F) {
-	f.Add(appendCommand(appendCommand(nil, "set", "k", "v"), "del", "k"))
-	f.Add([]byte("*2\r\n$3\r\ndel\r\n$1\r\nk\r\n"))
-	f.Fuzz(func(t *testing.T, cs []byte) {
-		var all []byte
-		err := eachCommand(cs, func(cmd []byte, key string) error {
-			if !bytes.Contains(cmd, []byte(key)) {
-				t.Fatalf("key %q not in command %q", key, cmd)
-			}
-			all = append(all, cmd...)
-			return nil
-		})
-		if err == nil && !bytes.Equal(all, cs) {
-			t.Fatalf("commands %q do not add up to %q", all, cs)
-		}
-	})
-}
-
 // captureBackend keeps the change sets a store appends, as a host's log would.
 type captureBackend struct {
 	log      [][]byte
@@ -153,7 +106,7 @@ func pageStore(t *testing.T, s *Store, n int) *pagedHost {
 	h := &pagedHost{}
 	var cur *hostPage
 	i := 0
-	err := eachCommand(all.Bytes(), func(cmd []byte, key string) error {
+	err := stored.EachCommand(all.Bytes(), func(cmd []byte, key string) error {
 		if i%n == 0 {
 			if cur != nil {
 				cur.hi = key
@@ -221,15 +174,15 @@ func observe(s *Store) (string, error) {
 		}
 		for _, name := range names {
 			fmt.Fprintf(&b, "table %s\n", name)
-			err := tx.Scan(name, WholeTable, func(e *model.Entity) bool {
+			err := tx.Scan(name, stored.WholeTable, func(e *model.Entity) bool {
 				fmt.Fprintf(&b, "  %s/%s %d %v\n", e.PartitionKey, e.RowKey, e.Timestamp, e.Properties)
 				return true
 			})
 			if err != nil {
 				return err
 			}
-			err = tx.ScanRecords(name, WholeTable, func(rec *Record) bool {
-				fmt.Fprintf(&b, "  record %s/%s %d\n", rec.PartitionKey, rec.RowKey, len(rec.data))
+			err = tx.ScanRecords(name, stored.WholeTable, func(rec *stored.Record) bool {
+				fmt.Fprintf(&b, "  record %s/%s %d\n", rec.PartitionKey, rec.RowKey, len(rec.Data()))
 				return true
 			})
 			if err != nil {
@@ -247,7 +200,7 @@ func observe(s *Store) (string, error) {
 				return err
 			}
 			for _, prop := range props {
-				err := tx.ScanIndex(name, prop, IndexAbove(model.Int32Value(10), true), func(rec *Record) bool {
+				err := tx.ScanIndex(name, prop, stored.IndexAbove(model.Int32Value(10), true), func(rec *stored.Record) bool {
 					fmt.Fprintf(&b, "  index %s %s/%s\n", prop, rec.PartitionKey, rec.RowKey)
 					return true
 				})
@@ -360,7 +313,7 @@ func TestStore_LoadRange(t *testing.T) {
 	t.Run("ErrNeedRange", func(t *testing.T) {
 		_, err := part.Get("alpha", "p0", "r00-1")
 		var need *NeedRangeError
-		if !errors.As(err, &need) || !errors.Is(err, ErrNeedRange) || need.Lo != entityKey("alpha", "p0", "r00-1") || need.Hi != need.Lo+"\x00" {
+		if !errors.As(err, &need) || !errors.Is(err, ErrNeedRange) || need.Lo != stored.EntityKey("alpha", "p0", "r00-1") || need.Hi != need.Lo+"\x00" {
 			t.Fatalf("err %v", err)
 		}
 	})
@@ -453,19 +406,19 @@ func TestStore_Partial(t *testing.T) {
 	}
 	t.Run("OK/ScanStopsEarly", func(t *testing.T) {
 		s := open(t)
-		host.load(t, s, tableKey("beta"), tableKey("beta")+"\x00")
+		host.load(t, s, stored.TableKey("beta"), stored.TableKey("beta")+"\x00")
 		first := ""
 		onePage := *host
 		onePage.most = 1
 		loads, err := onePage.run(t, s, func() error {
 			return s.View(func(tx *Tx) error {
-				return tx.ScanRecords("beta", WholeTable, func(rec *Record) bool { first = rec.RowKey; return false })
+				return tx.ScanRecords("beta", stored.WholeTable, func(rec *stored.Record) bool { first = rec.RowKey; return false })
 			})
 		})
 		if err != nil || loads > 2 || first != "r00-1" {
 			t.Fatalf("%d loads, first %q, err %v", loads, first, err)
 		}
-		if _, _, ok := s.resident.missing(tableEntities("beta"), tableEntities("beta")+"\xff"); !ok {
+		if _, _, ok := s.resident.missing(stored.TableEntities("beta"), stored.TableEntities("beta")+"\xff"); !ok {
 			t.Fatal("a scan that stopped at its first entity loaded the whole table")
 		}
 	})
@@ -473,32 +426,32 @@ func TestStore_Partial(t *testing.T) {
 		// Only the table and the back of its entities are resident: a scan that would stop
 		// at its first entity must ask for the front, not answer from the back.
 		s := open(t)
-		host.load(t, s, tableKey("beta"), tableKey("beta")+"\x00")
-		host.load(t, s, entityKey("beta", "p1", ""), tableEntities("beta")+"\xff")
+		host.load(t, s, stored.TableKey("beta"), stored.TableKey("beta")+"\x00")
+		host.load(t, s, stored.EntityKey("beta", "p1", ""), stored.TableEntities("beta")+"\xff")
 		seen := ""
 		err := s.View(func(tx *Tx) error {
-			return tx.ScanRecords("beta", WholeTable, func(rec *Record) bool { seen = rec.RowKey; return false })
+			return tx.ScanRecords("beta", stored.WholeTable, func(rec *stored.Record) bool { seen = rec.RowKey; return false })
 		})
 		var need *NeedRangeError
-		if !errors.As(err, &need) || seen != "" || need.Lo != tableEntities("beta") {
+		if !errors.As(err, &need) || seen != "" || need.Lo != stored.TableEntities("beta") {
 			t.Fatalf("saw %q, err %v", seen, err)
 		}
 	})
 	t.Run("ErrNeedRange/IndexOnPartOfTable", func(t *testing.T) {
 		s := open(t)
-		host.load(t, s, "", tableEntities("alpha")+"p1") // declarations, table, part of its entities
-		host.load(t, s, tableKey("alpha"), tableKey("alpha")+"\x00")
+		host.load(t, s, "", stored.TableEntities("alpha")+"p1") // declarations, table, part of its entities
+		host.load(t, s, stored.TableKey("alpha"), stored.TableKey("alpha")+"\x00")
 		err := s.View(func(tx *Tx) error {
-			return tx.ScanIndex("alpha", "n", IndexEq(model.Int32Value(1)), func(*Record) bool { return true })
+			return tx.ScanIndex("alpha", "n", stored.IndexEq(model.Int32Value(1)), func(*stored.Record) bool { return true })
 		})
 		var need *NeedRangeError
-		if !errors.As(err, &need) || need.Lo <= tableEntities("alpha") || need.Hi != tableEntities("alpha")+"\xff" {
+		if !errors.As(err, &need) || need.Lo <= stored.TableEntities("alpha") || need.Hi != stored.TableEntities("alpha")+"\xff" {
 			t.Fatalf("err %v", err)
 		}
 	})
 	t.Run("ErrNeedRange/WriteChangesNothing", func(t *testing.T) {
 		s := open(t)
-		host.load(t, s, tableKey("alpha"), tableKey("alpha")+"\x00")
+		host.load(t, s, stored.TableKey("alpha"), stored.TableKey("alpha")+"\x00")
 		e := &model.Entity{PartitionKey: "p0", RowKey: "new"}
 		_, err := s.Apply("alpha", Op{Kind: OpInsert, Entity: e})
 		if !errors.Is(err, ErrNeedRange) {
@@ -554,7 +507,7 @@ func TestStore_Partial(t *testing.T) {
 	t.Run("ErrChangeSetInvalid", func(t *testing.T) {
 		s := open(t)
 		err := s.LoadRange("", KeySpaceEnd, host.pages[0].data, []byte("*2\r\n"))
-		if !errors.Is(err, ErrChangeSetInvalid) {
+		if !errors.Is(err, stored.ErrChangeSetInvalid) {
 			t.Fatalf("err %v", err)
 		}
 		if n, _ := s.Records(); n != 0 || s.need("", KeySpaceEnd) == nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // The rules tests cite the sections of Microsoft's "Understanding the Table service data
@@ -77,7 +78,7 @@ func scanAll(t testing.TB, s *core.Store, table string) []*model.Entity {
 	t.Helper()
 	var out []*model.Entity
 	err := s.View(func(tx *core.Tx) error {
-		return tx.Scan(table, core.WholeTable, func(e *model.Entity) bool {
+		return tx.Scan(table, stored.WholeTable, func(e *model.Entity) bool {
 			out = append(out, e)
 			return true
 		})

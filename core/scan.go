@@ -1,11 +1,14 @@
 package core
 
-import "runtime"
+import (
+	"github.com/tabletopdb/tabletop/core/stored"
+	"runtime"
+)
 
 // ScanRecords calls fn with each entity of a table within r as stored, in key order,
 // until fn returns false, decoding nothing and allocating nothing per entity. fn is given
 // the same *Record each time: copy the Record to keep it.
-func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) error {
+func (tx *Tx) ScanRecords(table string, r stored.KeyRange, fn func(rec *stored.Record) bool) error {
 	return tx.scanRecords(table, r, false, fn)
 }
 
@@ -13,19 +16,19 @@ func (tx *Tx) ScanRecords(table string, r KeyRange, fn func(rec *Record) bool) e
 // it reads, such as a filtered query's: the Record given to fn has an empty PartitionKey
 // and RowKey until fn calls its SplitKeys method, so that a record fn passes over costs
 // no search for where its PartitionKey ends.
-func (tx *Tx) ScanRecordsUnsplit(table string, r KeyRange, fn func(rec *Record) bool) error {
+func (tx *Tx) ScanRecordsUnsplit(table string, r stored.KeyRange, fn func(rec *stored.Record) bool) error {
 	return tx.scanRecords(table, r, true, fn)
 }
 
 // scanRecords is ScanRecords, or ScanRecordsUnsplit when unsplit is set.
-func (tx *Tx) scanRecords(table string, r KeyRange, unsplit bool, fn func(rec *Record) bool) error {
+func (tx *Tx) scanRecords(table string, r stored.KeyRange, unsplit bool, fn func(rec *stored.Record) bool) error {
 	if err := tx.hasTable(table); err != nil {
 		return err
 	}
 	if r.Empty() {
 		return nil
 	}
-	s := &recordScan{prefix: tableEntities(tableID(table)), to: string(r.To), bounded: r.To < TableEnd, unsplit: unsplit, fn: fn, size: firstBatch}
+	s := &recordScan{prefix: stored.TableEntities(stored.TableID(table)), to: string(r.To), bounded: r.To < stored.TableEnd, unsplit: unsplit, fn: fn, size: firstBatch}
 	if m := tx.image(table, s.prefix); m != nil {
 		s.scanImage(m, string(r.From))
 		return nil
@@ -80,8 +83,8 @@ type recordScan struct {
 	to      string // the range's end, after the prefix
 	bounded bool   // the range ends before the table does
 	unsplit bool   // leave each record's keys for fn to split (ScanRecordsUnsplit)
-	fn      func(*Record) bool
-	rec     Record
+	fn      func(*stored.Record) bool
+	rec     stored.Record
 	batch   [maxBatch]struct{ k, v string }
 	n, size int  // entities in batch; how many it takes before it is read
 	taken   int  // entities of the range taken from the tree
@@ -124,11 +127,11 @@ func (s *recordScan) flush() {
 	s.taken += len(batch)
 	for _, e := range batch {
 		if s.unsplit {
-			s.rec.PartitionKey, s.rec.RowKey, s.rec.keys = "", "", e.k[len(s.prefix):]
+			s.rec = stored.UnsplitRecord(e.k[len(s.prefix):], e.v)
 		} else {
-			s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(e.k, len(s.prefix))
+			pk, rk := stored.SplitEntityKey(e.k, len(s.prefix))
+			s.rec = stored.RecordOf(pk, rk, e.v)
 		}
-		s.rec.data = e.v
 		if !s.fn(&s.rec) {
 			s.done, s.stopped = true, true
 			return

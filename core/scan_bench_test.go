@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"strings"
 	"testing"
 )
@@ -18,14 +19,14 @@ func BenchmarkScanRecords(b *testing.B) {
 	const n = 20_000
 	walks := map[string]func(tx *Tx, seen *int) error{
 		"tree": func(tx *Tx, seen *int) error {
-			prefix := tableEntities(tableID("bench"))
+			prefix := stored.TableEntities(stored.TableID("bench"))
 			return tx.btx.AscendGreaterOrEqual("", prefix, func(string, string) bool { *seen++; return true })
 		},
 		"records": func(tx *Tx, seen *int) error {
-			return tx.ScanRecords("bench", WholeTable, func(*Record) bool { *seen++; return true })
+			return tx.ScanRecords("bench", stored.WholeTable, func(*stored.Record) bool { *seen++; return true })
 		},
 		"lookup": func(tx *Tx, seen *int) error {
-			return tx.ScanRecords("bench", WholeTable, func(r *Record) bool {
+			return tx.ScanRecords("bench", stored.WholeTable, func(r *stored.Record) bool {
 				if _, ok := r.Lookup("Count"); ok {
 					*seen++
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // TestTx_ScanRecords_Batches reads a table in its neighbours' company (Scana sorts right
@@ -25,10 +26,10 @@ func TestTx_ScanRecords_Batches(t *testing.T) {
 			insert(t, s, table, e)
 		}
 	}
-	scan := func(kr core.KeyRange, stopAfter int) []string {
+	scan := func(kr stored.KeyRange, stopAfter int) []string {
 		var got []string
 		err := s.View(func(tx *core.Tx) error {
-			return tx.ScanRecords("Scan", kr, func(r *core.Record) bool {
+			return tx.ScanRecords("Scan", kr, func(r *stored.Record) bool {
 				if v, ok := r.Lookup("N"); !ok || fmt.Sprintf("%03d", v.Int32()) != r.RowKey || r.PartitionKey != "p" {
 					t.Fatalf("record (%q, %q) holds N %v", r.PartitionKey, r.RowKey, v)
 				}
@@ -42,14 +43,14 @@ func TestTx_ScanRecords_Batches(t *testing.T) {
 		return got
 	}
 	t.Run("OK", func(t *testing.T) {
-		if got := scan(core.WholeTable, n+1); !slices.Equal(got, rows) {
+		if got := scan(stored.WholeTable, n+1); !slices.Equal(got, rows) {
 			t.Fatalf("whole table: %d rows %q…, want %d", len(got), got[:min(len(got), 3)], n)
 		}
 		for _, from := range []int{0, 1, 7, 8, 63, 64} {
 			for to := from; to <= n; to++ {
-				kr := core.KeyRange{From: core.KeyAt("p", rows[from]), To: core.PartitionEnd("p")}
+				kr := stored.KeyRange{From: stored.KeyAt("p", rows[from]), To: stored.PartitionEnd("p")}
 				if to < n {
-					kr.To = core.KeyAt("p", rows[to])
+					kr.To = stored.KeyAt("p", rows[to])
 				}
 				if got := scan(kr, n+1); !slices.Equal(got, rows[from:to]) {
 					t.Fatalf("rows [%d, %d): got %d rows from %q", from, to, len(got), got[:min(len(got), 1)])
@@ -59,7 +60,7 @@ func TestTx_ScanRecords_Batches(t *testing.T) {
 	})
 	t.Run("StopEarly", func(t *testing.T) {
 		for k := 1; k <= n; k++ {
-			if got := scan(core.WholeTable, k); !slices.Equal(got, rows[:k]) {
+			if got := scan(stored.WholeTable, k); !slices.Equal(got, rows[:k]) {
 				t.Fatalf("stopping after %d: got %d rows", k, len(got))
 			}
 		}
@@ -76,12 +77,12 @@ func TestTx_ScanRecordsUnsplit(t *testing.T) {
 		e.Set("N", model.StringValue(k[0]+"/"+k[1]))
 		insert(t, s, "Scan", e)
 	}
-	var want, got []core.Record
+	var want, got []stored.Record
 	err := s.View(func(tx *core.Tx) error {
-		if err := tx.ScanRecords("Scan", core.WholeTable, func(r *core.Record) bool { want = append(want, *r); return true }); err != nil {
+		if err := tx.ScanRecords("Scan", stored.WholeTable, func(r *stored.Record) bool { want = append(want, *r); return true }); err != nil {
 			return err
 		}
-		return tx.ScanRecordsUnsplit("Scan", core.WholeTable, func(r *core.Record) bool {
+		return tx.ScanRecordsUnsplit("Scan", stored.WholeTable, func(r *stored.Record) bool {
 			if r.PartitionKey != "" || r.RowKey != "" {
 				t.Fatalf("keys (%q, %q) before SplitKeys", r.PartitionKey, r.RowKey)
 			}

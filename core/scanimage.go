@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tabletopdb/tabletop/core/stored"
 	"math"
 	"sort"
 	"strings"
@@ -106,11 +107,11 @@ func (s *recordScan) scanPacked(m *scanImage, from, to int) bool {
 // reports whether fn wants more.
 func (s *recordScan) emit(k, v string) bool {
 	if s.unsplit {
-		s.rec.PartitionKey, s.rec.RowKey, s.rec.keys = "", "", k
+		s.rec = stored.UnsplitRecord(k, v)
 	} else {
-		s.rec.PartitionKey, s.rec.RowKey = splitEntityKey(k, 0)
+		pk, rk := stored.SplitEntityKey(k, 0)
+		s.rec = stored.RecordOf(pk, rk, v)
 	}
-	s.rec.data = v
 	if !s.fn(&s.rec) {
 		s.stopped = true
 		return false
@@ -131,7 +132,7 @@ func (tx *Tx) image(table, prefix string) *scanImage {
 		return nil
 	}
 	var room [64]byte
-	id := appendLower(room[:0], table)
+	id := stored.AppendTableID(room[:0], table)
 	m, build := c.lookup(id, loads)
 	if build {
 		most := c.walk(string(id))
@@ -150,6 +151,6 @@ func (tx *Tx) image(table, prefix string) *scanImage {
 func (tx *Tx) tookFromTree(table string, n int) {
 	if c := tx.store.images; c != nil && !tx.writable && n > 0 {
 		var room [64]byte
-		c.took(appendLower(room[:0], table), n)
+		c.took(stored.AppendTableID(room[:0], table), n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -11,12 +12,12 @@ import (
 )
 
 // imageRanges are the key ranges every image test reads.
-var imageRanges = []KeyRange{WholeTable, PartitionRange("p1"), {From: KeyAt("p0", "0010"), To: KeyAt("p2", "0005")},
-	{From: KeyAt("p1", "0100"), To: TableEnd}, {From: KeyAt("p9", ""), To: TableEnd}}
+var imageRanges = []stored.KeyRange{stored.WholeTable, stored.PartitionRange("p1"), {From: stored.KeyAt("p0", "0010"), To: stored.KeyAt("p2", "0005")},
+	{From: stored.KeyAt("p1", "0100"), To: stored.TableEnd}, {From: stored.KeyAt("p9", ""), To: stored.TableEnd}}
 
 // readScan returns what a read-only scan of table within r gives, record by record, as
 // text; unsplit scans with ScanRecordsUnsplit, splitting the keys of each record.
-func readScan(t *testing.T, s *Store, table string, r KeyRange, unsplit bool) []string {
+func readScan(t *testing.T, s *Store, table string, r stored.KeyRange, unsplit bool) []string {
 	t.Helper()
 	var got []string
 	err := s.View(func(tx *Tx) error { got, _ = scanText(tx, table, r, unsplit); return nil })
@@ -27,9 +28,9 @@ func readScan(t *testing.T, s *Store, table string, r KeyRange, unsplit bool) []
 }
 
 // scanText scans table within r inside tx and returns its records as text.
-func scanText(tx *Tx, table string, r KeyRange, unsplit bool) ([]string, error) {
+func scanText(tx *Tx, table string, r stored.KeyRange, unsplit bool) ([]string, error) {
 	got := []string{}
-	fn := func(rec *Record) bool {
+	fn := func(rec *stored.Record) bool {
 		rec.SplitKeys()
 		e, err := rec.Entity()
 		if err != nil {
@@ -46,7 +47,7 @@ func scanText(tx *Tx, table string, r KeyRange, unsplit bool) ([]string, error) 
 }
 
 // treeScan is readScan from buntdb's tree: a write transaction never reads an image.
-func treeScan(t *testing.T, s *Store, table string, r KeyRange) []string {
+func treeScan(t *testing.T, s *Store, table string, r stored.KeyRange) []string {
 	t.Helper()
 	var got []string
 	err := s.Update(func(tx *Tx) error { got, _ = scanText(tx, table, r, false); return nil })
@@ -74,7 +75,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		s := imageStore(t, Options{}, 300)
 		for range imageAfter - 1 {
-			readScan(t, s, "Img", WholeTable, false)
+			readScan(t, s, "Img", stored.WholeTable, false)
 		}
 		if hasImage(s, "Img") {
 			t.Fatalf("an image after %d scans", imageAfter-1)
@@ -83,7 +84,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 		if !hasImage(s, "Img") {
 			t.Fatal("no image after repeated scans")
 		}
-		if got := readScan(t, s, "Img", WholeTable, false); len(got) != 300 {
+		if got := readScan(t, s, "Img", stored.WholeTable, false); len(got) != 300 {
 			t.Fatalf("the image holds %d entities, want 300", len(got))
 		}
 	})
@@ -99,7 +100,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 				t.Fatalf("no image after scans that read %d entities of %d", read, n)
 			}
 			pk := fmt.Sprintf("p%05d", i%(n/10))
-			if got := readScan(t, s, "Img", PartitionRange(pk), false); len(got) != 10 {
+			if got := readScan(t, s, "Img", stored.PartitionRange(pk), false); len(got) != 10 {
 				t.Fatalf("partition %s: %d entities, want 10", pk, len(got))
 			}
 			read += 10
@@ -107,7 +108,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 		if read < n-imageWalkMin {
 			t.Fatalf("an image of %d entities after scans that read %d", n, read)
 		}
-		if got := readScan(t, s, "Img", PartitionRange("p00007"), false); len(got) != 10 {
+		if got := readScan(t, s, "Img", stored.PartitionRange("p00007"), false); len(got) != 10 {
 			t.Fatalf("from the image: %d entities, want 10", len(got))
 		}
 	})
@@ -115,7 +116,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 		const n = 3 * imageWalkMin
 		s := partitionedStore(t, n)
 		for range imageAfter {
-			if got := readScan(t, s, "Img", WholeTable, false); len(got) != n {
+			if got := readScan(t, s, "Img", stored.WholeTable, false); len(got) != n {
 				t.Fatalf("%d entities, want %d", len(got), n)
 			}
 		}
@@ -129,7 +130,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 		for k := 1; k <= 50; k++ {
 			n := 0
 			err := s.View(func(tx *Tx) error {
-				return tx.ScanRecords("Img", WholeTable, func(*Record) bool { n++; return n < k })
+				return tx.ScanRecords("Img", stored.WholeTable, func(*stored.Record) bool { n++; return n < k })
 			})
 			if err != nil || n != k {
 				t.Fatalf("a scan stopping after %d records read %d, %v", k, n, err)
@@ -190,7 +191,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 			if _, err := tx.Apply("Img", Op{Kind: OpInsertOrReplace, Entity: imageEntity(500, "new")}); err != nil {
 				return err
 			}
-			got, err := scanText(tx, "Img", WholeTable, false)
+			got, err := scanText(tx, "Img", stored.WholeTable, false)
 			if len(got) != 31 {
 				t.Fatalf("a write transaction scans %d entities after its insert, want 31", len(got))
 			}
@@ -214,7 +215,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkScans(t, s, "Img")
-		if got := readScan(t, s, "Img", WholeTable, false); len(got) != 30 {
+		if got := readScan(t, s, "Img", stored.WholeTable, false); len(got) != 30 {
 			t.Fatalf("%d entities after a rolled back delete, want 30", len(got))
 		}
 	})
@@ -240,7 +241,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 				if n++; n > maxAfter {
 					t.Fatalf("no image after %d scans", n)
 				}
-				readScan(t, s, "Img", WholeTable, false)
+				readScan(t, s, "Img", stored.WholeTable, false)
 			}
 			return n
 		}
@@ -255,7 +256,7 @@ func TestTx_ScanRecords_Image(t *testing.T) {
 		}
 		scansToImage()
 		for range maxAfter {
-			readScan(t, s, "Img", WholeTable, false)
+			readScan(t, s, "Img", stored.WholeTable, false)
 		}
 		write()
 		if n := scansToImage(); n != imageAfter {
@@ -350,9 +351,9 @@ func TestTx_ScanRecords_ImagePatches(t *testing.T) {
 			patched++
 		}
 		lo, hi := imageEntity(rng.IntN(70), ""), imageEntity(rng.IntN(70), "")
-		r := KeyRange{From: KeyAt(lo.PartitionKey, lo.RowKey), To: KeyAt(hi.PartitionKey, hi.RowKey)}
+		r := stored.KeyRange{From: stored.KeyAt(lo.PartitionKey, lo.RowKey), To: stored.KeyAt(hi.PartitionKey, hi.RowKey)}
 		if rng.IntN(4) == 0 {
-			r = WholeTable
+			r = stored.WholeTable
 		}
 		want := treeScan(t, s, "Img", r)
 		for k := range 2 {
@@ -375,7 +376,7 @@ func TestStore_ApplyChangeSet_Image(t *testing.T) {
 	b, write := imageReplica(t)
 	checkScans(t, b, "Img")
 	write(Op{Kind: OpDelete, Entity: imageEntity(4, ""), IfMatch: "*"})
-	if got := readScan(t, b, "Img", WholeTable, false); len(got) != 39 {
+	if got := readScan(t, b, "Img", stored.WholeTable, false); len(got) != 39 {
 		t.Fatalf("the replica scans %d entities after a change set deleting one of 40", len(got))
 	}
 	checkScans(t, b, "Img")
@@ -437,7 +438,7 @@ func TestTx_ScanRecords_ImageRace(t *testing.T) {
 func countRows(s *Store) (rows, n int, err error) {
 	n = -1
 	err = s.View(func(tx *Tx) error {
-		return tx.ScanRecordsUnsplit("Img", WholeTable, func(r *Record) bool {
+		return tx.ScanRecordsUnsplit("Img", stored.WholeTable, func(r *stored.Record) bool {
 			r.SplitKeys()
 			if r.PartitionKey == "a" {
 				v, _ := r.Lookup("N")

@@ -1,6 +1,9 @@
 package core
 
-import "github.com/tabletopdb/tabletop/core/model"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
+)
 
 // CreateTable creates a table in its own transaction.
 func (s *Store) CreateTable(name string) (t *Table, err error) {
@@ -34,13 +37,13 @@ func (s *Store) Get(table, pk, rk string) (e *model.Entity, err error) {
 // function known in advance, so that its Tx stays on the stack: the browser's point read,
 // which this is, costs a few microseconds, of which the closures, defers and allocation
 // of a View were a tenth.
-func (s *Store) GetRecord(table, pk, rk string) (Record, error) {
+func (s *Store) GetRecord(table, pk, rk string) (stored.Record, error) {
 	if rec, ok := s.points.read(table, pk, rk); ok {
 		return rec, rec.Check()
 	}
 	btx, err := s.db.Begin(false)
 	if err != nil {
-		return Record{}, mapClosed(err)
+		return stored.Record{}, mapClosed(err)
 	}
 	defer btx.Rollback()
 	tx := Tx{store: s, btx: btx}
@@ -56,7 +59,7 @@ func (s *Store) Apply(table string, op Op) (e *model.Entity, err error) {
 	invalid := validateOp(op)
 	var ins preparedInsert
 	if invalid == nil && op.Kind == OpInsert {
-		ins = prepareInsert(tableID(table), op.Entity)
+		ins = prepareInsert(stored.TableID(table), op.Entity)
 	}
 	err = s.Update(func(tx *Tx) error {
 		id, err := tx.useTable(table)

@@ -1,9 +1,12 @@
 package core
 
-import "github.com/tabletopdb/tabletop/core/model"
+import (
+	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
+)
 
 // storeIDKey holds the store's identity, made by its first write transaction.
-const storeIDKey = metaPrefix + "store-id"
+const storeIDKey = stored.MetaPrefix + "store-id"
 
 // StoreID returns the store's identity: 16 random bytes made by the store's first write
 // and kept with its data, so that a store started afresh (its data removed) is told apart

@@ -1,8 +1,8 @@
 package core
 
 import (
-	"encoding/binary"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"strings"
 )
 
@@ -36,7 +36,7 @@ func (tx *Tx) CreateTable(name string) (*Table, error) {
 	if err := model.ValidateTableName(name); err != nil {
 		return nil, err
 	}
-	key := tableKey(tableID(name))
+	key := stored.TableKey(stored.TableID(name))
 	if _, ok, err := tx.get(key); err != nil || ok {
 		return nil, orErr(err, ErrTableExists)
 	}
@@ -52,7 +52,7 @@ func (tx *Tx) Table(name string) (*Table, error) {
 	if model.ValidateTableName(name) != nil {
 		return nil, ErrTableNotFound
 	}
-	v, ok, err := tx.get(tableKey(tableID(name)))
+	v, ok, err := tx.get(stored.TableKey(stored.TableID(name)))
 	if err != nil || !ok {
 		return nil, orErr(err, ErrTableNotFound)
 	}
@@ -65,7 +65,7 @@ func (tx *Tx) hasTable(name string) error {
 	if model.ValidateTableName(name) != nil {
 		return ErrTableNotFound
 	}
-	_, ok, err := tx.get(tableKey(tableID(name)))
+	_, ok, err := tx.get(stored.TableKey(stored.TableID(name)))
 	if err != nil || !ok {
 		return orErr(err, ErrTableNotFound)
 	}
@@ -77,11 +77,11 @@ func (tx *Tx) DeleteTable(name string) error {
 	if _, err := tx.Table(name); err != nil {
 		return err
 	}
-	id := tableID(name)
+	id := stored.TableID(name)
 	if err := tx.dropIndexes(id); err != nil {
 		return err
 	}
-	if err := tx.deletePrefix(tableEntities(id)); err != nil {
+	if err := tx.deletePrefix(stored.TableEntities(id)); err != nil {
 		return err
 	}
 	if err := tx.recordTableDeletion(id); err != nil {
@@ -92,7 +92,7 @@ func (tx *Tx) DeleteTable(name string) error {
 			return err
 		}
 	}
-	return tx.del(tableKey(id))
+	return tx.del(stored.TableKey(id))
 }
 
 // SetAccessPolicies replaces a table's stored access policies (at most five).
@@ -105,15 +105,15 @@ func (tx *Tx) SetAccessPolicies(name string, policies []AccessPolicy) error {
 		return ErrTooManyPolicies
 	}
 	t.Policies = policies
-	return tx.set(tableKey(tableID(name)), encodeTable(t))
+	return tx.set(stored.TableKey(stored.TableID(name)), encodeTable(t))
 }
 
 // Tables calls fn for each table whose lowercase name sorts after after ("" for all), in
 // order of lowercase name, until fn returns false.
 func (tx *Tx) Tables(after string, fn func(t *Table) bool) error {
-	from := tablePrefix
+	from := stored.TablePrefix
 	if after != "" {
-		from = tableKey(tableID(after)) + "\x00"
+		from = stored.TableKey(stored.TableID(after)) + "\x00"
 	}
 	var derr error
 	err := tx.ascend(from, "t\x01", func(_, v string) bool {
@@ -148,39 +148,46 @@ func encodeTable(t *Table) string {
 	if t.Incarnation != (model.Guid{}) {
 		b = append(append(b, tableIncarnationMark), t.Incarnation[:]...)
 	}
-	b = appendString(b, t.Name)
+	b = stored.AppendString(b, t.Name)
 	for _, p := range t.Policies {
-		b = appendString(b, p.ID)
-		b = appendString(b, p.Start)
-		b = appendString(b, p.Expiry)
-		b = appendString(b, p.Permission)
+		b = stored.AppendString(b, p.ID)
+		b = stored.AppendString(b, p.Start)
+		b = stored.AppendString(b, p.Expiry)
+		b = stored.AppendString(b, p.Permission)
 	}
 	return string(b)
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
+// decodeTable reads a table record that encodeTable stored; a malformed one is
+// stored.ErrCorrupt.
 func decodeTable(v string) (*Table, error) {
 	var g model.Guid
 	if len(v) > 0 && v[0] == tableIncarnationMark {
 		if len(v) < 1+len(g) {
-			return nil, errCorrupt
+			return nil, stored.ErrCorrupt
 		}
 		v = v[1+copy(g[:], v[1:]):]
 	}
-	d := decoder{s: v}
-	t := &Table{Name: d.bytes(d.uvarint()), Incarnation: g}
+	d := tableReader{s: v}
+	t := &Table{Name: d.str(), Incarnation: g}
 	for len(d.s) > 0 && !d.err {
-		t.Policies = append(t.Policies, AccessPolicy{
-			ID: d.bytes(d.uvarint()), Start: d.bytes(d.uvarint()),
-			Expiry: d.bytes(d.uvarint()), Permission: d.bytes(d.uvarint()),
-		})
+		t.Policies = append(t.Policies, AccessPolicy{ID: d.str(), Start: d.str(), Expiry: d.str(), Permission: d.str()})
 	}
 	if d.err || t.Name == "" || strings.ContainsRune(t.Name, 0) { // "" would encode as the incarnation mark
-		return nil, errCorrupt
+		return nil, stored.ErrCorrupt
 	}
 	return t, nil
+}
+
+// tableReader reads the strings of a table record in turn; a short or malformed one sets
+// err, and every read after it returns "".
+type tableReader struct {
+	s   string
+	err bool
+}
+
+func (d *tableReader) str() string {
+	v, rest, ok := stored.ReadString(d.s)
+	d.s, d.err = rest, d.err || !ok
+	return v
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"testing"
 )
 
@@ -22,7 +23,7 @@ func TestTable_Codec(t *testing.T) {
 	})
 	t.Run("OK/BeforeIncarnations", func(t *testing.T) {
 		// A record written before tables had an incarnation: the name, then the policies.
-		old := string(appendString(appendString(appendString(appendString(appendString(nil, "Things"), "a"), "s"), "e"), "r"))
+		old := string(stored.AppendString(stored.AppendString(stored.AppendString(stored.AppendString(stored.AppendString(nil, "Things"), "a"), "s"), "e"), "r"))
 		got, err := decodeTable(old)
 		if err != nil || got.Name != "Things" || got.Incarnation != (model.Guid{}) || len(got.Policies) != 1 || got.Policies[0] != policies[0] {
 			t.Fatalf("decode = %+v, %v", got, err)
@@ -30,7 +31,7 @@ func TestTable_Codec(t *testing.T) {
 	})
 	t.Run("ErrCorrupt", func(t *testing.T) {
 		for _, v := range []string{"\x00", "\x00" + string(make([]byte, 15))} {
-			if _, err := decodeTable(v); err != errCorrupt {
+			if _, err := decodeTable(v); err != stored.ErrCorrupt {
 				t.Errorf("decode %q: %v, want errCorrupt", v, err)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tidwall/buntdb"
 )
 
@@ -30,7 +31,7 @@ type Tx struct {
 }
 
 // clockKey holds the last Timestamp issued, so it survives a reopen.
-const clockKey = metaPrefix + "clock"
+const clockKey = stored.MetaPrefix + "clock"
 
 func decodeClock(v string) model.DateTime {
 	n, _ := strconv.ParseInt(v, 10, 64)
@@ -84,7 +85,7 @@ func (tx *Tx) set(key, value string) error {
 	}
 	tx.wrote(key, value, false)
 	if tx.logging {
-		tx.log = appendCommand(tx.log, "set", key, value)
+		tx.log = stored.AppendCommand(tx.log, "set", key, value)
 	}
 	return nil
 }
@@ -113,7 +114,7 @@ func (tx *Tx) setNew(key, value string) error {
 	}
 	tx.wrote(key, value, false)
 	if tx.logging {
-		tx.log = appendCommand(tx.log, "set", key, value)
+		tx.log = stored.AppendCommand(tx.log, "set", key, value)
 	}
 	return nil
 }
@@ -130,7 +131,7 @@ type entityWrite struct {
 
 // newEntityWrite is the write of entity key (a full key) of table id.
 func newEntityWrite(id, key, value string, deleted bool) entityWrite {
-	return entityWrite{id: id, key: key[len(entityPrefix)+len(id)+len(sep):], value: value, deleted: deleted}
+	return entityWrite{id: id, key: key[len(stored.EntityPrefix)+len(id)+len(stored.Sep):], value: value, deleted: deleted}
 }
 
 // wrote notes a write of key made in buntdb (set to value, or deleted) to what the store
@@ -160,24 +161,9 @@ func (tx *Tx) del(key string) error {
 	}
 	tx.wrote(key, "", true)
 	if tx.logging {
-		tx.log = appendCommand(tx.log, "del", key)
+		tx.log = stored.AppendCommand(tx.log, "del", key)
 	}
 	return nil
-}
-
-// appendCommand appends one command in RESP array form, the format buntdb.Load reads.
-func appendCommand(b []byte, args ...string) []byte {
-	b = append(b, '*')
-	b = strconv.AppendInt(b, int64(len(args)), 10)
-	b = append(b, '\r', '\n')
-	for _, a := range args {
-		b = append(b, '$')
-		b = strconv.AppendInt(b, int64(len(a)), 10)
-		b = append(b, '\r', '\n')
-		b = append(b, a...)
-		b = append(b, '\r', '\n')
-	}
-	return b
 }
 
 // deletePrefix deletes every record whose key starts with prefix, each logged as a

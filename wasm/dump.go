@@ -7,6 +7,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
@@ -59,7 +60,7 @@ func exportNames(tx *core.Tx, a [][]byte) ([]string, error) {
 func appendSection(b []byte, tx *core.Tx, name string) ([]byte, error) {
 	b = append(wire.AppendDumpHeader(b, name), '\n')
 	c := &wire.Context{Exact: true}
-	err := tx.Scan(name, core.WholeTable, func(e *model.Entity) bool {
+	err := tx.Scan(name, stored.WholeTable, func(e *model.Entity) bool {
 		b = append(wire.AppendEntity(b, e, c), '\n')
 		return true
 	})

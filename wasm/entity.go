@@ -4,9 +4,9 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // An entity answer (getEntity's) is binary, read in place by web/src/values.js with a
@@ -76,7 +76,7 @@ func (t nameTable) appendName(b []byte, name string, hint int) ([]byte, nameTabl
 // appendEntityAnswer appends the entity answer of a whole record, projected by sel (nil
 // for every property) as Azure's $select projects: PartitionKey, RowKey and Timestamp
 // only if listed, properties in the listed order, a missing one as null.
-func appendEntityAnswer(b []byte, r *core.Record, sel query.Selection) []byte {
+func appendEntityAnswer(b []byte, r *stored.Record, sel query.Selection) []byte {
 	var room [maxNames]string
 	b, _ = appendEntity(b, r, sel, room[:0])
 	return b
@@ -84,7 +84,7 @@ func appendEntityAnswer(b []byte, r *core.Record, sel query.Selection) []byte {
 
 // appendEntity appends an entity answer whose names continue the table names, and returns
 // the table with its names.
-func appendEntity(b []byte, r *core.Record, sel query.Selection, names nameTable) ([]byte, nameTable) {
+func appendEntity(b []byte, r *stored.Record, sel query.Selection, names nameTable) ([]byte, nameTable) {
 	var flags byte
 	for i, name := range []string{model.PartitionKeyName, model.RowKeyName, model.TimestampName} {
 		if sel.Includes(name) {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // answer is an entity answer read back; a property the entity lacks has no Value.
@@ -173,7 +173,7 @@ func TestAppendEntityAnswer(t *testing.T) {
 		{Name: "I64", Value: model.Int64Value(math.MaxInt64)},
 		{Name: "I64Min", Value: model.Int64Value(math.MinInt64)},
 	}
-	rec := core.NewRecord(&model.Entity{PartitionKey: "p'é", RowKey: "r\u2028", Timestamp: ts, Properties: props})
+	rec := stored.NewRecord(&model.Entity{PartitionKey: "p'é", RowKey: "r\u2028", Timestamp: ts, Properties: props})
 	etag := string(model.AppendETag(nil, ts))
 	t.Run("OK", func(t *testing.T) {
 		a := decodeEntityAnswer(t, appendEntityAnswer([]byte("kept"), &rec, nil)[4:])
@@ -200,7 +200,7 @@ func TestAppendEntityAnswer(t *testing.T) {
 		}
 	})
 	t.Run("OK/NoProperties", func(t *testing.T) {
-		empty := core.NewRecord(&model.Entity{PartitionKey: "", RowKey: "", Timestamp: ts})
+		empty := stored.NewRecord(&model.Entity{PartitionKey: "", RowKey: "", Timestamp: ts})
 		a := decodeEntityAnswer(t, appendEntityAnswer(nil, &empty, nil))
 		if a.Flags != entityHasPartitionKey|entityHasRowKey|entityHasTimestamp || len(a.Names) != 0 {
 			t.Fatalf("answer = %+v", a)
@@ -221,12 +221,12 @@ func (s *session) entity(table, pk, rk string) map[string]model.Value {
 
 func TestAppendPageAnswer(t *testing.T) {
 	ts := mustParse(model.ParseDateTime("2021-08-31T15:40:49.6724407Z"))
-	record := func(rk string, names ...string) core.Record {
+	record := func(rk string, names ...string) stored.Record {
 		props := make([]model.Property, len(names))
 		for i, n := range names {
 			props[i] = model.Property{Name: n, Value: model.Int32Value(int32(i))}
 		}
-		return core.NewRecord(&model.Entity{PartitionKey: "p", RowKey: rk, Timestamp: ts, Properties: props})
+		return stored.NewRecord(&model.Entity{PartitionKey: "p", RowKey: rk, Timestamp: ts, Properties: props})
 	}
 	check := func(t *testing.T, page *query.RecordPage, sel query.Selection) []answer {
 		t.Helper()
@@ -242,19 +242,19 @@ func TestAppendPageAnswer(t *testing.T) {
 		return got
 	}
 	t.Run("OK/NamesOnce", func(t *testing.T) {
-		page := &query.RecordPage{Records: []core.Record{record("a", "x", "y"), record("b", "x", "y"), record("c", "y", "z", "x")}}
+		page := &query.RecordPage{Records: []stored.Record{record("a", "x", "y"), record("b", "x", "y"), record("c", "y", "z", "x")}}
 		got := check(t, page, nil)
 		if strings.Join(got[2].Names, ",") != "y,z,x" || got[2].Values[2].Int32() != 2 {
 			t.Fatalf("third entity = %v %v", got[2].Names, got[2].Values)
 		}
 		long := "a_rather_long_property_name"
-		b := appendPageAnswer(nil, &query.RecordPage{Records: []core.Record{record("a", long, "x"), record("b", "x", long)}}, nil)
+		b := appendPageAnswer(nil, &query.RecordPage{Records: []stored.Record{record("a", long, "x"), record("b", "x", long)}}, nil)
 		if n := strings.Count(string(b), long); n != 1 {
 			t.Fatalf("a page of two entities holds a name %d times, want 1", n)
 		}
 	})
 	t.Run("OK/ManyNames", func(t *testing.T) {
-		var recs []core.Record
+		var recs []stored.Record
 		for i := range 3 {
 			names := make([]string, 50)
 			for k := range names {
@@ -272,7 +272,7 @@ func TestAppendPageAnswer(t *testing.T) {
 		}
 	})
 	t.Run("OK/Select", func(t *testing.T) {
-		page := &query.RecordPage{Records: []core.Record{record("a", "x"), record("b", "y")}}
+		page := &query.RecordPage{Records: []stored.Record{record("a", "x"), record("b", "y")}}
 		got := check(t, page, mustParse(query.ParseSelect("RowKey,y,x")))
 		if strings.Join(got[1].Names, ",") != "y,x" || got[1].Values[1] != nil || got[1].Values[0].Int32() != 0 {
 			t.Fatalf("second entity = %v %v", got[1].Names, got[1].Values)

@@ -7,6 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/backend/outbox"
 	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
@@ -17,7 +18,7 @@ type store struct {
 	db      *core.Store
 	box     *outbox.Backend // the records a write leaves for JavaScript; nil in memory
 	scratch []byte          // the last answer's buffer, reused so that answers do not regrow one
-	records []core.Record   // the last query page's records, their room reused by the next page
+	records []stored.Record // the last query page's records, their room reused by the next page
 	pulled  pulledPage      // the page syncPull applies in slices
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/replica"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
@@ -308,7 +309,7 @@ func localKeys(tx *core.Tx, table string) ([]model.Key, error) {
 		return nil, err
 	}
 	var keys []model.Key
-	err := tx.ScanRecords(table, core.WholeTable, func(r *core.Record) bool {
+	err := tx.ScanRecords(table, stored.WholeTable, func(r *stored.Record) bool {
 		keys = append(keys, model.Key{PartitionKey: r.PartitionKey, RowKey: r.RowKey})
 		return true
 	})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // stable returns 100 entities (rows s000..s019 of partitions p0..p4) that the writers of
@@ -33,7 +34,7 @@ func checkPaged(t *testing.T, filter string, got []*model.Entity) {
 	t.Helper()
 	seen := map[string]int{}
 	for i, e := range got {
-		if i > 0 && core.KeyAt(got[i-1].PartitionKey, got[i-1].RowKey) >= core.KeyAt(e.PartitionKey, e.RowKey) {
+		if i > 0 && stored.KeyAt(got[i-1].PartitionKey, got[i-1].RowKey) >= stored.KeyAt(e.PartitionKey, e.RowKey) {
 			t.Fatalf("%q: (%s, %s) after (%s, %s): not in key order", filter, e.PartitionKey, e.RowKey, got[i-1].PartitionKey, got[i-1].RowKey)
 		}
 		seen[e.PartitionKey+"/"+e.RowKey]++

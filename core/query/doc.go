@@ -82,7 +82,7 @@
 // (ZeroTop) gives an empty page with no continuation, as Azure answers it. A page
 // ends early, with a continuation, on a Budget of entities examined, bytes or time, so a
 // page may be empty and still have a continuation. A continuation resumes just after the
-// last position the page covered (core.KeyRange.After), so paging never repeats or skips
+// last position the page covered (stored.KeyRange.After), so paging never repeats or skips
 // an entity that exists throughout, whatever other writers insert and delete meanwhile,
 // and a token naming a deleted entity still resumes in the right place.
 //

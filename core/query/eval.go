@@ -7,6 +7,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // record is what a filter is evaluated on: an entity or a table.
@@ -31,9 +32,9 @@ func (r entityRecord) lookup(name string) (model.Value, bool) {
 }
 
 // storedRecord exposes an entity as stored to a filter: keys from the record's key (split
-// when first needed, core.Record.SplitKeys), Timestamp from its head, a custom property
-// found in place (core.Record.Lookup, no allocation).
-type storedRecord struct{ r *core.Record }
+// when first needed, stored.Record.SplitKeys), Timestamp from its head, a custom property
+// found in place (stored.Record.Lookup, no allocation).
+type storedRecord struct{ r *stored.Record }
 
 func (r storedRecord) lookup(name string) (model.Value, bool) {
 	switch name {
@@ -70,7 +71,7 @@ func (f *Filter) Matches(e *model.Entity) bool {
 // MatchesRecord reports whether an entity as stored satisfies the filter, as Matches
 // does for the decoded entity, reading only the properties the filter names and
 // allocating nothing; the nil filter matches all.
-func (f *Filter) MatchesRecord(r *core.Record) bool {
+func (f *Filter) MatchesRecord(r *stored.Record) bool {
 	return f == nil || f.root.eval(storedRecord{r})
 }
 
@@ -102,7 +103,7 @@ func (n *cmpNode) eval(r record) bool {
 // recordMatcher returns MatchesRecord prepared for a scan: for a filter that is one
 // comparison of a custom property, the comparison itself, so that a candidate costs no
 // dispatch on the filter's node or the record's kind.
-func (f *Filter) recordMatcher() func(*core.Record) bool {
+func (f *Filter) recordMatcher() func(*stored.Record) bool {
 	if f != nil {
 		if n, ok := f.root.(*cmpNode); ok && n.custom {
 			return n.matchRecord
@@ -112,7 +113,7 @@ func (f *Filter) recordMatcher() func(*core.Record) bool {
 }
 
 // matchRecord is eval on a stored record for a comparison of a custom property.
-func (n *cmpNode) matchRecord(r *core.Record) bool {
+func (n *cmpNode) matchRecord(r *stored.Record) bool {
 	v, ok := r.Lookup(n.prop)
 	return ok && n.matches(v)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // fixture returns an entity with a property of every type.
@@ -140,7 +141,7 @@ func TestFilter_Matches(t *testing.T) {
 			if got := g.Matches(e); got != tt.want {
 				t.Fatalf("reparsed %q: Matches = %v, want %v", f.String(), got, tt.want)
 			}
-			rec := core.NewRecord(e)
+			rec := stored.NewRecord(e)
 			if got := f.MatchesRecord(&rec); got != tt.want {
 				t.Fatalf("MatchesRecord (on the stored bytes) = %v, want %v", got, tt.want)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // indexStore returns a store with table testTable holding es, indexed on props.
@@ -159,7 +160,7 @@ func TestRecords_IndexWithinAndContinuation(t *testing.T) {
 	es := shop()
 	s := indexStore(t, es, "N")
 	t.Run("OK/Within", func(t *testing.T) {
-		within := core.KeyRange{From: core.PartitionStart("p2"), To: core.PartitionEnd("p4")}
+		within := stored.KeyRange{From: stored.PartitionStart("p2"), To: stored.PartitionEnd("p4")}
 		got, plan, _ := allPages(t, s, Request{Filter: "N eq 2", Within: within})
 		var want []string
 		for _, k := range matching(t, es, "N eq 2") {
@@ -263,11 +264,11 @@ func FuzzIndexPlan(f *testing.F) {
 		}
 		req := Request{Filter: filter, Top: int(data[1] % 5), Budget: Budget{Examined: []int{0, 2, 7}[data[2]%3]}}
 		got, plan, _ := allPages(t, s, req)
-		var stored []*model.Entity // as written, with the store's Timestamps
+		var written []*model.Entity // as written, with the store's Timestamps
 		s.View(func(tx *core.Tx) error {
-			return tx.Scan(testTable, core.WholeTable, func(e *model.Entity) bool { stored = append(stored, e); return true })
+			return tx.Scan(testTable, stored.WholeTable, func(e *model.Entity) bool { written = append(written, e); return true })
 		})
-		if want := matching(t, stored, filter); !slices.Equal(got, want) {
+		if want := matching(t, written, filter); !slices.Equal(got, want) {
 			t.Fatalf("%q (%s, indexes %v): %v, want %v", filter, plan, props, got, want)
 		}
 	})

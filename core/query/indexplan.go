@@ -3,17 +3,17 @@ package query
 import (
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // indexPlan is a way to find a superset of the entities a filter matches by reading
 // secondary indexes: the union or intersection of index reads.
 type indexPlan struct {
 	kind  planKind
-	prop  string          // planRead: the indexed property
-	r     core.IndexRange // planRead: the values read
-	op    Op              // planRead: the comparison, for the description
-	parts []*indexPlan    // planUnion, planIntersect
+	prop  string            // planRead: the indexed property
+	r     stored.IndexRange // planRead: the values read
+	op    Op                // planRead: the comparison, for the description
+	parts []*indexPlan      // planUnion, planIntersect
 }
 
 type planKind uint8
@@ -75,17 +75,17 @@ func conjoin(l, r *indexPlan) *indexPlan {
 // indexRead returns the read of one comparison, or nil for an operator an index does
 // not serve (ne) or a constant it cannot look up.
 func indexRead(n *cmpNode) *indexPlan {
-	if !core.Indexable(n.lit) {
+	if !stored.Indexable(n.lit) {
 		return nil
 	}
 	p := &indexPlan{kind: planRead, prop: n.prop, op: n.op}
 	switch n.op {
 	case OpEq:
-		p.r = core.IndexEq(n.lit)
+		p.r = stored.IndexEq(n.lit)
 	case OpGt, OpGe:
-		p.r = core.IndexAbove(n.lit, n.op == OpGe)
+		p.r = stored.IndexAbove(n.lit, n.op == OpGe)
 	case OpLt, OpLe:
-		p.r = core.IndexBelow(n.lit, n.op == OpLe)
+		p.r = stored.IndexBelow(n.lit, n.op == OpLe)
 	default:
 		return nil
 	}

@@ -7,10 +7,11 @@ import (
 	"sync"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // compareKeys orders records by (PartitionKey, RowKey).
-func compareKeys(a, b core.Record) int {
+func compareKeys(a, b stored.Record) int {
 	if c := strings.Compare(a.PartitionKey, b.PartitionKey); c != 0 {
 		return c
 	}
@@ -20,13 +21,13 @@ func compareKeys(a, b core.Record) int {
 // candidatePool holds the slices index reads collect candidates in, returned by
 // releaseCandidates once a page has copied what it keeps: most of what an indexed query
 // would otherwise allocate, which on a large heap costs its share of garbage collection.
-var candidatePool = sync.Pool{New: func() any { return new([]core.Record) }}
+var candidatePool = sync.Pool{New: func() any { return new([]stored.Record) }}
 
 // maxPooledCandidates is the largest candidate slice kept for reuse.
 const maxPooledCandidates = 4096
 
 // releaseCandidates returns a candidate slice to the pool.
-func releaseCandidates(recs []core.Record) {
+func releaseCandidates(recs []stored.Record) {
 	if cap(recs) > 0 && cap(recs) <= maxPooledCandidates {
 		clear(recs[:cap(recs)]) // drop the references to the store's memory
 		recs = recs[:0]
@@ -42,14 +43,14 @@ var errTooMany = errors.New("too many index candidates")
 // An intersection leaves out a part with too many (the others still bound it) and fails
 // only when all its parts have too many. The caller passes the result to
 // releaseCandidates when done with it.
-func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]core.Record, error) {
+func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]stored.Record, error) {
 	switch p.kind {
 	case planNone:
 		return nil, nil
 	case planRead:
 		return readIndex(tx, table, p, limit)
 	case planUnion:
-		var all []core.Record
+		var all []stored.Record
 		for _, part := range p.parts {
 			keys, err := part.candidates(tx, table, limit)
 			if err != nil {
@@ -68,9 +69,9 @@ func (p *indexPlan) candidates(tx *core.Tx, table string, limit int) ([]core.Rec
 }
 
 // readIndex returns the entities of one index read, in key order.
-func readIndex(tx *core.Tx, table string, p *indexPlan, limit int) ([]core.Record, error) {
-	keys := (*candidatePool.Get().(*[]core.Record))[:0]
-	err := tx.ScanIndex(table, p.prop, p.r, func(rec *core.Record) bool {
+func readIndex(tx *core.Tx, table string, p *indexPlan, limit int) ([]stored.Record, error) {
+	keys := (*candidatePool.Get().(*[]stored.Record))[:0]
+	err := tx.ScanIndex(table, p.prop, p.r, func(rec *stored.Record) bool {
 		keys = append(keys, *rec)
 		return len(keys) <= limit
 	})
@@ -90,7 +91,7 @@ const probeLimit = 1024
 // the first part to finish is the base, and each other part is read only up to the
 // base's size (a larger part would narrow the base less than testing the base with the
 // whole filter costs) and intersected with it.
-func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([]core.Record, error) {
+func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([]stored.Record, error) {
 	for probe := min(probeLimit, limit); ; probe = min(probe*8, limit) {
 		for i, part := range parts {
 			base, err := part.candidates(tx, table, probe)
@@ -110,7 +111,7 @@ func intersectParts(tx *core.Tx, table string, parts []*indexPlan, limit int) ([
 
 // narrow keeps the candidates of base that every part but parts[skip] finds too, reading
 // each such part only up to len(base) candidates.
-func narrow(tx *core.Tx, table string, base []core.Record, parts []*indexPlan, skip int) ([]core.Record, error) {
+func narrow(tx *core.Tx, table string, base []stored.Record, parts []*indexPlan, skip int) ([]stored.Record, error) {
 	for j, part := range parts {
 		if j == skip || len(base) == 0 {
 			continue
@@ -139,7 +140,7 @@ func orTooMany(err error) error {
 
 // keepFound keeps the records of base whose key is in keys (sorted by sortKeys), in
 // place, and clears the tail it frees.
-func keepFound(base, keys []core.Record) []core.Record {
+func keepFound(base, keys []stored.Record) []stored.Record {
 	out := base[:0]
 	for _, k := range base {
 		i := sort.Search(len(keys), func(i int) bool { return compareKeys(keys[i], k) >= 0 })
@@ -152,7 +153,7 @@ func keepFound(base, keys []core.Record) []core.Record {
 }
 
 // sortKeys sorts records in key order and drops repeats.
-func sortKeys(keys []core.Record) []core.Record {
+func sortKeys(keys []stored.Record) []stored.Record {
 	heapSort(len(keys), func(i, j int) bool { return compareKeys(keys[i], keys[j]) < 0 }, func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 	out := keys[:0]
 	for _, k := range keys {
@@ -167,7 +168,7 @@ func sortKeys(keys []core.Record) []core.Record {
 
 // visitCandidates gives the pager each candidate inside ranges (the query's key ranges,
 // its Within and its continuation), in key order, until it stops.
-func visitCandidates(recs []core.Record, ranges []core.KeyRange, p *pager[core.Record]) {
+func visitCandidates(recs []stored.Record, ranges []stored.KeyRange, p *pager[stored.Record]) {
 	for i := range recs {
 		if candidateIn(ranges, &recs[i]) && !p.visit(&recs[i]) {
 			return
@@ -175,7 +176,7 @@ func visitCandidates(recs []core.Record, ranges []core.KeyRange, p *pager[core.R
 	}
 }
 
-func candidateIn(ranges []core.KeyRange, r *core.Record) bool {
+func candidateIn(ranges []stored.KeyRange, r *stored.Record) bool {
 	for _, kr := range ranges {
 		if kr.Contains(r.PartitionKey, r.RowKey) {
 			return true

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // MaxTop is the largest $top, and the size of a page when there is no $top.
@@ -21,11 +22,11 @@ type Request struct {
 	Budget                       Budget // zero fields take DefaultBudget's
 	// Within limits the query to a key range, such as a table SAS's; the zero KeyRange
 	// means the whole table.
-	Within core.KeyRange
+	Within stored.KeyRange
 	// Room, for Records, is where the page's records go (from its start) when it has room
 	// for them: a caller done with the last page's records hands its slice back, so that
 	// a page of a thousand records grows and scans no new slice of them each time.
-	Room []core.Record
+	Room []stored.Record
 }
 
 // Page is one page of results, in key order.
@@ -110,7 +111,7 @@ func pageSize(top int) (int, error) {
 // RecordPage is one page of results as stored records, in key order: what a host encodes
 // straight into a response (see wire.AppendRecords).
 type RecordPage struct {
-	Records []core.Record
+	Records []stored.Record
 	// NextPartitionKey and NextRowKey are the continuation tokens to send back; both ""
 	// when the query is complete.
 	NextPartitionKey, NextRowKey string
@@ -157,16 +158,16 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 		return &RecordPage{Plan: PlanEmpty}, err
 	}
 	within := req.Within
-	if within == (core.KeyRange{}) {
-		within = core.WholeTable
+	if within == (stored.KeyRange{}) {
+		within = stored.WholeTable
 	}
 	// The page's records are measured for the budget and checked whole in one pass; the
 	// scan reuses the *Record it gives, so the first one not whole is kept by value. The
 	// scan leaves the keys of the records it gives unsplit (core.Tx.ScanRecordsUnsplit):
 	// those of the page and of the last record read are split here, and no others.
-	var corrupt core.Record
+	var corrupt stored.Record
 	var corruptErr error
-	measure := func(r *core.Record) int {
+	measure := func(r *stored.Record) int {
 		r.SplitKeys()
 		n, err := r.Measure()
 		if err != nil && corruptErr == nil {
@@ -175,7 +176,7 @@ func Records(tx *core.Tx, table string, req Request) (*RecordPage, error) {
 		return n
 	}
 	p := newPager(f.recordMatcher(), measure, limit, req.Budget, req.Room)
-	var ranges []core.KeyRange
+	var ranges []stored.KeyRange
 	for _, r := range f.Ranges() {
 		r = r.Intersect(within)
 		if resume {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 const testTable = "things"
@@ -297,11 +298,11 @@ func TestEntities_Within(t *testing.T) {
 	s := newStore(t, grid()...)
 	t.Run("OK", func(t *testing.T) {
 		// A SAS-style range: from (p2, r05) up to and including all of p4.
-		r := core.KeyRange{From: core.KeyAt("p2", "r05"), To: core.PartitionEnd("p4")}
+		r := stored.KeyRange{From: stored.KeyAt("p2", "r05"), To: stored.PartitionEnd("p4")}
 		got := pageAll(t, s, Request{Within: r, Top: 3}, nil)
 		var wantKeys []string
 		for _, e := range grid() {
-			if k := core.KeyAt(e.PartitionKey, e.RowKey); k >= r.From && k < r.To {
+			if k := stored.KeyAt(e.PartitionKey, e.RowKey); k >= r.From && k < r.To {
 				wantKeys = append(wantKeys, e.PartitionKey+"/"+e.RowKey)
 			}
 		}
@@ -310,13 +311,13 @@ func TestEntities_Within(t *testing.T) {
 		}
 	})
 	t.Run("ReadsOnlyTheRange", func(t *testing.T) {
-		p := page(t, s, Request{Within: core.PartitionRange("p5")})
+		p := page(t, s, Request{Within: stored.PartitionRange("p5")})
 		if len(p.Entities) != 10 || p.Examined != 10 {
 			t.Fatalf("got %d entities, examined %d; want 10 and 10", len(p.Entities), p.Examined)
 		}
 	})
 	t.Run("IntersectsTheFilter", func(t *testing.T) {
-		p := page(t, s, Request{Filter: "PartitionKey eq 'p1'", Within: core.PartitionRange("p5")})
+		p := page(t, s, Request{Filter: "PartitionKey eq 'p1'", Within: stored.PartitionRange("p5")})
 		if len(p.Entities) != 0 || p.Examined != 0 {
 			t.Fatalf("got %d entities, examined %d; want none", len(p.Entities), p.Examined)
 		}

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // Ranges returns the key ranges that hold every entity the filter can match: disjoint,
@@ -14,16 +14,16 @@ import (
 // RowKey (inside a partition fixed by "PartitionKey eq"), and their and, or and not; any
 // other comparison bounds nothing. The nil filter gives the whole table; a filter that
 // can match nothing, such as "PartitionKey eq 1", gives no range.
-func (f *Filter) Ranges() []core.KeyRange {
+func (f *Filter) Ranges() []stored.KeyRange {
 	if f == nil {
-		return []core.KeyRange{core.WholeTable}
+		return []stored.KeyRange{stored.WholeTable}
 	}
 	return plan(f.root, false, nil)
 }
 
 // plan returns the ranges of n, or of "not n" when neg is set. part is the partition that
 // an enclosing conjunction fixes, if any.
-func plan(n node, neg bool, part *string) []core.KeyRange {
+func plan(n node, neg bool, part *string) []stored.KeyRange {
 	switch n := n.(type) {
 	case *notNode:
 		return plan(n.x, !neg, part)
@@ -42,7 +42,7 @@ func plan(n node, neg bool, part *string) []core.KeyRange {
 			return nil
 		}
 	}
-	return []core.KeyRange{core.WholeTable}
+	return []stored.KeyRange{stored.WholeTable}
 }
 
 // fixedPartition returns X when n (negated if neg) can only hold for entities whose
@@ -86,8 +86,8 @@ func keyComparison(n *cmpNode, neg bool) (Op, string, bool) {
 }
 
 // planComparison returns the ranges of one comparison.
-func planComparison(n *cmpNode, neg bool, part *string) []core.KeyRange {
-	whole := []core.KeyRange{core.WholeTable}
+func planComparison(n *cmpNode, neg bool, part *string) []stored.KeyRange {
+	whole := []stored.KeyRange{stored.WholeTable}
 	if n.prop != model.PartitionKeyName && n.prop != model.RowKeyName {
 		return whole
 	}
@@ -110,45 +110,45 @@ func planComparison(n *cmpNode, neg bool, part *string) []core.KeyRange {
 }
 
 // partitionRanges returns the ranges of "PartitionKey op x".
-func partitionRanges(op Op, x string) []core.KeyRange {
-	start, end := core.PartitionStart(x), core.PartitionEnd(x)
-	return split(op, core.TableStart, start, end, core.TableEnd)
+func partitionRanges(op Op, x string) []stored.KeyRange {
+	start, end := stored.PartitionStart(x), stored.PartitionEnd(x)
+	return split(op, stored.TableStart, start, end, stored.TableEnd)
 }
 
 // rowRanges returns the ranges of "RowKey op y" inside partition pk.
-func rowRanges(pk string, op Op, y string) []core.KeyRange {
-	return split(op, core.PartitionStart(pk), core.KeyAt(pk, y), core.KeyAfter(pk, y), core.PartitionEnd(pk))
+func rowRanges(pk string, op Op, y string) []stored.KeyRange {
+	return split(op, stored.PartitionStart(pk), stored.KeyAt(pk, y), stored.KeyAfter(pk, y), stored.PartitionEnd(pk))
 }
 
 // split returns the ranges of "key op k" within [lo, hi), where [at, after) holds the
 // keys equal to k.
-func split(op Op, lo, at, after, hi core.Bound) []core.KeyRange {
-	var out []core.KeyRange
+func split(op Op, lo, at, after, hi stored.Bound) []stored.KeyRange {
+	var out []stored.KeyRange
 	switch op {
 	case OpEq:
-		out = []core.KeyRange{{From: at, To: after}}
+		out = []stored.KeyRange{{From: at, To: after}}
 	case OpNe:
-		out = []core.KeyRange{{From: lo, To: at}, {From: after, To: hi}}
+		out = []stored.KeyRange{{From: lo, To: at}, {From: after, To: hi}}
 	case OpLt:
-		out = []core.KeyRange{{From: lo, To: at}}
+		out = []stored.KeyRange{{From: lo, To: at}}
 	case OpLe:
-		out = []core.KeyRange{{From: lo, To: after}}
+		out = []stored.KeyRange{{From: lo, To: after}}
 	case OpGt:
-		out = []core.KeyRange{{From: after, To: hi}}
+		out = []stored.KeyRange{{From: after, To: hi}}
 	case OpGe:
-		out = []core.KeyRange{{From: at, To: hi}}
+		out = []stored.KeyRange{{From: at, To: hi}}
 	}
 	return normalize(out)
 }
 
 // union returns the ranges in a or b.
-func union(a, b []core.KeyRange) []core.KeyRange {
+func union(a, b []stored.KeyRange) []stored.KeyRange {
 	return normalize(append(slices.Clip(a), b...))
 }
 
 // intersect returns the ranges in both a and b.
-func intersect(a, b []core.KeyRange) []core.KeyRange {
-	var out []core.KeyRange
+func intersect(a, b []stored.KeyRange) []stored.KeyRange {
+	var out []stored.KeyRange
 	for _, x := range a {
 		for _, y := range b {
 			if r := x.Intersect(y); !r.Empty() {
@@ -160,7 +160,7 @@ func intersect(a, b []core.KeyRange) []core.KeyRange {
 }
 
 // normalize sorts ranges, drops empty ones and merges those that overlap or touch.
-func normalize(rs []core.KeyRange) []core.KeyRange {
+func normalize(rs []stored.KeyRange) []stored.KeyRange {
 	kept := rs[:0]
 	for _, r := range rs {
 		if !r.Empty() {

@@ -6,53 +6,53 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 func TestFilter_Ranges(t *testing.T) {
-	whole := []core.KeyRange{core.WholeTable}
-	ps, pe := core.PartitionStart, core.PartitionEnd
+	whole := []stored.KeyRange{stored.WholeTable}
+	ps, pe := stored.PartitionStart, stored.PartitionEnd
 	tests := []struct {
 		filter string
-		want   []core.KeyRange
+		want   []stored.KeyRange
 	}{
 		{"", whole},
-		{"PartitionKey eq 'a'", []core.KeyRange{core.PartitionRange("a")}},
-		{"'a' eq PartitionKey", []core.KeyRange{core.PartitionRange("a")}},
-		{"PartitionKey eq 'a' and RowKey ge '1' and RowKey lt '5'", []core.KeyRange{{From: core.KeyAt("a", "1"), To: core.KeyAt("a", "5")}}},
-		{"RowKey gt '1' and '5' ge RowKey and PartitionKey eq 'a'", []core.KeyRange{{From: core.KeyAfter("a", "1"), To: core.KeyAfter("a", "5")}}},
-		{"RowKey eq '1' and PartitionKey eq 'a'", []core.KeyRange{core.PointRange("a", "1")}},
-		{"PartitionKey eq 'b' or PartitionKey eq 'a'", []core.KeyRange{core.PartitionRange("a"), core.PartitionRange("b")}},
-		{"PartitionKey ge 'a' and PartitionKey lt 'c'", []core.KeyRange{{From: ps("a"), To: ps("c")}}},
-		{"PartitionKey gt 'a' and PartitionKey le 'c'", []core.KeyRange{{From: pe("a"), To: pe("c")}}},
-		{"PartitionKey eq 'a' or PartitionKey ge 'a'", []core.KeyRange{{From: ps("a"), To: core.TableEnd}}},
+		{"PartitionKey eq 'a'", []stored.KeyRange{stored.PartitionRange("a")}},
+		{"'a' eq PartitionKey", []stored.KeyRange{stored.PartitionRange("a")}},
+		{"PartitionKey eq 'a' and RowKey ge '1' and RowKey lt '5'", []stored.KeyRange{{From: stored.KeyAt("a", "1"), To: stored.KeyAt("a", "5")}}},
+		{"RowKey gt '1' and '5' ge RowKey and PartitionKey eq 'a'", []stored.KeyRange{{From: stored.KeyAfter("a", "1"), To: stored.KeyAfter("a", "5")}}},
+		{"RowKey eq '1' and PartitionKey eq 'a'", []stored.KeyRange{stored.PointRange("a", "1")}},
+		{"PartitionKey eq 'b' or PartitionKey eq 'a'", []stored.KeyRange{stored.PartitionRange("a"), stored.PartitionRange("b")}},
+		{"PartitionKey ge 'a' and PartitionKey lt 'c'", []stored.KeyRange{{From: ps("a"), To: ps("c")}}},
+		{"PartitionKey gt 'a' and PartitionKey le 'c'", []stored.KeyRange{{From: pe("a"), To: pe("c")}}},
+		{"PartitionKey eq 'a' or PartitionKey ge 'a'", []stored.KeyRange{{From: ps("a"), To: stored.TableEnd}}},
 		{"PartitionKey lt 'b' or PartitionKey ge 'b'", whole},
-		{"PartitionKey ne 'a'", []core.KeyRange{{From: core.TableStart, To: ps("a")}, {From: pe("a"), To: core.TableEnd}}},
+		{"PartitionKey ne 'a'", []stored.KeyRange{{From: stored.TableStart, To: ps("a")}, {From: pe("a"), To: stored.TableEnd}}},
 		{"RowKey eq '1'", whole},
 		{"Age eq 1", whole},
 		{"PartitionKey eq 1", nil},
 		{"PartitionKey eq 'a' and RowKey eq 1", nil},
 		{"PartitionKey eq 'a' and PartitionKey eq 'b'", nil},
 		{"not PartitionKey eq 1", whole},
-		{"not (PartitionKey lt 'b')", []core.KeyRange{{From: ps("b"), To: core.TableEnd}}},
-		{"not (PartitionKey ne 'a' or RowKey ne '1')", []core.KeyRange{core.PointRange("a", "1")}},
-		{"not not PartitionKey eq 'a'", []core.KeyRange{core.PartitionRange("a")}},
-		{"PartitionKey eq 'a' and not (RowKey lt '1' or RowKey ge '3')", []core.KeyRange{{From: core.KeyAt("a", "1"), To: core.KeyAt("a", "3")}}},
-		{"PartitionKey eq 'a' and (RowKey eq '3' or RowKey eq '1')", []core.KeyRange{core.PointRange("a", "1"), core.PointRange("a", "3")}},
-		{"PartitionKey eq 'a' and RowKey ne '1'", []core.KeyRange{{From: ps("a"), To: core.KeyAt("a", "1")}, {From: core.KeyAfter("a", "1"), To: pe("a")}}},
+		{"not (PartitionKey lt 'b')", []stored.KeyRange{{From: ps("b"), To: stored.TableEnd}}},
+		{"not (PartitionKey ne 'a' or RowKey ne '1')", []stored.KeyRange{stored.PointRange("a", "1")}},
+		{"not not PartitionKey eq 'a'", []stored.KeyRange{stored.PartitionRange("a")}},
+		{"PartitionKey eq 'a' and not (RowKey lt '1' or RowKey ge '3')", []stored.KeyRange{{From: stored.KeyAt("a", "1"), To: stored.KeyAt("a", "3")}}},
+		{"PartitionKey eq 'a' and (RowKey eq '3' or RowKey eq '1')", []stored.KeyRange{stored.PointRange("a", "1"), stored.PointRange("a", "3")}},
+		{"PartitionKey eq 'a' and RowKey ne '1'", []stored.KeyRange{{From: ps("a"), To: stored.KeyAt("a", "1")}, {From: stored.KeyAfter("a", "1"), To: pe("a")}}},
 		{"(PartitionKey eq 'b' and RowKey lt '2') or (PartitionKey eq 'a' and RowKey gt '5')",
-			[]core.KeyRange{{From: core.KeyAfter("a", "5"), To: pe("a")}, {From: ps("b"), To: core.KeyAt("b", "2")}}},
-		{"(PartitionKey eq 'a' and Age gt 1 or PartitionKey eq 'a' and Age lt 0) and RowKey eq '1'", []core.KeyRange{core.PointRange("a", "1")}},
-		{"PartitionKey eq 'a' and Age gt 3", []core.KeyRange{core.PartitionRange("a")}},
+			[]stored.KeyRange{{From: stored.KeyAfter("a", "5"), To: pe("a")}, {From: ps("b"), To: stored.KeyAt("b", "2")}}},
+		{"(PartitionKey eq 'a' and Age gt 1 or PartitionKey eq 'a' and Age lt 0) and RowKey eq '1'", []stored.KeyRange{stored.PointRange("a", "1")}},
+		{"PartitionKey eq 'a' and Age gt 3", []stored.KeyRange{stored.PartitionRange("a")}},
 		{"PartitionKey eq 'a' or Age gt 3", whole},
 		{"true", whole},
 		{"false", nil},
 		{"not false", whole},
 		{"not true", nil},
-		{"false or PartitionKey eq 'a'", []core.KeyRange{core.PartitionRange("a")}},
-		{"true and PartitionKey eq 'a'", []core.KeyRange{core.PartitionRange("a")}},
-		{"(true and RowKey eq '1') and ((false or PartitionKey eq 'x'))", []core.KeyRange{core.PartitionRange("x")}},
+		{"false or PartitionKey eq 'a'", []stored.KeyRange{stored.PartitionRange("a")}},
+		{"true and PartitionKey eq 'a'", []stored.KeyRange{stored.PartitionRange("a")}},
+		{"(true and RowKey eq '1') and ((false or PartitionKey eq 'x'))", []stored.KeyRange{stored.PartitionRange("x")}},
 		{"PartitionKey eq 'a\x00b'", whole},
 		{"PartitionKey eq 'a\x00b' and RowKey eq '1'", whole},
 	}
@@ -70,8 +70,8 @@ func TestFilter_Ranges(t *testing.T) {
 }
 
 // inRanges reports whether entity (pk, rk) lies in one of rs.
-func inRanges(rs []core.KeyRange, pk, rk string) bool {
-	k := core.KeyAt(pk, rk)
+func inRanges(rs []stored.KeyRange, pk, rk string) bool {
+	k := stored.KeyAt(pk, rk)
 	for _, r := range rs {
 		if r.From <= k && k < r.To {
 			return true
@@ -82,7 +82,7 @@ func inRanges(rs []core.KeyRange, pk, rk string) bool {
 
 // checkRanges fails unless rs are non-empty, disjoint, in order, and hold every entity
 // of es that f matches.
-func checkRanges(t testing.TB, f *Filter, rs []core.KeyRange, es []*model.Entity) {
+func checkRanges(t testing.TB, f *Filter, rs []stored.KeyRange, es []*model.Entity) {
 	t.Helper()
 	for i, r := range rs {
 		if r.Empty() || i > 0 && rs[i-1].To >= r.From {
@@ -144,7 +144,7 @@ func TestFilter_RangesHoldMatches(t *testing.T) {
 		}
 		rs := f.Ranges()
 		checkRanges(t, f, rs, es)
-		if len(rs) != 1 || rs[0] != core.WholeTable {
+		if len(rs) != 1 || rs[0] != stored.WholeTable {
 			narrowed++
 		}
 	}

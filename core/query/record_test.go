@@ -10,6 +10,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // fuzzNames are the property names a fuzzed entity draws from: those the filter seeds
@@ -89,7 +90,7 @@ func FuzzMatchesRecord(f *testing.F) {
 		if err := e.Validate(); err != nil {
 			t.Fatalf("fuzzEntity built an invalid entity: %v", err)
 		}
-		rec := core.NewRecord(e)
+		rec := stored.NewRecord(e)
 		want := flt.Matches(e)
 		if got := flt.MatchesRecord(&rec); got != want {
 			t.Fatalf("%q on %+v: MatchesRecord %v, Matches %v", flt, e, got, want)
@@ -103,7 +104,7 @@ func FuzzMatchesRecord(f *testing.F) {
 // TestFilter_MatchesRecordAllocatesNothing pins the point of evaluating on the stored
 // record: no allocation per candidate, whatever the filter compares.
 func TestFilter_MatchesRecordAllocatesNothing(t *testing.T) {
-	rec := core.NewRecord(fixture(t))
+	rec := stored.NewRecord(fixture(t))
 	for _, s := range []string{"PartitionKey eq 'pk1' and RowKey ne 'x'", "Timestamp gt datetime'2020-01-01T00:00:00Z'",
 		"Age ge 30 and Name eq 'Alice' or Score lt 1.0", "Blob eq X'0aff' or Id ne guid'0d391d16-97f1-4b9a-be68-4cc871f90001'",
 		"Missing eq 1 or not Active"} {
@@ -204,7 +205,7 @@ func TestRecords_Room(t *testing.T) {
 		return k
 	}
 	t.Run("OK", func(t *testing.T) {
-		room := make([]core.Record, 0, 150)
+		room := make([]stored.Record, 0, 150)
 		for _, req := range []Request{{Filter: "PartitionKey eq 'p1'"}, {Filter: "N ge 150", Top: 120}, {Top: 7}, {Filter: "N lt 0"}} {
 			want := keys(page(req))
 			req.Room = room
@@ -217,7 +218,7 @@ func TestRecords_Room(t *testing.T) {
 			}
 			room = p.Records[:0]
 		}
-		allocs := func(room []core.Record) float64 {
+		allocs := func(room []stored.Record) float64 {
 			return testing.AllocsPerRun(5, func() {
 				if p := page(Request{Filter: "PartitionKey eq 'p2'", Room: room}); len(p.Records) != 100 {
 					t.Fatalf("%d records", len(p.Records))
@@ -230,7 +231,7 @@ func TestRecords_Room(t *testing.T) {
 		}
 	})
 	t.Run("OutgrowsRoom", func(t *testing.T) {
-		room := make([]core.Record, 0, 10)
+		room := make([]stored.Record, 0, 10)
 		p := page(Request{Filter: "N lt 250", Room: room})
 		if len(p.Records) != 250 || p.Records[249].RowKey != "r049" || p.Records[0].RowKey != "r000" {
 			t.Fatalf("%d records, last %+v", len(p.Records), p.Records[len(p.Records)-1])

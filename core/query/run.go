@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // The plans a page may run, as RecordPage.Plan names them; an index plan is named by
@@ -27,7 +28,7 @@ const overLimit = " (index over limit: "
 // index holds the stored entities: no second lookup). An index read finding more falls back to the scan; so every page costs
 // at most Examined index entries plus one sort of them, and results and continuations
 // are those of the scan.
-func (f *Filter) run(tx *core.Tx, table string, ranges []core.KeyRange, p *pager[core.Record]) (string, error) {
+func (f *Filter) run(tx *core.Tx, table string, ranges []stored.KeyRange, p *pager[stored.Record]) (string, error) {
 	if len(ranges) == 0 {
 		return PlanEmpty, nil
 	}
@@ -66,13 +67,13 @@ func (f *Filter) indexPlan(tx *core.Tx, table, scan string) *indexPlan {
 }
 
 // scanName names the scan of ranges.
-func scanName(f *Filter, ranges []core.KeyRange) string {
+func scanName(f *Filter, ranges []stored.KeyRange) string {
 	if f != nil {
 		if _, ok := fixedPartition(f.root, false); ok {
 			return PlanPartitionScan
 		}
 	}
-	if len(ranges) == 1 && ranges[0] == core.WholeTable {
+	if len(ranges) == 1 && ranges[0] == stored.WholeTable {
 		return PlanTableScan
 	}
 	return PlanKeyRangeScan

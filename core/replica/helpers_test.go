@@ -5,6 +5,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // newStore opens a store with opts and creates tables.
@@ -38,7 +39,7 @@ func scanAll(t testing.TB, s *core.Store, table string) []*model.Entity {
 	t.Helper()
 	var out []*model.Entity
 	err := s.View(func(tx *core.Tx) error {
-		return tx.Scan(table, core.WholeTable, func(e *model.Entity) bool {
+		return tx.Scan(table, stored.WholeTable, func(e *model.Entity) bool {
 			out = append(out, e)
 			return true
 		})

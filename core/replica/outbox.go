@@ -6,6 +6,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // The outbox count. A tracked table keeps how many outbox records it has in one record
@@ -38,7 +39,7 @@ func outboxCount(tx *core.Tx, id string) (int, error) {
 
 // countOutbox counts table id's outbox records by reading them.
 func countOutbox(tx *core.Tx, id string) (int, error) {
-	prefix := core.EntityKeys(outboxPrefix, id)
+	prefix := stored.PrefixUnder(outboxPrefix, id)
 	n := 0
 	err := tx.RawAscend(prefix, prefix+"\xff", func(_, _ string) bool {
 		n++
@@ -89,5 +90,5 @@ func PendingCount(tx *core.Tx, table string) (int, error) {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return 0, err
 	}
-	return outboxCount(tx, core.TableID(table))
+	return outboxCount(tx, stored.TableID(table))
 }

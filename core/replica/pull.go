@@ -3,6 +3,7 @@ package replica
 import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
@@ -60,12 +61,12 @@ func ApplyPulled(tx *core.Tx, table string, p Pulled) (Applied, error) {
 	if !p.SetCheckpoint {
 		return a, nil
 	}
-	return a, tx.RawSet(trackKey(core.TableID(table)), p.Checkpoint)
+	return a, tx.RawSet(trackKey(stored.TableID(table)), p.Checkpoint)
 }
 
 // pullEntity writes a remote version unless the key is pending or already at that ETag.
 func pullEntity(tx *core.Tx, table string, k model.Key, re wire.RemoteEntity) (bool, error) {
-	id := core.TableID(table)
+	id := stored.TableID(table)
 	if pending, err := has(tx, outboxKey(id, k.PartitionKey, k.RowKey)); err != nil || pending {
 		return false, err
 	}
@@ -78,7 +79,7 @@ func pullEntity(tx *core.Tx, table string, k model.Key, re wire.RemoteEntity) (b
 
 // pullDeletion deletes a key locally unless it is pending (or, onlySynced, never synced).
 func pullDeletion(tx *core.Tx, table string, k model.Key, onlySynced bool) (bool, error) {
-	id := core.TableID(table)
+	id := stored.TableID(table)
 	if pending, err := has(tx, outboxKey(id, k.PartitionKey, k.RowKey)); err != nil || pending {
 		return false, err
 	}
@@ -96,7 +97,7 @@ func pullDeletion(tx *core.Tx, table string, k model.Key, onlySynced bool) (bool
 // takeRemote makes the local copy of k the remote version e (nil: deleted) with its ETag,
 // as a sync write: the outbox record is cleared, none is added.
 func takeRemote(tx *core.Tx, table string, k model.Key, e *model.Entity, etag string) error {
-	id := core.TableID(table)
+	id := stored.TableID(table)
 	if err := removeOutbox(tx, id, k); err != nil {
 		return err
 	}

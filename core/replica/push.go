@@ -3,6 +3,7 @@ package replica
 import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // Pending is an outbox item: a key changed locally and not pushed yet, with the base ETag
@@ -28,15 +29,15 @@ func Outbox(tx *core.Tx, table string, after model.Key, limit int) ([]Pending, e
 	if _, err := Checkpoint(tx, table); err != nil {
 		return nil, err
 	}
-	id := core.TableID(table)
-	prefix := core.EntityKeys(outboxPrefix, id)
+	id := stored.TableID(table)
+	prefix := stored.PrefixUnder(outboxPrefix, id)
 	from := prefix
 	if after != (model.Key{}) {
 		from = outboxKey(id, after.PartitionKey, after.RowKey) + "\x00"
 	}
 	var keys []model.Key
 	err := tx.RawAscend(from, prefix+"\xff", func(k, _ string) bool {
-		pk, rk := core.SplitEntityKey(k, len(prefix))
+		pk, rk := stored.SplitEntityKey(k, len(prefix))
 		keys = append(keys, model.Key{PartitionKey: pk, RowKey: rk})
 		return limit <= 0 || len(keys) < limit
 	})
@@ -55,7 +56,7 @@ func Outbox(tx *core.Tx, table string, after model.Key, limit int) ([]Pending, e
 // pending reads the base ETag and local entity of key k of table.
 func pending(tx *core.Tx, table string, k model.Key) (Pending, error) {
 	p := Pending{Key: k}
-	base, _, err := tx.RawGet(remoteKey(core.TableID(table), k.PartitionKey, k.RowKey))
+	base, _, err := tx.RawGet(remoteKey(stored.TableID(table), k.PartitionKey, k.RowKey))
 	if err != nil {
 		return p, err
 	}
@@ -69,10 +70,10 @@ func SyncedKeys(tx *core.Tx, table string) ([]model.Key, error) {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return nil, err
 	}
-	prefix := core.EntityKeys(remotePrefix, core.TableID(table))
+	prefix := stored.PrefixUnder(remotePrefix, stored.TableID(table))
 	var keys []model.Key
 	err := tx.RawAscend(prefix, prefix+"\xff", func(k, _ string) bool {
-		pk, rk := core.SplitEntityKey(k, len(prefix))
+		pk, rk := stored.SplitEntityKey(k, len(prefix))
 		keys = append(keys, model.Key{PartitionKey: pk, RowKey: rk})
 		return true
 	})
@@ -88,7 +89,7 @@ func Acknowledge(tx *core.Tx, table string, k model.Key, localETag, remoteETag s
 	if _, err := Checkpoint(tx, table); err != nil {
 		return err
 	}
-	id := core.TableID(table)
+	id := stored.TableID(table)
 	if err := setRemote(tx, id, k, remoteETag); err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func Rebase(tx *core.Tx, table string, k model.Key, remoteETag string) error {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return err
 	}
-	id := core.TableID(table)
+	id := stored.TableID(table)
 	if err := setRemote(tx, id, k, remoteETag); err != nil {
 		return err
 	}

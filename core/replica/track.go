@@ -6,6 +6,7 @@ import (
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // Errors of the replica.
@@ -29,10 +30,10 @@ const (
 func trackKey(id string) string { return trackPrefix + id }
 
 // outboxKey is the key of entity (pk, rk)'s outbox record in table id.
-func outboxKey(id, pk, rk string) string { return core.EntityKey(outboxPrefix, id, pk, rk) }
+func outboxKey(id, pk, rk string) string { return stored.KeyUnder(outboxPrefix, id, pk, rk) }
 
 // remoteKey is the key of entity (pk, rk)'s remote ETag in table id.
-func remoteKey(id, pk, rk string) string { return core.EntityKey(remotePrefix, id, pk, rk) }
+func remoteKey(id, pk, rk string) string { return stored.KeyUnder(remotePrefix, id, pk, rk) }
 
 // Hooks are the core.Hooks of a store whose tables may be replicated: set
 // core.Options.Hooks to Hooks{}.
@@ -49,7 +50,7 @@ func (Hooks) LocalWrite(tx *core.Tx, id, pk, rk string) error {
 
 // DropTable removes table id's sync state, outbox and remote ETags.
 func (Hooks) DropTable(tx *core.Tx, id string) error {
-	for _, prefix := range []string{core.EntityKeys(outboxPrefix, id), core.EntityKeys(remotePrefix, id)} {
+	for _, prefix := range []string{stored.PrefixUnder(outboxPrefix, id), stored.PrefixUnder(remotePrefix, id)} {
 		if err := tx.RawDeletePrefix(prefix); err != nil {
 			return err
 		}
@@ -70,12 +71,12 @@ func Track(tx *core.Tx, table string) error {
 	if _, err := tx.Table(table); err != nil {
 		return err
 	}
-	id := core.TableID(table)
+	id := stored.TableID(table)
 	if ok, err := has(tx, trackKey(id)); err != nil || ok {
 		return err
 	}
 	var keys []model.Key
-	err := tx.ScanRecords(table, core.WholeTable, func(r *core.Record) bool {
+	err := tx.ScanRecords(table, stored.WholeTable, func(r *stored.Record) bool {
 		keys = append(keys, model.Key{PartitionKey: r.PartitionKey, RowKey: r.RowKey})
 		return true
 	})
@@ -95,7 +96,7 @@ func Track(tx *core.Tx, table string) error {
 
 // Untrack stops replicating a table and forgets its outbox, remote ETags and checkpoint.
 func Untrack(tx *core.Tx, table string) error {
-	return Hooks{}.DropTable(tx, core.TableID(table))
+	return Hooks{}.DropTable(tx, stored.TableID(table))
 }
 
 // ForgetRemote forgets what a tracked table's replica knows of its remote table: the
@@ -107,7 +108,7 @@ func ForgetRemote(tx *core.Tx, table, checkpoint string) error {
 	if _, err := Checkpoint(tx, table); err != nil {
 		return err
 	}
-	id := core.TableID(table)
+	id := stored.TableID(table)
 	if err := (Hooks{}).DropTable(tx, id); err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func ForgetRemote(tx *core.Tx, table, checkpoint string) error {
 // Checkpoint returns a tracked table's checkpoint ("" before the first pull), or
 // ErrNotTracked.
 func Checkpoint(tx *core.Tx, table string) (string, error) {
-	v, ok, err := tx.RawGet(trackKey(core.TableID(table)))
+	v, ok, err := tx.RawGet(trackKey(stored.TableID(table)))
 	if err != nil {
 		return "", err
 	}

@@ -5,9 +5,9 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // Context carries what the odata.* members of a response need, and the $select list. The
@@ -50,14 +50,14 @@ func AppendEntities(b []byte, es []*model.Entity, c *Context) []byte {
 
 // AppendRecords appends a Query Entities response body as AppendEntities does, written
 // straight from the stored records (query.Records), with no Entity built in between.
-// Every record must be whole (core.Record.Check).
-func AppendRecords(b []byte, rs []core.Record, c *Context) []byte {
+// Every record must be whole (stored.Record.Check).
+func AppendRecords(b []byte, rs []stored.Record, c *Context) []byte {
 	b = appendValueHead(b, c)
 	for i := range rs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = closeObject(appendEntityMembers(append(b, '{'), stored{&rs[i]}, c))
+		b = closeObject(appendEntityMembers(append(b, '{'), inPlace{&rs[i]}, c))
 	}
 	return append(b, "]}"...)
 }

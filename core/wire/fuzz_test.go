@@ -6,9 +6,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tabletopdb/tabletop/core/wire"
 )
 
@@ -100,7 +100,7 @@ func checkTableName(t *testing.T, data []byte) {
 // checkRecords checks that a page written from stored records is byte for byte the page
 // written from the decoded entity, at every metadata level, with and without $select.
 func checkRecords(t *testing.T, e *model.Entity) {
-	rs := []core.Record{core.NewRecord(e), core.NewRecord(e)}
+	rs := []stored.Record{stored.NewRecord(e), stored.NewRecord(e)}
 	es := []*model.Entity{e, e}
 	names := []string{"RowKey", "Timestamp", "Absent"}
 	for _, p := range e.Properties {

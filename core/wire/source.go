@@ -1,8 +1,8 @@
 package wire
 
 import (
-	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // source is an entity to write: decoded, or a stored record read in place.
@@ -27,13 +27,13 @@ func (d decoded) appendAll(b []byte, c *Context) []byte {
 	return b
 }
 
-// stored is a stored record as a source.
-type stored struct{ r *core.Record }
+// inPlace is a stored record, read in place, as a source.
+type inPlace struct{ r *stored.Record }
 
-func (s stored) keys() (string, string)              { return s.r.PartitionKey, s.r.RowKey }
-func (s stored) timestamp() model.DateTime           { return s.r.Timestamp() }
-func (s stored) get(name string) (model.Value, bool) { return s.r.Lookup(name) }
-func (s stored) appendAll(b []byte, c *Context) []byte {
+func (s inPlace) keys() (string, string)              { return s.r.PartitionKey, s.r.RowKey }
+func (s inPlace) timestamp() model.DateTime           { return s.r.Timestamp() }
+func (s inPlace) get(name string) (model.Value, bool) { return s.r.Lookup(name) }
+func (s inPlace) appendAll(b []byte, c *Context) []byte {
 	for name, v := range s.r.Properties() {
 		b = appendProperty(b, name, v, c)
 	}

@@ -153,7 +153,7 @@ export function splitPage(b, size) {
 /**
  * cutPage cuts a page's commands (in key order) where the record kind changes (a key's
  * first byte: entities, deletion records, tables, the store's settings… see
- * core/layout.go), and runs past twice size into pages of about size bytes: [{ first,
+ * core/stored/layout.go), and runs past twice size into pages of about size bytes: [{ first,
  * data }] as splitPage. So the writes that pile up at the end of one kind's keys (appended
  * entities) touch no page that another kind's reads need (a table's record), and a page
  * load reads none of their log records.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // replica is a miniature sync client, the reference for the browser's: a local store
@@ -89,7 +90,7 @@ func (r *replica) remove(pk, rk string) {
 func (r *replica) state() map[string]string {
 	out := map[string]string{}
 	r.local.View(func(tx *core.Tx) error {
-		return tx.Scan(r.table, core.WholeTable, func(e *model.Entity) bool {
+		return tx.Scan(r.table, stored.WholeTable, func(e *model.Entity) bool {
 			v, _ := e.Get("V")
 			out[key(e.PartitionKey, e.RowKey)] = v.Str()
 			return true

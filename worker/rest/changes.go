@@ -8,6 +8,7 @@ import (
 	"github.com/tabletopdb/tabletop/core/azerr"
 	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/query"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tabletopdb/tabletop/core/wire"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
 	"github.com/tabletopdb/tabletop/worker/rest/exchange"
@@ -175,7 +176,7 @@ func (c *call) waitOf() (time.Duration, bool, error) {
 type changePage struct {
 	filter    *query.Filter
 	limit     int
-	within    core.KeyRange
+	within    stored.KeyRange
 	wait      time.Duration // how long an empty page may wait for a change
 	waitAsked bool          // the request has a wait parameter
 

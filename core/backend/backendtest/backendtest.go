@@ -12,6 +12,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // Storage makes fresh, empty storage for one test and returns a function that opens a
@@ -93,7 +94,7 @@ func checkTable(t *testing.T, s *core.Store, name string, want map[string]*model
 		if tb.Name != name {
 			t.Errorf("table name = %q, want %q", tb.Name, name)
 		}
-		return tx.Scan(name, core.WholeTable, func(e *model.Entity) bool {
+		return tx.Scan(name, stored.WholeTable, func(e *model.Entity) bool {
 			got[e.RowKey] = e
 			return true
 		})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // The internal operations that split a table between objects (see Internal): the
@@ -53,10 +54,10 @@ func splitKey(s *core.Store, arg string) (string, error) {
 // spanRange is the key range of the PartitionKeys [from, to) of a table, the unit a
 // table is split into; to "" means no upper bound. Keys hold no byte below 0x20, so
 // PartitionStart(from) encloses exactly the partitions from and after.
-func spanRange(from, to string) core.KeyRange {
-	r := core.KeyRange{From: core.PartitionStart(from), To: core.TableEnd}
+func spanRange(from, to string) stored.KeyRange {
+	r := stored.KeyRange{From: stored.PartitionStart(from), To: stored.TableEnd}
 	if to != "" {
-		r.To = core.PartitionStart(to)
+		r.To = stored.PartitionStart(to)
 	}
 	return r
 }
@@ -65,13 +66,13 @@ func spanRange(from, to string) core.KeyRange {
 // them about in half: the partition of the median entity, or the next partition when that
 // is the range's first, so that both halves hold entities. It returns "" when r holds
 // fewer than two partitions: a partition is never split.
-func halfKey(tx *core.Tx, table string, r core.KeyRange) (key string, count int, err error) {
-	err = tx.ScanRecords(table, r, func(*core.Record) bool { count++; return true })
+func halfKey(tx *core.Tx, table string, r stored.KeyRange) (key string, count int, err error) {
+	err = tx.ScanRecords(table, r, func(*stored.Record) bool { count++; return true })
 	if err != nil || count < 2 {
 		return "", count, err
 	}
 	first, i := "", 0
-	err = tx.ScanRecords(table, r, func(rec *core.Record) bool {
+	err = tx.ScanRecords(table, r, func(rec *stored.Record) bool {
 		if i == 0 {
 			first = rec.PartitionKey
 		}
@@ -223,7 +224,7 @@ func unpackMoved(b []byte) ([]core.Moved, error) {
 func count(s *core.Store, table string) (string, error) {
 	n := 0
 	err := s.View(func(tx *core.Tx) error {
-		return tx.ScanRecords(table, core.WholeTable, func(*core.Record) bool { n++; return true })
+		return tx.ScanRecords(table, stored.WholeTable, func(*stored.Record) bool { n++; return true })
 	})
 	if errors.Is(err, core.ErrTableNotFound) {
 		return "0", nil

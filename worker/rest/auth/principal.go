@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // Kind is how a request was authenticated.
@@ -42,10 +42,10 @@ type Principal struct {
 	Kind    Kind
 	Account string
 
-	perms     Permission    // SAS permissions
-	resources ResourceType  // account SAS resource types
-	table     string        // table SAS: tn, lower case
-	keys      core.KeyRange // table SAS key range
+	perms     Permission      // SAS permissions
+	resources ResourceType    // account SAS resource types
+	table     string          // table SAS: tn, lower case
+	keys      stored.KeyRange // table SAS key range
 }
 
 // Table returns the table a table SAS is for (lower case), or "".
@@ -62,9 +62,9 @@ func (p *Principal) Permission() Permission {
 // KeyRange returns the part of the table's key order the principal may read: the key
 // range of a table SAS, the whole table otherwise. Query Entities must intersect its
 // scan with it, as Azure returns only entities within a SAS's range.
-func (p *Principal) KeyRange() core.KeyRange {
+func (p *Principal) KeyRange() stored.KeyRange {
 	if p.Kind != TableSAS {
-		return core.WholeTable
+		return stored.WholeTable
 	}
 	return p.keys
 }
@@ -116,26 +116,26 @@ func (p *Principal) authorizeAccount(a Access) error {
 }
 
 // inRange reports whether entity (pk, rk) lies in r.
-func inRange(r core.KeyRange, pk, rk string) bool {
-	b := core.KeyAt(pk, rk)
+func inRange(r stored.KeyRange, pk, rk string) bool {
+	b := stored.KeyAt(pk, rk)
 	return b >= r.From && b < r.To
 }
 
 // sasKeyRange is the key range of a table SAS: inclusive tuple bounds, a missing start
 // or end leaving that side open, and a partition key alone bounding whole partitions.
-func sasKeyRange(spk, srk, epk, erk string) core.KeyRange {
-	r := core.WholeTable
+func sasKeyRange(spk, srk, epk, erk string) stored.KeyRange {
+	r := stored.WholeTable
 	switch {
 	case spk != "" && srk != "":
-		r.From = core.KeyAt(spk, srk)
+		r.From = stored.KeyAt(spk, srk)
 	case spk != "":
-		r.From = core.PartitionStart(spk)
+		r.From = stored.PartitionStart(spk)
 	}
 	switch {
 	case epk != "" && erk != "":
-		r.To = core.KeyAfter(epk, erk)
+		r.To = stored.KeyAfter(epk, erk)
 	case epk != "":
-		r.To = core.PartitionEnd(epk)
+		r.To = stored.PartitionEnd(epk)
 	}
 	return r
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
-	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 func TestPrincipal_Authorize(t *testing.T) {
@@ -54,7 +54,7 @@ func TestPrincipal_Authorize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkErr(t, tt.p.Authorize(tt.a), tt.want, "") })
 	}
-	if acctAll.KeyRange() != core.WholeTable || owner.KeyRange() != core.WholeTable {
+	if acctAll.KeyRange() != stored.WholeTable || owner.KeyRange() != stored.WholeTable {
 		t.Error("KeyRange of a non-table principal is not the whole table")
 	}
 	if got := tableRA.Permission().String(); got != "ra" {

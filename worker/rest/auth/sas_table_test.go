@@ -10,6 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/stored"
 	"github.com/tabletopdb/tabletop/worker/rest/uri"
 )
 
@@ -168,7 +169,7 @@ func TestVerify_TableSASKeyRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := core.KeyRange{From: core.KeyAt("p1", "r5"), To: core.KeyAfter("p3", "r2")}
+	want := stored.KeyRange{From: stored.KeyAt("p1", "r5"), To: stored.KeyAfter("p3", "r2")}
 	if p.KeyRange() != want {
 		t.Fatalf("KeyRange = %q, want %q", p.KeyRange(), want)
 	}
@@ -200,7 +201,7 @@ func TestVerify_TableSASVersions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.KeyRange().From != core.PartitionStart("p") {
+			if p.KeyRange().From != stored.PartitionStart("p") {
 				t.Fatalf("KeyRange = %q", p.KeyRange())
 			}
 		})

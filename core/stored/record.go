@@ -1,4 +1,4 @@
-package core
+package stored
 
 import (
 	"github.com/tabletopdb/tabletop/core/model"
@@ -17,8 +17,23 @@ type Record struct {
 	keys         string // when not "", the keys as the store holds them, not split yet
 }
 
+// RecordOf returns the record of entity (pk, rk) whose stored form is data.
+func RecordOf(pk, rk, data string) Record {
+	return Record{PartitionKey: pk, RowKey: rk, data: data}
+}
+
+// UnsplitRecord returns the record whose stored form is data and whose keys are keys, an
+// entity key after its table's prefix (TableEntities), left to SplitKeys to split: a scan
+// whose reader needs no keys does not pay for splitting them.
+func UnsplitRecord(keys, data string) Record {
+	return Record{data: data, keys: keys}
+}
+
+// Data returns the record's stored form, as EncodeEntity made it.
+func (r *Record) Data() string { return r.data }
+
 // SplitKeys sets the record's PartitionKey and RowKey when a scan left them to be found
-// (Tx.ScanRecordsUnsplit); otherwise it does nothing.
+// (UnsplitRecord); otherwise it does nothing.
 func (r *Record) SplitKeys() {
 	if r.keys != "" {
 		r.splitKeys()
@@ -26,21 +41,21 @@ func (r *Record) SplitKeys() {
 }
 
 func (r *Record) splitKeys() {
-	r.PartitionKey, r.RowKey = splitEntityKey(r.keys, 0)
+	r.PartitionKey, r.RowKey = SplitEntityKey(r.keys, 0)
 	r.keys = ""
 }
 
 // NewRecord returns the record the store holds for e: e's keys, Timestamp and properties
 // in their stored form.
 func NewRecord(e *model.Entity) Record {
-	return Record{PartitionKey: e.PartitionKey, RowKey: e.RowKey, data: encodeEntity(e.Timestamp, e.Properties)}
+	return Record{PartitionKey: e.PartitionKey, RowKey: e.RowKey, data: EncodeEntity(e.Timestamp, e.Properties)}
 }
 
 // Timestamp returns the record's Timestamp, read from the head of the stored form; zero if
 // the record is corrupt.
 func (r *Record) Timestamp() model.DateTime {
 	d := decoder{s: r.data}
-	if d.byte() != entityCodecVersion {
+	if d.byte() != Version {
 		return 0
 	}
 	ts := d.uvarint()
@@ -131,11 +146,11 @@ func propertyAt(s string, i int) (string, model.Value, int) {
 	return s[at : at+n], v, end
 }
 
-// Check reports errCorrupt unless the stored form decodes in full, by the rules of
-// decodeEntity, without allocating.
+// Check reports ErrCorrupt unless the stored form decodes in full, by the rules of
+// DecodeEntity, without allocating.
 func (r *Record) Check() error {
 	if _, ok := r.walk(false); !ok {
-		return errCorrupt
+		return ErrCorrupt
 	}
 	return nil
 }
@@ -152,12 +167,12 @@ func (r *Record) Measure() (int, error) {
 	n, ok := r.walk(true)
 	n += 4 + 2*(model.UTF16Len(r.PartitionKey)+model.UTF16Len(r.RowKey))
 	if !ok {
-		return n, errCorrupt
+		return n, ErrCorrupt
 	}
 	return n, nil
 }
 
-// walk steps over every property of the stored form, checking each as decodeEntity
+// walk steps over every property of the stored form, checking each as DecodeEntity
 // does, and returns whether the form is whole and, with measure, the size of the
 // properties by Azure's formula (see Entity.Size); without, it counts no UTF-16 units,
 // which a point read, that only checks, does not pay for. It builds no value.
@@ -189,5 +204,5 @@ func (r *Record) walk(measure bool) (size int, ok bool) {
 
 // Entity decodes the record into an Entity.
 func (r *Record) Entity() (*model.Entity, error) {
-	return decodeEntity(r.PartitionKey, r.RowKey, r.data)
+	return DecodeEntity(r.PartitionKey, r.RowKey, r.data)
 }

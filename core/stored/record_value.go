@@ -1,4 +1,4 @@
-package core
+package stored
 
 import "github.com/tabletopdb/tabletop/core/model"
 

@@ -1,4 +1,4 @@
-package core
+package stored
 
 import (
 	"github.com/tabletopdb/tabletop/core/model"
@@ -40,7 +40,7 @@ func TestRecord_ReadsInPlace(t *testing.T) {
 }
 
 func TestRecord_Check(t *testing.T) {
-	good := encodeEntity(5, []model.Property{{Name: "A", Value: model.Int32Value(7)}, {Name: "B", Value: model.StringValue("bb")}})
+	good := EncodeEntity(5, []model.Property{{Name: "A", Value: model.Int32Value(7)}, {Name: "B", Value: model.StringValue("bb")}})
 	t.Run("OK", func(t *testing.T) {
 		r := Record{data: good}
 		if err := r.Check(); err != nil {
@@ -52,10 +52,10 @@ func TestRecord_Check(t *testing.T) {
 			for _, data := range []string{good[:i], good + "\x00", encodeRaw(1, byte(model.TypeBoolean), "A", "\x02"),
 				encodeRaw(1, byte(model.TypeInt32), "A", "\x80\x80\x80\x80\x10"), encodeRaw(1, 8, "A", "\x00")} {
 				r := Record{data: data}
-				if err := r.Check(); err != errCorrupt {
+				if err := r.Check(); err != ErrCorrupt {
 					t.Fatalf("Check(%q) = %v, want errCorrupt", data, err)
 				}
-				if _, err := decodeEntity("p", "r", data); err != errCorrupt {
+				if _, err := DecodeEntity("p", "r", data); err != ErrCorrupt {
 					t.Fatalf("decodeEntity(%q) accepts what Check refuses", data)
 				}
 			}
@@ -80,16 +80,16 @@ func TestRecord_LookupAllocatesNothing(t *testing.T) {
 }
 
 // FuzzRecordAgreesWithDecode: on any stored form, a record that Check accepts reads in
-// place exactly as decodeEntity decodes it, and one it refuses does not decode.
+// place exactly as DecodeEntity decodes it, and one it refuses does not decode.
 func FuzzRecordAgreesWithDecode(f *testing.F) {
 	for _, e := range codecSamples()[:2] {
-		data := encodeEntity(e.Timestamp, e.Properties)
+		data := EncodeEntity(e.Timestamp, e.Properties)
 		f.Add(data)
 		f.Add(data[:len(data)/2])
 	}
 	f.Fuzz(func(t *testing.T, data string) {
 		r := Record{PartitionKey: "p", RowKey: "r", data: data}
-		e, err := decodeEntity("p", "r", data)
+		e, err := DecodeEntity("p", "r", data)
 		if (err == nil) != (r.Check() == nil) {
 			t.Fatalf("decodeEntity says %v, Check says %v", err, r.Check())
 		}
@@ -140,7 +140,7 @@ func TestPropertiesAt(t *testing.T) {
 			for i := range many {
 				many[i] = model.Property{Name: string(rune('a' + i%26)), Value: props[0].Value}
 			}
-			s := encodeEntity(ts, many)
+			s := EncodeEntity(ts, many)
 			at, count := propertiesAt(s)
 			wantAt, wantCount := headAt(s)
 			if at != wantAt || count != wantCount || count != uint64(n) {

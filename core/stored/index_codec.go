@@ -1,4 +1,4 @@
-package core
+package stored
 
 import (
 	"cmp"
@@ -123,8 +123,8 @@ func orderedFloat(f float64) uint64 {
 	return bits | 1<<63
 }
 
-// indexLess is the order of the index on prop over stored entities (see above).
-func indexLess(prop string) func(a, b string) bool {
+// IndexLess is the order of the index on prop over stored entities (see above).
+func IndexLess(prop string) func(a, b string) bool {
 	return func(a, b string) bool {
 		ra, rb := Record{data: a}, Record{data: b}
 		va, aok := ra.Lookup(prop)
@@ -176,17 +176,17 @@ func IndexBelow(v model.Value, orEqual bool) IndexRange {
 	return IndexRange{class: indexClass(v), hi: indexBound{v: v, set: true, incl: incl}}
 }
 
-// pivot returns the least value the range may hold.
-func (r IndexRange) pivot() model.Value {
+// Pivot returns the least value the range may hold.
+func (r IndexRange) Pivot() model.Value {
 	if r.lo.set {
 		return r.lo.v
 	}
 	return classMin(r.class)
 }
 
-// admits reports whether v lies in the range (in), and whether a value after v may
+// Admits reports whether v lies in the range (in), and whether a value after v may
 // (more), given that v lies at or after the range's pivot in index order.
-func (r IndexRange) admits(v model.Value) (in, more bool) {
+func (r IndexRange) Admits(v model.Value) (in, more bool) {
 	if indexClass(v) != r.class {
 		return false, false
 	}

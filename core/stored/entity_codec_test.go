@@ -1,4 +1,4 @@
-package core
+package stored
 
 import (
 	"github.com/tabletopdb/tabletop/core/model"
@@ -33,8 +33,8 @@ func codecSamples() []*model.Entity {
 
 func TestEntityCodec_RoundTrip(t *testing.T) {
 	for i, e := range codecSamples() {
-		data := encodeEntity(e.Timestamp, e.Properties)
-		got, err := decodeEntity(e.PartitionKey, e.RowKey, data)
+		data := EncodeEntity(e.Timestamp, e.Properties)
+		got, err := DecodeEntity(e.PartitionKey, e.RowKey, data)
 		if err != nil || !reflect.DeepEqual(got, e) {
 			t.Fatalf("sample %d: decoded %+v, %v", i, got, err)
 		}
@@ -42,7 +42,7 @@ func TestEntityCodec_RoundTrip(t *testing.T) {
 }
 
 func TestEntityCodec_Corrupt(t *testing.T) {
-	good := encodeEntity(5, []model.Property{{Name: "A", Value: model.Int32Value(7)}, {Name: "B", Value: model.StringValue("bb")}})
+	good := EncodeEntity(5, []model.Property{{Name: "A", Value: model.Int32Value(7)}, {Name: "B", Value: model.StringValue("bb")}})
 	cases := map[string]string{
 		"empty":         "",
 		"version":       "\x02" + good[1:],
@@ -61,7 +61,7 @@ func TestEntityCodec_Corrupt(t *testing.T) {
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
-			if e, err := decodeEntity("p", "r", data); err != errCorrupt || e != nil {
+			if e, err := DecodeEntity("p", "r", data); err != ErrCorrupt || e != nil {
 				t.Fatalf("decodeEntity(%q) = %+v, %v; want errCorrupt", data, e, err)
 			}
 		})
@@ -71,22 +71,22 @@ func TestEntityCodec_Corrupt(t *testing.T) {
 // encodeRaw builds a one-property record by hand: version, Timestamp 5, count 1, the
 // type, the name and the raw value bytes.
 func encodeRaw(count byte, typ byte, name, value string) string {
-	return string([]byte{entityCodecVersion, 5, count, typ, byte(len(name))}) + name + value
+	return string([]byte{Version, 5, count, typ, byte(len(name))}) + name + value
 }
 
-// FuzzDecodeEntityRecord: decodeEntity never panics on corrupt input, and whatever it
+// FuzzDecodeEntityRecord: DecodeEntity never panics on corrupt input, and whatever it
 // accepts encodes and decodes again to the same entity.
 func FuzzDecodeEntityRecord(f *testing.F) {
 	for _, e := range codecSamples()[:2] {
-		data := encodeEntity(e.Timestamp, e.Properties)
+		data := EncodeEntity(e.Timestamp, e.Properties)
 		f.Add(data)
 		f.Add(data[:len(data)/2])
 	}
 	f.Add(encodeRaw(1, byte(model.TypeInt32), "A", "\x80\x80\x80\x80\x10"))
 	f.Fuzz(func(t *testing.T, data string) {
-		e, err := decodeEntity("p", "r", data)
+		e, err := DecodeEntity("p", "r", data)
 		if err != nil {
-			if e != nil || err != errCorrupt {
+			if e != nil || err != ErrCorrupt {
 				t.Fatalf("decodeEntity = %+v, %v", e, err)
 			}
 			return
@@ -94,9 +94,9 @@ func FuzzDecodeEntityRecord(f *testing.F) {
 		if len(e.Properties) > model.MaxProperties {
 			t.Fatalf("%d properties", len(e.Properties))
 		}
-		again := encodeEntity(e.Timestamp, e.Properties)
-		e2, err := decodeEntity("p", "r", again)
-		if err != nil || !reflect.DeepEqual(e2, e) || encodeEntity(e2.Timestamp, e2.Properties) != again {
+		again := EncodeEntity(e.Timestamp, e.Properties)
+		e2, err := DecodeEntity("p", "r", again)
+		if err != nil || !reflect.DeepEqual(e2, e) || EncodeEntity(e2.Timestamp, e2.Properties) != again {
 			t.Fatalf("re-encoded record decodes as %+v, %v; want %+v", e2, err, e)
 		}
 	})

@@ -1,4 +1,4 @@
-package core
+package stored
 
 import (
 	"encoding/binary"
@@ -15,32 +15,34 @@ import (
 // where a value is: String, Binary: uvarint length and bytes; Guid: 16 bytes; Boolean: one
 // byte; Int32, Int64: zig-zag varint; Double: 8 bytes little-endian IEEE; DateTime: uvarint
 // ticks. Decoding allocates one string per name and per String or Binary value.
-const entityCodecVersion = 1
 
-// errCorrupt means a stored record could not be decoded.
-var errCorrupt = errors.New("stored entity is corrupt")
+// Version is the version byte that starts every entity record, and deletion records too.
+const Version = 1
 
-// encodeEntity returns the stored form of an entity's Timestamp and properties.
-func encodeEntity(ts model.DateTime, props []model.Property) string {
-	_, data := encodeKeyed(ts, props)
+// ErrCorrupt means a stored record could not be decoded.
+var ErrCorrupt = errors.New("stored entity is corrupt")
+
+// EncodeEntity returns the stored form of an entity's Timestamp and properties.
+func EncodeEntity(ts model.DateTime, props []model.Property) string {
+	_, data := EncodeKeyed(ts, props)
 	return data
 }
 
-// encodeKeyed returns a key, the concatenation of keyParts, and the stored form of an
+// EncodeKeyed returns a key, the concatenation of keyParts, and the stored form of an
 // entity's Timestamp and properties, both in one allocation, the stored form right after
 // the key: a scan, which reads an entity's key and then its stored form, finds them side
 // by side in memory. The bytes
 // become the strings without a copy (as strings.Builder does): nothing writes to them
 // once encoded.
-func encodeKeyed(ts model.DateTime, props []model.Property, keyParts ...string) (string, string) {
-	b, keyLen := appendKeyed(ts, props, keyParts...)
+func EncodeKeyed(ts model.DateTime, props []model.Property, keyParts ...string) (string, string) {
+	b, keyLen := AppendKeyed(ts, props, keyParts...)
 	s := unsafe.String(unsafe.SliceData(b), len(b))
 	return s[:keyLen], s[keyLen:]
 }
 
-// appendKeyed returns the bytes encodeKeyed makes strings of, in a new allocation of
+// AppendKeyed returns the bytes EncodeKeyed makes strings of, in a new allocation of
 // their size, and the key's length.
-func appendKeyed(ts model.DateTime, props []model.Property, keyParts ...string) ([]byte, int) {
+func AppendKeyed(ts model.DateTime, props []model.Property, keyParts ...string) ([]byte, int) {
 	keyLen := 0
 	for _, p := range keyParts {
 		keyLen += len(p)
@@ -53,7 +55,7 @@ func appendKeyed(ts model.DateTime, props []model.Property, keyParts ...string) 
 	for _, p := range keyParts {
 		b = append(b, p...)
 	}
-	b = append(b, entityCodecVersion)
+	b = append(b, Version)
 	b = binary.AppendUvarint(b, uint64(ts))
 	b = binary.AppendUvarint(b, uint64(len(props)))
 	for _, p := range props {
@@ -83,18 +85,18 @@ func appendValue(b []byte, v model.Value) []byte {
 	}
 }
 
-// decodeEntity rebuilds an entity from its keys and stored form. A record that is short,
+// DecodeEntity rebuilds an entity from its keys and stored form. A record that is short,
 // has bytes left over, or holds a value no encoder writes (an unknown type, a Boolean
-// other than 0 or 1, an Int32 out of range) is errCorrupt.
-func decodeEntity(pk, rk, data string) (*model.Entity, error) {
+// other than 0 or 1, an Int32 out of range) is ErrCorrupt.
+func DecodeEntity(pk, rk, data string) (*model.Entity, error) {
 	d := decoder{s: data}
-	if d.byte() != entityCodecVersion {
-		return nil, errCorrupt
+	if d.byte() != Version {
+		return nil, ErrCorrupt
 	}
 	e := &model.Entity{PartitionKey: pk, RowKey: rk, Timestamp: model.DateTime(d.uvarint())}
 	count := d.uvarint()
 	if count > model.MaxProperties {
-		return nil, errCorrupt
+		return nil, ErrCorrupt
 	}
 	e.Properties = make([]model.Property, count)
 	for i := range e.Properties {
@@ -103,7 +105,7 @@ func decodeEntity(pk, rk, data string) (*model.Entity, error) {
 		e.Properties[i] = model.Property{Name: name, Value: d.value(typ)}
 	}
 	if d.err || len(d.s) != 0 {
-		return nil, errCorrupt
+		return nil, ErrCorrupt
 	}
 	return e, nil
 }
@@ -161,4 +163,22 @@ func (d *decoder) value(t model.Type) model.Value {
 	}
 	d.s = d.s[end:]
 	return v
+}
+
+// AppendString appends s in the stored form of a string: its uvarint length, then its
+// bytes. Records other than entities (a table's) are sequences of such strings.
+func AppendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// ReadString reads the string that AppendString stored at the start of s and returns it
+// and the rest of s; ok is false, and rest "", when s is short or its length malformed.
+func ReadString(s string) (v, rest string, ok bool) {
+	d := decoder{s: s}
+	v = d.bytes(d.uvarint())
+	if d.err {
+		return "", "", false
+	}
+	return v, d.s, true
 }

@@ -1,28 +1,28 @@
-package core
+package stored
 
 // Bound is a position in a table's (PartitionKey, RowKey) order, encoded so that plain
 // string comparison is key order. Build bounds with the functions below; TableStart and
 // TableEnd are the ends of every table.
 type Bound string
 
-// The ends of a table's key order. TableEnd is above every encoded key: valid UTF-8 never
-// contains the byte 0xFF.
+// TableStart and TableEnd are the ends of a table's key order. TableEnd is above every
+// encoded key: valid UTF-8 never contains the byte 0xFF.
 const (
 	TableStart Bound = ""
 	TableEnd   Bound = "\xff"
 )
 
 // PartitionStart is the bound just before the first entity of partition pk.
-func PartitionStart(pk string) Bound { return Bound(pk + sep) }
+func PartitionStart(pk string) Bound { return Bound(pk + Sep) }
 
 // PartitionEnd is the bound just after the last entity of partition pk.
 func PartitionEnd(pk string) Bound { return Bound(pk + "\x01") }
 
 // KeyAt is the bound at entity (pk, rk): a range starting here includes it.
-func KeyAt(pk, rk string) Bound { return Bound(pk + sep + rk) }
+func KeyAt(pk, rk string) Bound { return Bound(pk + Sep + rk) }
 
 // KeyAfter is the bound just after entity (pk, rk): a range starting here excludes it.
-func KeyAfter(pk, rk string) Bound { return Bound(pk + sep + rk + sep) }
+func KeyAfter(pk, rk string) Bound { return Bound(pk + Sep + rk + Sep) }
 
 // KeyRange is the half-open interval [From, To) of a table's key order.
 type KeyRange struct {

@@ -1,4 +1,4 @@
-package core
+package stored
 
 import (
 	"encoding/binary"
@@ -11,7 +11,7 @@ import (
 // every record, a Timestamp of nine bytes (any date after the third century) and fewer
 // than 128 properties, is read without a call.
 func propertiesAt(s string) (at int, count uint64) {
-	if len(s) > 10 && s[0] == entityCodecVersion && s[9] < 0x80 && s[10] < 0x80 && load64(s[1:])&highBits == highBits {
+	if len(s) > 10 && s[0] == Version && s[9] < 0x80 && s[10] < 0x80 && load64(s[1:])&highBits == highBits {
 		return 11, uint64(s[10])
 	}
 	return headAt(s)
@@ -22,7 +22,7 @@ const highBits = 0x8080808080808080
 
 // headAt is propertiesAt for any head.
 func headAt(s string) (at int, count uint64) {
-	if len(s) == 0 || s[0] != entityCodecVersion {
+	if len(s) == 0 || s[0] != Version {
 		return -1, 0
 	}
 	i := skipUvarint(s, 1) // the Timestamp

@@ -1,4 +1,4 @@
-package core
+package stored
 
 import (
 	"bytes"
@@ -10,10 +10,26 @@ import (
 // in RESP array form ("*n\r\n" then n "$len\r\n{bytes}\r\n" arguments).
 var ErrChangeSetInvalid = errors.New("change set is malformed")
 
-// eachCommand calls fn with each command of a change set or snapshot, the command's bytes
+// AppendCommand appends one command in RESP array form, the format buntdb.Load reads
+// and EachCommand splits: "set" key value, or "del" key.
+func AppendCommand(b []byte, args ...string) []byte {
+	b = append(b, '*')
+	b = strconv.AppendInt(b, int64(len(args)), 10)
+	b = append(b, '\r', '\n')
+	for _, a := range args {
+		b = append(b, '$')
+		b = strconv.AppendInt(b, int64(len(a)), 10)
+		b = append(b, '\r', '\n')
+		b = append(b, a...)
+		b = append(b, '\r', '\n')
+	}
+	return b
+}
+
+// EachCommand calls fn with each command of a change set or snapshot, the command's bytes
 // as they stand in cs and its key (every command of a store's change sets names one key:
 // "set" key value, "del" key). It stops at the first malformed command.
-func eachCommand(cs []byte, fn func(cmd []byte, key string) error) error {
+func EachCommand(cs []byte, fn func(cmd []byte, key string) error) error {
 	for len(cs) > 0 {
 		n, err := commandLen(cs)
 		if err != nil {
