@@ -65,14 +65,33 @@ func (s *store) heapBytes([][]byte) ([]byte, error) {
 }
 
 // saveRange answers the records of the key range [args[0], args[1]) as buntdb commands in
-// key order: the page IndexedDB keeps for that range. The range must be resident.
+// key order: the page IndexedDB keeps for that range. The range must be resident. With
+// args[2], a number of bytes, it stops after the record that reaches it: the caller goes
+// on from just after the last key answered, so no call copies a large range at once.
 func (s *store) saveRange(args [][]byte) ([]byte, error) {
 	if len(args) < 2 {
 		return nil, ErrRangeInvalid
 	}
-	buf := bytes.NewBuffer(s.scratch)
-	if err := s.db.SaveRange(string(args[0]), string(args[1]), buf); err != nil {
+	buf := &mostWriter{buf: bytes.NewBuffer(s.scratch), most: num(args, 2)}
+	err := s.db.SaveRange(string(args[0]), string(args[1]), buf)
+	if err != nil && !errors.Is(err, errEnough) {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return buf.buf.Bytes(), nil
+}
+
+// errEnough stops a SaveRange once its writer has taken as many bytes as it was asked for.
+var errEnough = errors.New("enough bytes saved")
+
+// mostWriter takes writes until it holds most bytes (0: no limit), then refuses the next.
+type mostWriter struct {
+	buf  *bytes.Buffer
+	most int
+}
+
+func (w *mostWriter) Write(p []byte) (int, error) {
+	if w.most > 0 && w.buf.Len() >= w.most {
+		return 0, errEnough
+	}
+	return w.buf.Write(p)
 }

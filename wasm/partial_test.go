@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core/backend/outbox"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // need decodes a need answer into its range; ok is false for any other answer.
@@ -46,6 +48,33 @@ func TestAPI_Partial(t *testing.T) {
 		_, recs, err := s.call("write", "people", "create", `{"PartitionKey":"p","RowKey":"2"}`, "")
 		if err != nil || len(recs) != 1 || recs[0].Kind != outbox.ChangeSet {
 			t.Fatalf("write records %+v, err %v", recs, err)
+		}
+	})
+	t.Run("OK/SaveInParts", func(t *testing.T) {
+		// Saved a few bytes at a time, each part going on after the last key of the one
+		// before, the range comes back whole.
+		s := newSession(t, "outbox", "")
+		s.must("createTable", "people")
+		for i := range 20 {
+			s.must("write", "people", "create", fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%02d","S":"%s"}`, i, strings.Repeat("x", 50)), "")
+		}
+		whole := s.must("saveRange", "", "\xff")
+		var joined string
+		parts := 0
+		for from := ""; ; parts++ {
+			part := s.must("saveRange", from, "\xff", "300")
+			joined += part
+			if len(part) < 300 {
+				break
+			}
+			last := ""
+			if err := stored.EachCommand([]byte(part), func(_ []byte, key string) error { last = key; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			from = last + "\x00"
+		}
+		if joined != whole || parts < 5 {
+			t.Fatalf("%d parts joined to %d bytes of %d", parts, len(joined), len(whole))
 		}
 	})
 	t.Run("ErrNeedRange/WriteLeavesNoRecords", func(t *testing.T) {

@@ -106,6 +106,9 @@ const LOG_PIECE = 128 << 10;
 /** PAGES_PER_READ bounds how many pages one read of a key range loads. */
 const PAGES_PER_READ = 16;
 
+/** SAVE_BYTES is about how much of a page a compaction asks the engine for in one call. */
+const SAVE_BYTES = 4 * PAGE_BYTES;
+
 /** storeLocked is the error of a database held, or taken over, by another tab. */
 export function storeLocked(name) {
   return new RestError(`The store "${name}" is open in another tab or window.`, { code: "StoreLocked", statusCode: 409 });
@@ -289,6 +292,29 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, done, fail) {
  * calls fail with the DataCorrupted error naming the first of known (engine keys starting
  * pages, as the directory lists them) that is not among them: pages are never deleted.
  */
+/**
+ * pagesOf cuts records a compaction saved into the pages that hold them ([{ first, data
+ * }]): a page grown past twice PAGE_BYTES, or a part of one saved after its first (first
+ * undefined), as cutPage cuts it; the others whole. The first page starts at first when it
+ * is given (a page keeps the start of its range, even empty), the others at their first
+ * key.
+ */
+function pagesOf(data, first) {
+  if (first !== undefined && data.length <= 2 * PAGE_BYTES) return [{ first, data }];
+  const parts = cutPage(data, PAGE_BYTES);
+  if (first !== undefined) parts[0].first = first;
+  return parts;
+}
+
+/** afterLastKey is the least key after the last key of a run of commands. */
+function afterLastKey(data) {
+  let last;
+  eachKey(data, (k) => (last = k));
+  const out = new Uint8Array(last.length + 1);
+  out.set(last);
+  return out;
+}
+
 function findMissingPage(pages, range, known, fail) {
   pages.getAllKeys(range).onsuccess = (ev) => {
     const have = new Set(ev.target.result.map((k) => pageName(new Uint8Array(k).subarray(1))));
@@ -598,8 +624,9 @@ function storage(name, db, lease, durability, release) {
      * change set before seq and nothing else: in one read-write transaction, if the log
      * still ends at seq, it reads the log and the pages' keys, calls save(lo, hi, loaded)
      * for each page whose range [lo, hi) a change set touched, SLICE_MS of them per task
-     * (save answers the range's records, or { need: [lo, hi] } for pages to load first, as
-     * transact's run), puts
+     * (save answers the range's records, up to about its last argument's bytes, SAVE_BYTES,
+     * the rest asked for from just after the last key it answered; or { need: [lo, hi] }
+     * for pages to load first, as transact's run), puts
      * them (split when past twice PAGE_BYTES), and deletes the log before seq. It resolves
      * with whether the pages now hold the log before seq (false: another tab wrote
      * meanwhile). It frees space:
@@ -623,18 +650,19 @@ function storage(name, db, lease, durability, release) {
               for (const v of sets) eachKey(logEntry(v).cs, (k) => touched.add(dir.search(k)));
               const order = [...touched].sort((a, b) => a - b);
               let n = 0;
+              let from; // where the rest of page order[n] starts, once part of it is saved
               const split = [];
               runLoading(kv, pages, seq, (loaded) => {
                 const started = performance.now();
-                for (; n < order.length; n++) {
-                  if (!loaded && performance.now() - started >= SLICE_MS) return { yield: true }; // the next pages in a later task
+                while (n < order.length) {
+                  if (!loaded && performance.now() - started >= SLICE_MS) return { yield: true }; // the rest in a later task
                   const i = order[n];
-                  const data = save(keys[i], keys[i + 1] ?? KEY_END, loaded);
+                  const data = save(from ?? keys[i], keys[i + 1] ?? KEY_END, loaded, SAVE_BYTES);
                   if (data.need) return data;
                   loaded = undefined;
-                  const parts = data.length > 2 * PAGE_BYTES ? cutPage(data, PAGE_BYTES) : [{ data }];
-                  parts[0].first = keys[i]; // a page keeps the start of its range
-                  for (const p of parts) pages.put(p.data, pageKey(p.first)), split.push(pageKey(p.first));
+                  for (const p of pagesOf(data, from === undefined ? keys[i] : undefined)) pages.put(p.data, pageKey(p.first)), split.push(pageKey(p.first));
+                  from = data.length >= SAVE_BYTES ? afterLastKey(data) : undefined;
+                  if (from === undefined) n++;
                 }
                 return {};
               }, () => {

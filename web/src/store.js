@@ -526,10 +526,10 @@ export class Store {
    * wrote meanwhile makes it give up (it compacts after its own next commit).
    */
   async _compact(must) {
-    const save = (lo, hi, loaded) => {
+    const save = (lo, hi, loaded, most) => {
       if (loaded) this._load(loaded);
       try {
-        return this._exec("saveRange", [lo, hi], copyAnswer).json;
+        return this._exec("saveRange", [lo, hi, String(most)], copyAnswer).json;
       } catch (e) {
         if (e instanceof NeedRange) return { need: [e.lo, e.hi] };
         throw e;
