@@ -29,8 +29,11 @@ test("no acknowledged write is lost when the browser is killed, across compactio
   const acked = new Map(); // key → highest acknowledged version
   const gens = new Set();
   let version = 0;
+  let browser; // the round's, closed if the test fails before it kills it
+  t.after(() => browser?.close().catch(() => {}));
   for (let round = 0; round <= 5; round++) {
     const { b, page } = await open(profile, server);
+    browser = b;
     // Everything acknowledged so far is there.
     const state = await page.evaluate(async () => {
       const T = await import("/tabletop.js");
@@ -49,7 +52,7 @@ test("no acknowledged write is lost when the browser is killed, across compactio
       globalThis.client = c;
       return { rows, head };
     });
-    for (const [key, v] of acked) assert.ok(state.rows[key] >= v, `round ${round}: ${key} is ${state.rows[key]}, acknowledged ${v}`);
+    for (const [key, v] of acked) assert.ok(state.rows[key] >= v, `round ${round}: ${key} is ${state.rows[key]}, acknowledged ${v} (read ${JSON.stringify(state.rows)}, head "${state.head}")`);
     gens.add(state.head.split(" ")[0]);
     if (round === 5) {
       await b.close();
