@@ -37,8 +37,8 @@ func syncHandler(op string) handler {
 		return (*store).syncOutbox
 	case "syncPull":
 		return (*store).syncPull
-	case "syncPageChanges":
-		return (*store).syncPageChanges
+	case "syncPage":
+		return (*store).syncPage
 	case "syncAck":
 		return (*store).syncAck
 	case "syncRebase":
@@ -183,14 +183,19 @@ func (s *store) syncPull(a [][]byte) ([]byte, error) {
 	return appendPullAnswer(s.scratch[:0], page, changed), nil
 }
 
-// syncPageChanges answers how many changes (entities and deletions) a page body holds,
-// keeping the page decoded for the syncPull slices that apply it. Argument: the body.
-func (s *store) syncPageChanges(a [][]byte) ([]byte, error) {
+// syncPage reads a page body ahead of the syncPull slices that apply it, keeping it
+// decoded for them. Argument: the body. It answers
+// {"changes":n,"hasCheckpoint":b,"checkpoint":"…","more":b}: how many changes (entities
+// and deletions) it holds, and where the next page starts.
+func (s *store) syncPage(a [][]byte) ([]byte, error) {
 	page, err := s.pulledPage([]byte(arg(a, 0)))
 	if err != nil {
 		return nil, err
 	}
-	return appendInt(nil, len(page.Entities)+len(page.Deleted)), nil
+	b := appendInt(append(s.scratch[:0], `{"changes":`...), len(page.Entities)+len(page.Deleted))
+	b = appendBool(append(b, `,"hasCheckpoint":`...), page.HasCheckpoint)
+	b = wire.AppendString(append(b, `,"checkpoint":`...), page.Checkpoint)
+	return append(appendBool(append(b, `,"more":`...), page.More), '}'), nil
 }
 
 // pulledPage is the page a sliced syncPull applies, decoded once for all its slices.

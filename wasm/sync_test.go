@@ -78,8 +78,8 @@ func TestAPI_Sync(t *testing.T) {
 		page := `{"tabletop.checkpoint":"c1","tabletop.more":true,"value":[` +
 			`{"odata.etag":"W/\"r1\"","PartitionKey":"p","RowKey":"a"},{"odata.etag":"W/\"r1\"","PartitionKey":"p","RowKey":"b"},{"odata.etag":"W/\"r1\"","PartitionKey":"p","RowKey":"c"}],` +
 			`"tabletop.deleted":[{"PartitionKey":"p","RowKey":"d1"},{"PartitionKey":"p","RowKey":"d2"}]}`
-		if got := s.must("syncPageChanges", page); got != "5" {
-			t.Fatalf("changes = %s", got)
+		if got := s.must("syncPage", page); got != `{"changes":5,"hasCheckpoint":true,"checkpoint":"c1","more":true}` {
+			t.Fatalf("page = %s", got)
 		}
 		var changed []string
 		for from := 0; from < 5; from += 2 {

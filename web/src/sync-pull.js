@@ -29,15 +29,20 @@ export async function pull(sync, store, totals) {
     if (await reconcileFeed(sync, store, totals)) return;
   }
   let since = checkpoint.replace(/^feed:/, "");
+  let asked = sync.remote.changes(since, pageSize(sync), sync._range);
   for (;;) {
-    const res = await sync.remote.changes(since, pageSize(sync), sync._range);
+    const res = await asked;
     const kind = feedAnswer(res, since, "pull");
     if (kind === "expired" && (await reconcileFeed(sync, store, totals))) return;
     if (kind !== "ok") {
       sync._noFeed = true; // an endpoint without the change feed
       return pullByTimestamp(sync, store, checkpoint, totals);
     }
-    const answer = await apply(sync, store, res.text, "feed", "");
+    // The next page is asked for while this one is applied: the request and the engine's
+    // work overlap. Should applying fail, its answer is left unread.
+    const page = await readPage(store, res.text);
+    if (page.more) (asked = sync.remote.changes(page.checkpoint, pageSize(sync), sync._range)).catch(() => {});
+    const answer = await apply(sync, store, res.text, "feed", "", "", page);
     totals.pulled += answer.changed.length;
     since = answer.checkpoint;
     sync.emit("progress", { phase: "pull", ...totals });
@@ -169,23 +174,29 @@ async function deleteUnlisted(sync, store, held, listed, checkpoint, adopting = 
 
 /**
  * apply applies a pulled page (and its checkpoint) and resolves, once it is durable, with
- * the engine's summary. The page goes to the engine in slices of PULL_SLICE changes,
+ * the engine's summary; page is readPage's answer, if it was read already. The page goes to the engine in slices of PULL_SLICE changes,
  * queued together: they commit together (up to the store's group size), and the page's
  * main thread runs other tasks between them. The checkpoint is stored with the last, so
  * a pull interrupted within a page reads that page again, and what it had applied is
  * skipped (an entity already at its ETag, a key already deleted).
  */
-async function apply(sync, store, body, mode, checkpoint, onlySynced = "") {
+async function apply(sync, store, body, mode, checkpoint, onlySynced = "", page) {
   const table = sync.client.tableName;
   const describe = (j) =>
     JSON.parse(j).changed.map(([partitionKey, rowKey, deleted]) => ({ table, kind: deleted ? "delete" : "upsertReplace", partitionKey, rowKey, remote: true }));
-  const changes = Number(await store._read("syncPageChanges", body));
+  const { changes } = page ?? (await readPage(store, body));
   const slices = [];
-  for (let from = 0; from === 0 || from < changes; from += PULL_SLICE) {
-    slices.push(store._write("syncPull", [table, body, mode, checkpoint, onlySynced, String(from), String(PULL_SLICE)], describe));
-  }
-  const answers = (await Promise.all(slices)).map((json) => JSON.parse(json));
+  for (let from = 0; from === 0 || from < changes; from += PULL_SLICE) slices.push([table, body, mode, checkpoint, onlySynced, String(from), String(PULL_SLICE)]);
+  const answers = (await Promise.all(store._writeEach("syncPull", slices, describe))).map((json) => JSON.parse(json));
   return { ...answers.at(-1), changed: answers.flatMap((a) => a.changed) };
+}
+
+/**
+ * readPage reads a pulled page's body in the engine, ahead of apply (which it keeps it
+ * decoded for): { changes, hasCheckpoint, checkpoint, more }.
+ */
+async function readPage(store, body) {
+  return JSON.parse(await store._read("syncPage", body));
 }
 
 export function keyOf(pk, rk) {
