@@ -4,7 +4,8 @@
 // the same Go handler the native server runs.
 import { route, batchRoute, accountNames, objectName } from "./route.mjs";
 import { OBJECT_HEADER, tableStub, accountStub } from "./objects.mjs";
-import { forwardTable } from "./ranges.mjs";
+import { forwardTable, subscribe } from "./ranges.mjs";
+import { isSubscription } from "./subscribe.mjs";
 import { errorResponse, headerLines, serviceError } from "./exchange.mjs";
 import { refusal } from "./door.mjs";
 import { readBody, dropRest, BodyRefused } from "./body.mjs";
@@ -41,6 +42,7 @@ async function serve(request, env, url, accounts) {
     if (path === "/__tabletop/ping") return new Response("pong");
     if (env.TABLETOP_DEBUG === "1" && path.startsWith("/__tabletop/")) return await debug(request, env);
     if (accounts.length === 0) return errorResponse(NO_ACCOUNTS, 403, "AuthenticationFailed");
+    if (isSubscription(request, url)) return await subscribe(env, route(request.method, request.url, accounts), request, url); // its ticket authorizes it
     const refused = refusal(request, url, accounts);
     if (refused) return refused;
     let r = route(request.method, request.url, accounts);

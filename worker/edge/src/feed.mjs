@@ -14,6 +14,7 @@ import { errorResponse } from "./exchange.mjs";
 import { send, retrying } from "./ranges.mjs";
 import { decodeVector, encodeVector, sinceAt, fits, epochOf } from "./vector.mjs";
 import { filterBounds, beyond, rangeIndex, compareKeys } from "./partition.mjs";
+import { SUBSCRIBE_PARAM, TICKET_HEADER } from "./subscribe.mjs";
 
 /** PAGE is the most changes a page holds, and the default $top. */
 const PAGE = 1000;
@@ -95,6 +96,7 @@ async function page(env, map, request, url, vector, top, held) {
     u.searchParams.set("since", sinceAt(vector, lo));
     u.searchParams.set("$top", String(top - count));
     if (n > 1) u.searchParams.delete("wait");
+    if (n > 1) u.searchParams.delete(SUBSCRIBE_PARAM); // a split table is offered no socket (subscribe.mjs)
     const { res, moved } = await send(env, map, i, request, null, undefined, u.href);
     if (moved) return null;
     if (!res.ok) return res;
@@ -148,6 +150,7 @@ function holdRanges(env, map, request, url, ranges, seconds) {
       u.searchParams.set("since", since);
       u.searchParams.set("$top", "1");
       u.searchParams.set("wait", String(seconds));
+      u.searchParams.delete(SUBSCRIBE_PARAM);
       send(env, map, i, request, null, undefined, u.href).then(
         async ({ res, moved }) => {
           if (moved) return resolve(null);
@@ -163,7 +166,8 @@ function holdRanges(env, map, request, url, ranges, seconds) {
 }
 
 // answer builds the page from the ranges' answers: the first's head, the checkpoint and
-// more, the wait if the request asked to wait, then every range's entities and deletions.
+// more, the wait if the request asked to wait, the ticket of a subscriber socket if the
+// object offered one (subscribe.mjs), then every range's entities and deletions.
 function answer(last, parts, checkpoint, more, wait) {
   const head = parts[0].text.slice(0, parts[0].text.indexOf('"tabletop.checkpoint":'));
   const join = (key) =>
@@ -171,7 +175,8 @@ function answer(last, parts, checkpoint, more, wait) {
       .map((p) => p[key])
       .filter((s) => s !== "")
       .join(",");
-  const waited = wait === undefined ? "" : `,"tabletop.wait":${wait}`;
+  const ticket = last.headers.get(TICKET_HEADER);
+  const waited = (wait === undefined ? "" : `,"tabletop.wait":${wait}`) + (ticket ? `,"tabletop.subscribe":${JSON.stringify(ticket)}` : "");
   const body = `${head}"tabletop.checkpoint":${JSON.stringify(checkpoint)},"tabletop.more":${more}${waited},"value":[${join("values")}${DELETED}${join("deleted")}]}`;
   const headers = new Headers(last.headers);
   headers.delete("content-length");

@@ -33,6 +33,7 @@ import { requestHead, requestBody, toResponse, statusOf, errorResponse } from ".
 import { tableLifecycle, objectName } from "./route.mjs";
 import { sameSpan, inSpan, compareKeys } from "./partition.mjs";
 import { splitRange, settleSplit, pendingSplits, resetTable, readMap, splitLimits } from "./split.mjs";
+import { SOCKETS, WAKE, MOVED_CLOSE, TICKET_HEADER, asksTicket, issueTicket, readTicket, attachmentOf, wake, closeAll, refuseTicket } from "./subscribe.mjs";
 
 /** OBJECT_HEADER carries the object's name ("account" or "account/table") from the entry Worker. */
 export const OBJECT_HEADER = "x-tabletop-object";
@@ -113,6 +114,10 @@ export class TableObject extends GoObject {
     this.held = null; // the Go instance known to hold this object's table (see holds)
     this.drops = 0; // how many times the table was dropped, or may have been
     this.waiters = new Set(); // what hold waits on: called when this object serves a write
+    this.boot = crypto.randomUUID(); // with writes, this object's write position (subscribe.mjs)
+    this.writes = 0;
+    // A subscriber's keep-alive ping is answered by the runtime without waking the object.
+    if (typeof WebSocketRequestResponsePair === "function") ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
   /**
@@ -120,6 +125,7 @@ export class TableObject extends GoObject {
    * the map; the table may be gone after it, so holds checks again.
    */
   async fetch(request) {
+    if (request.headers.get("upgrade")?.toLowerCase() === "websocket") return this.subscribe(request);
     try {
       const out = await this.handle({
         object: request.headers.get(OBJECT_HEADER) ?? "",
@@ -130,12 +136,61 @@ export class TableObject extends GoObject {
         key: null,
         origin: request.headers.has("origin"),
       });
+      if (statusOf(out.head) < 300) this.wrote(null); // the table is gone: wake every subscriber
       return toResponse(out.head, out.body, request.method);
     } catch (err) {
       return errorResponse(err);
     } finally {
       this.dropped();
     }
+  }
+
+  /**
+   * subscribe opens a subscriber socket on this object's change feed (an upgrade from the
+   * entry Worker, which checked its ticket too; see subscribe.mjs), kept with the
+   * WebSocket Hibernation API: the object may be evicted while it stays open. It is woken
+   * at once if this object served a write since the page the ticket came with.
+   */
+  async subscribe(request) {
+    const url = new URL(request.url);
+    const object = request.headers.get(OBJECT_HEADER) ?? "";
+    const ticket = await readTicket(this.env, object, url.searchParams.get("subscribe"));
+    if (!ticket) return refuseTicket(request, url);
+    const span = this.span(object);
+    if (span.lo !== "" || span.hi !== null || span.fence != null) return new Response(null, { status: 409, headers: { [MOVED_HEADER]: "1" } });
+    const [client, server] = Object.values(new WebSocketPair());
+    this.ctx.acceptWebSocket(server, [SOCKETS]);
+    server.serializeAttachment(attachmentOf(ticket));
+    if (ticket.p !== this.position()) server.send(WAKE);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** webSocketMessage answers what a subscriber sends: nothing is expected but a ping, which the runtime answers. */
+  webSocketMessage(ws, message) {
+    if (message === "ping") ws.send("pong");
+  }
+
+  /** webSocketClose completes a subscriber's close. */
+  webSocketClose(ws, code, reason) {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // closed already
+    }
+  }
+
+  /** webSocketError drops a subscriber socket that failed; its client subscribes again. */
+  webSocketError(ws) {
+    try {
+      ws.close(1011, "socket error");
+    } catch {
+      // closed already
+    }
+  }
+
+  /** position is this object's write position: a change of it means it served a write. */
+  position() {
+    return `${this.boot}:${this.writes}`;
   }
 
   /**
@@ -163,9 +218,22 @@ export class TableObject extends GoObject {
       [h, b] = go.serve(head, body);
     }
     if (WRITES.has(method) && statusOf(h) < 300) this.maybeSplit(go, account, table, span, body.length);
-    if (method !== "GET" && statusOf(h) < 300) this.wrote();
-    else if (method === "GET") [h, b] = await this.hold(go, head, body, h, b);
+    if (method !== "GET" && statusOf(h) < 300) this.wrote(key);
+    else if (method === "GET" && holdOf(h) > 0 && whole(span) && asksTicket(head.slice(4, head.indexOf("\n")))) {
+      h = await this.offerTicket(object, this.position(), head, h); // the position read with the page, before any await
+    } else if (method === "GET") [h, b] = await this.hold(go, head, body, h, b);
     return { head: h, body: b };
+  }
+
+  /**
+   * offerTicket answers a change feed request that found no change and asked to subscribe
+   * (subscribe.mjs) with a ticket for a socket, in place of holding it: the answer's head
+   * without the hold header, with TICKET_HEADER.
+   */
+  async offerTicket(object, position, head, h) {
+    const ticket = await issueTicket(this.env, object, position, head.slice(4, head.indexOf("\n")));
+    const lines = h.replace(HOLD_LINE, "");
+    return `${lines}${lines.endsWith("\n") ? "" : "\n"}${TICKET_HEADER}: ${ticket}\n`;
   }
 
   /**
@@ -195,9 +263,15 @@ export class TableObject extends GoObject {
     });
   }
 
-  /** wrote wakes the requests hold keeps: this object served a write. */
-  wrote() {
+  /**
+   * wrote wakes the requests hold keeps and the subscriber sockets whose key range may
+   * hold PartitionKey pk (null: any): this object served a write, durable once the output
+   * gate lets the answer go (a socket's message waits for it too).
+   */
+  wrote(pk) {
+    this.writes++;
     for (const done of [...this.waiters]) done(true);
+    wake(this.ctx, pk);
   }
 
   /** running is the Go instance when one is started and has not exited, else null (then instance starts one). */
@@ -308,7 +382,8 @@ export class TableObject extends GoObject {
   async stats(account, table = "") {
     const name = table.split("#")[0];
     const entities = Number(await (await this.instance(account)).call("count", name));
-    return { ...(await super.stats(account)), entities, range: this.storedRange() };
+    const feed = { held: this.waiters.size, subscribers: this.ctx.getWebSockets(SOCKETS).length };
+    return { ...(await super.stats(account)), entities, range: this.storedRange(), feed };
   }
 
   /** move runs an internal operation that moves a span (RPC from the account object; see split.mjs). */
@@ -319,6 +394,7 @@ export class TableObject extends GoObject {
   /** fence stores this object's range with [key, hi) fenced, then waits for the requests in flight (RPC). */
   async fence(account, span, key) {
     this.saveRange({ ...span, fence: key });
+    closeAll(this.ctx, MOVED_CLOSE, "the table is being split: pull, then subscribe again");
     await Promise.allSettled([...this.inflight]);
   }
 
@@ -531,6 +607,14 @@ function authenticated(head) {
 
 /** HOLD_LINE is the Go handler's header asking the glue to hold a change feed answer (rest.HoldHeader). */
 const HOLD_LINE = /^x-tabletop-hold: (\d+)\n/im;
+
+/** MOVED_HEADER marks a table object's refusal of a socket: its range is no longer the whole table (the map moved on). */
+export const MOVED_HEADER = "x-tabletop-moved";
+
+/** whole tells whether span is every key of its table, unfenced: the only range offered sockets. */
+function whole(span) {
+  return span.lo === "" && span.hi === null && span.fence == null;
+}
 
 /** holdOf is the seconds an answer's head asks hold to wait, 0 if none. */
 function holdOf(head) {

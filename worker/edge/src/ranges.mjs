@@ -14,7 +14,8 @@
 //   Set Table ACL                      → every range (each object checks SAS policies)
 //   the change feed                    → every range, in turn (feed.mjs)
 //   the rest (Get Table ACL, …)        → the first range
-import { accountStub } from "./objects.mjs";
+import { accountStub, OBJECT_HEADER, MOVED_HEADER } from "./objects.mjs";
+import { readTicket, refuseTicket, notOffered } from "./subscribe.mjs";
 import { objectName } from "./route.mjs";
 import { errorResponse, toResponse } from "./exchange.mjs";
 import { changes } from "./feed.mjs";
@@ -102,6 +103,23 @@ function objectId(env, name) {
     ids.set(name, id);
   }
   return id;
+}
+
+/**
+ * subscribe hands an upgrade to a subscriber socket (subscribe.mjs) to the object of a
+ * table in one range, once its ticket is checked: a bad ticket wakes no object. r is its
+ * route, url its URL. A table split across objects is not offered sockets.
+ */
+export async function subscribe(env, r, request, url) {
+  const object = r.table ? objectName(r.account, r.table) : "";
+  if (!object || !(await readTicket(env, object, url.searchParams.get("subscribe")))) return refuseTicket(request, url);
+  return retrying(env, r, async (map) => {
+    if (map.ranges.length !== 1) return notOffered(request, url);
+    const headers = new Headers(request.headers);
+    headers.set(OBJECT_HEADER, object);
+    const res = await env.TABLES.get(objectId(env, spanOf(map, 0).obj)).fetch(new Request(request.url, { headers }));
+    return res.headers.has(MOVED_HEADER) ? null : res; // the object's range moved: read the map again
+  });
 }
 
 /** retrying calls attempt(map) until it is not refused, reading the map again after each refusal. */
