@@ -466,6 +466,8 @@ export interface TableSyncOptions {
   /** Entities per pull request, 1 to 1000 (default 1000). */
   pageSize?: number;
   fetch?: typeof fetch;
+  /** The WebSocket constructor for live sync's sockets, where the endpoint offers them (globalThis.WebSocket by default; null: held requests only). */
+  WebSocket?: typeof WebSocket | null;
   /**
    * What to do when the remote table may be lost: missing (TableNotFound), deleted or created
    * again (TableReplaced), on a server whose data was replaced (CheckpointFromAnotherStore), or

@@ -18,8 +18,9 @@ export class RemoteTable {
    *   or path style "http://127.0.0.1:10002/devstoreaccount1" (a SAS may follow "?")
    * @param {string} table the remote table's name
    * @param credential an AzureNamedKeyCredential, an AzureSASCredential, or none (a SAS in url)
+   * @param options fetch, and WebSocket (the constructor of live sync's sockets; null: none)
    */
-  constructor(url, table, credential, { fetch: f } = {}) {
+  constructor(url, table, credential, { fetch: f, WebSocket: ws } = {}) {
     const u = new URL(url);
     this.base = u.origin + u.pathname.replace(/\/+$/, "");
     this.table = table;
@@ -27,15 +28,26 @@ export class RemoteTable {
     this._sas = u.search.slice(1) || (credential?.signature ? String(credential.signature).replace(/^\?/, "") : "");
     this.account = credential?.name ?? accountOf(u);
     this._fetch = f ?? ((...a) => globalThis.fetch(...a));
+    this.WebSocket = ws === undefined ? globalThis.WebSocket : ws;
   }
 
   /**
    * changes reads a page of Tabletop's change feed after checkpoint since ("" for the
-   * start); with wait, a page with no change may be held up to wait seconds for one, and
-   * signal aborts the request.
+   * start); with wait, a page with no change may be held up to wait seconds for one, or,
+   * with subscribe too, answered at once with a socket's ticket where the endpoint offers
+   * sockets (sync-live.js); signal aborts the request.
    */
-  changes(since, top, filter, { wait, signal } = {}) {
-    return this.request("GET", `${this.table}()`, { comp: "changes", since, $top: String(top), $filter: filter, wait: wait && String(wait) }, { signal });
+  changes(since, top, filter, { wait, subscribe, signal } = {}) {
+    const query = { comp: "changes", since, $top: String(top), $filter: filter, wait: wait && String(wait), subscribe: subscribe ? "1" : undefined };
+    return this.request("GET", `${this.table}()`, query, { signal });
+  }
+
+  /** socketURL is the URL of the subscriber socket a change feed page's ticket opens. */
+  socketURL(ticket) {
+    const u = new URL(`${this.base}/${this.table}()`);
+    u.protocol = u.protocol === "https:" ? "wss:" : "ws:";
+    u.search = `comp=changes&subscribe=${encodeURIComponent(ticket)}`;
+    return u.href;
   }
 
   /** query reads a page of Query Entities. */

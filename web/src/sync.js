@@ -44,7 +44,7 @@ import { MAX_BATCH } from "./sync-batch.js";
 import { entityPath } from "./sync-rest.js";
 import { pull, rangeFilter } from "./sync-pull.js";
 import { REMOTE_LOST, checkFeed, checkNotEmpty, keepLost, lostAnswer, recover, storedLost } from "./sync-lost.js";
-import { watch } from "./sync-live.js";
+import { watch, unlisten } from "./sync-live.js";
 
 const PUSH_PAGE = 200; // outbox keys read at a time
 const PUSH_CONCURRENCY = 8; // push requests in flight
@@ -55,7 +55,8 @@ export class TableSync extends SyncEmitter {
    * @param client the local TableClient
    * @param options { url, table?, credential?, resolve?, partitionKeyRange?: { start?, end? },
    *   reconcileInterval? (ms between key reconciliations without the change feed, 0: every sync),
-   *   pageSize? (entities per pull request, 1 to 1000, default 1000), fetch?,
+   *   pageSize? (entities per pull request, 1 to 1000, default 1000), fetch?, WebSocket?
+   *   (live sync's sockets: globalThis.WebSocket by default, null for none),
    *   onRemoteLost? ("stop", the default, "push" or "adopt": see sync-lost.js) }
    */
   constructor(client, options = {}) {
@@ -356,6 +357,7 @@ export class TableSync extends SyncEmitter {
     clearTimeout(this._timer);
     this._timer = undefined;
     this._watching?.abort();
+    unlisten(this);
     this._unsubscribe?.();
     this._unwatch?.();
     this._unwatch = undefined;
