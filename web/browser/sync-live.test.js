@@ -1,7 +1,7 @@
 // Live sync between two browser profiles through the native server and through the edge
 // worker in local workerd: each runs TableSync.start() with a poll interval of a minute,
 // and a write in one appears in the other within seconds, both ways, through the change
-// feed request each holds open.
+// feed request each holds open (native) or the subscriber socket each keeps (the edge).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TableClient } from "@azure/data-tables";
@@ -15,14 +15,16 @@ test("two browsers see each other's writes live through the native server", asyn
   await scenario(t, server);
 });
 
-test("two browsers see each other's writes live through the edge worker", async (t) => {
-  const server = await startEdgeWorker();
+test("two browsers see each other's writes live through the edge worker, on sockets", async (t) => {
+  const server = await startEdgeWorker({ TABLETOP_DEBUG: "1" });
   if (!server) {
     assert.ok(!process.env.TABLETOP_SYNC_EDGE, "TABLETOP_SYNC_EDGE is set: the edge must be built (make worker)");
     return t.skip("worker/edge/build missing: run make worker");
   }
   t.after(() => server.stop());
   await scenario(t, server);
+  const feed = async () => (await (await fetch(`${server.origin}/__tabletop/stats/devstoreaccount1/live`)).json()).feed;
+  assert.deepEqual(await feed(), { held: 0, subscribers: 2 }, "each profile waits on a socket, and no request is held");
 });
 
 /** scenario writes three times in each of two live profiles and waits for the other to see it. */

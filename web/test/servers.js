@@ -85,13 +85,13 @@ export async function startAzurite() {
 
 /**
  * startEdgeWorker starts the edge worker in local workerd (worker/edge, built by make
- * worker), with the worker's variables vars, and resolves with { url, origin, stop }, or
- * null when it is not built.
+ * worker), with the worker's variables vars (storage in persistDir, on port, when given:
+ * a restart), and resolves with { url, origin, stop }, or null when it is not built.
  */
-export async function startEdgeWorker(vars = {}) {
+export async function startEdgeWorker(vars = {}, { persistDir, port } = {}) {
   const runtime = join(repo, "worker", "edge", "runtime.mjs");
   if (!existsSync(join(repo, "worker", "edge", "build", "dist", "entry.js"))) return null;
   const { startEdge } = await import(runtime);
-  const edge = await startEdge({ persistDir: mkdtempSync(join(tmpdir(), "tabletop-edge-")), vars });
+  const edge = await startEdge({ persistDir: persistDir ?? mkdtempSync(join(tmpdir(), "tabletop-edge-")), port, vars });
   return { url: `${edge.url}/devstoreaccount1`, origin: edge.url, stop: edge.stop };
 }
