@@ -1,6 +1,7 @@
 // A WebSocket client for the edge tests, on node:http: Node 20 has no WebSocket without a
 // flag. It opens a socket (or reports the refusal's status and body), reads the server's
-// text and close frames, and sends masked text frames.
+// text and close frames, and sends masked text frames. NodeWebSocket puts the browser's
+// WebSocket interface over it, for the browser module's TableSync under Node.
 import { request } from "node:http";
 import { randomBytes } from "node:crypto";
 
@@ -75,4 +76,48 @@ function connected(status, socket, head) {
     send: (text) => frame(1, text),
     close: () => (frame(8, Buffer.from([0x03, 0xe8])), socket.end()),
   };
+}
+
+/** NodeWebSocket is the part of the browser's WebSocket that TableSync uses (onopen, onmessage, onclose, onerror, send, close, readyState). */
+export class NodeWebSocket {
+  constructor(url) {
+    this.readyState = 0;
+    openSocket(url.replace(/^ws/, "http")).then(
+      (s) => (s.status === 101 ? this._opened(s) : this._failed()),
+      () => this._failed(),
+    );
+  }
+
+  async _opened(s) {
+    this._s = s;
+    this.readyState = 1;
+    this.onopen?.({});
+    s.closed.then(({ code }) => this._closed(code));
+    for (;;) {
+      const data = await s.next(3_600_000);
+      if (this.readyState !== 1) return;
+      if (data !== null) this.onmessage?.({ data });
+    }
+  }
+
+  _failed() {
+    this.readyState = 3;
+    this.onerror?.({});
+    this.onclose?.({ code: 1006 });
+  }
+
+  _closed(code) {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.({ code });
+  }
+
+  send(text) {
+    this._s?.send(text);
+  }
+
+  close() {
+    this._s?.close();
+    this._closed(1000);
+  }
 }
