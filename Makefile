@@ -111,9 +111,11 @@ bench: worker
 
 # TableSync throughput, 10,000 entities pushed and pulled over loopback (native server),
 # and live sync's latency: a write on one device to a liveQuery on another, natively and
-# at the edge (local workerd).
+# at the edge (local workerd), on held requests and on the edge's sockets (Node's
+# WebSocket: a flag on Node 20).
 bench-sync: web worker
-	cd web && npm ci --no-audit --no-fund && node bench/sync.js && node bench/sync-live.js
+	cd web && npm ci --no-audit --no-fund && node bench/sync.js && \
+		node $$(node -e 'typeof WebSocket === "function" || console.log("--experimental-websocket")') bench/sync-live.js
 
 # The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one
 # table; then the playground's first paint and first usable grid (AGAINST=dir/web: beside
