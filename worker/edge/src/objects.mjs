@@ -240,7 +240,8 @@ export class TableObject extends GoObject {
    * hold keeps a change feed request that found no change and asked to wait (the Go
    * handler's HOLD header gives how many seconds) until this object serves a write, then
    * serves it again, until its answer shows a change or the time is over; it resolves to
-   * the last answer, without the header. A held request keeps the object awake.
+   * the last answer, without the header. A held request keeps the object awake; a
+   * subscriber socket does not (offerTicket, subscribe.mjs).
    */
   async hold(go, head, body, h, b) {
     const seconds = holdOf(h);
@@ -266,7 +267,7 @@ export class TableObject extends GoObject {
   /**
    * wrote wakes the requests hold keeps and the subscriber sockets whose key range may
    * hold PartitionKey pk (null: any): this object served a write, durable once the output
-   * gate lets the answer go (a socket's message waits for it too).
+   * gate lets the answer go; the pull a wake prompts is answered under the same gate.
    */
   wrote(pk) {
     this.writes++;
