@@ -6,7 +6,8 @@
 // every CORS preflight; it also keeps each table's partition map and runs splits
 // (split.mjs). TableObject: one per PartitionKey range of a table (one per table until it
 // is split); its store holds the table, the entities of its range and the access
-// policies. It answers entity requests, $batch and table ACLs routed to its range.
+// policies. It answers entity requests, $batch and table ACLs routed to its range, and
+// keeps its change feed's subscriber sockets (subscribe.mjs).
 //
 // A table lives in two objects: its entry in the account object's catalog and the table
 // in the table's own object. The catalog decides whether a table exists; a crash must

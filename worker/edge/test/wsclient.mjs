@@ -7,8 +7,9 @@ import { randomBytes } from "node:crypto";
 
 /**
  * openSocket opens a WebSocket at url (http:) and resolves with { status, body } when the
- * upgrade is refused, else with { status: 101, next(ms), send(text), close(), closed }:
- * next resolves with the next text message, or null after ms; closed with the close's
+ * upgrade is refused, else with { status: 101, next(ms), listen(fn), send(text), close(),
+ * closed }: next resolves with the next text message, or null after ms; listen hands fn
+ * every message instead, from the first not yet read; closed resolves with the close's
  * { code, reason }.
  */
 export function openSocket(url) {
@@ -33,7 +34,8 @@ function connected(status, socket, head) {
   let buf = Buffer.from(head);
   let onClose;
   const closed = new Promise((r) => (onClose = r));
-  const deliver = (m) => (waiting.length ? waiting.shift()(m) : messages.push(m));
+  let listener = null;
+  const deliver = (m) => (listener ? listener(m) : waiting.length ? waiting.shift()(m) : messages.push(m));
   const read = (chunk) => {
     buf = Buffer.concat([buf, chunk]);
     for (;;) {
@@ -53,8 +55,7 @@ function connected(status, socket, head) {
       }
     }
   };
-  read(Buffer.alloc(0)); // what came with the upgrade's answer
-  socket.on("data", read);
+
   socket.on("close", () => onClose({ code: 1006, reason: "" }));
   const frame = (opcode, data) => {
     const payload = Buffer.from(data);
@@ -62,9 +63,13 @@ function connected(status, socket, head) {
     const masked = payload.map((b, i) => b ^ mask[i % 4]);
     socket.write(Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | payload.length]), mask, masked]));
   };
-  return {
+  const api = {
     status,
     closed,
+    listen(fn) {
+      listener = fn;
+      for (const m of messages.splice(0)) fn(m);
+    },
     next(ms) {
       if (messages.length) return Promise.resolve(messages.shift());
       return new Promise((resolve) => {
@@ -76,6 +81,9 @@ function connected(status, socket, head) {
     send: (text) => frame(1, text),
     close: () => (frame(8, Buffer.from([0x03, 0xe8])), socket.end()),
   };
+  read(Buffer.alloc(0)); // what came with the upgrade's answer
+  socket.on("data", read);
+  return api;
 }
 
 /** NodeWebSocket is the part of the browser's WebSocket that TableSync uses (onopen, onmessage, onclose, onerror, send, close, readyState). */
@@ -88,16 +96,12 @@ export class NodeWebSocket {
     );
   }
 
-  async _opened(s) {
+  _opened(s) {
     this._s = s;
     this.readyState = 1;
     this.onopen?.({});
+    s.listen((data) => this.readyState === 1 && this.onmessage?.({ data }));
     s.closed.then(({ code }) => this._closed(code));
-    for (;;) {
-      const data = await s.next(3_600_000);
-      if (this.readyState !== 1) return;
-      if (data !== null) this.onmessage?.({ data });
-    }
   }
 
   _failed() {
