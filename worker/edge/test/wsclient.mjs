@@ -20,7 +20,11 @@ export function openSocket(url) {
     req.on("error", reject);
     req.on("response", async (res) => {
       let body = "";
-      for await (const chunk of res) body += chunk;
+      try {
+        for await (const chunk of res) body += chunk;
+      } catch {
+        // the runtime closed the connection after the refusal: its status is what counts
+      }
       resolve({ status: res.statusCode, headers: res.headers, body });
     });
     req.on("upgrade", (res, socket, head) => resolve(connected(res.statusCode, socket, head)));
