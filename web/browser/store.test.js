@@ -4,7 +4,7 @@
 // nothing acknowledged, and deleting and compacting free it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,18 @@ import { launch } from "./chromium.js";
 import { assertAllTypes } from "../test/alltypes.js";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * leveldbLog is the first line of the log Chromium's LevelDB keeps beside the origin's
+ * IndexedDB: it says when the database was created, and so whether Chromium deleted and
+ * recreated it (as it does with a database it finds corrupt) after the first round.
+ */
+async function leveldbLog(profile) {
+  const dir = join(profile, "Default", "IndexedDB");
+  const db = (await readdir(dir).catch(() => [])).find((f) => f.endsWith(".indexeddb.leveldb"));
+  const log = db ? await readFile(join(dir, db, "LOG"), "utf8").catch(() => "") : "";
+  return `Chromium's IndexedDB log: ${log.split("\n")[0] || "none"}`;
+}
 
 /** open starts chromium on profile and returns it with a page of the server's origin. */
 async function open(profile, server) {
@@ -52,7 +64,9 @@ test("no acknowledged write is lost when the browser is killed, across compactio
       globalThis.client = c;
       return { rows, head };
     });
-    for (const [key, v] of acked) assert.ok(state.rows[key] >= v, `round ${round}: ${key} is ${state.rows[key]}, acknowledged ${v} (read ${JSON.stringify(state.rows)}, head "${state.head}")`);
+    for (const [key, v] of acked) {
+      if (!(state.rows[key] >= v)) assert.fail(`round ${round}: ${key} is ${state.rows[key]}, acknowledged ${v} (read ${JSON.stringify(state.rows)}, head "${state.head}"; ${await leveldbLog(profile)})`);
+    }
     gens.add(state.head.split(" ")[0]);
     if (round === 5) {
       await b.close();
