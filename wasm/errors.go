@@ -24,8 +24,6 @@ var (
 	ErrSizeInvalid = azerr.New(azerr.InvalidInput, "snapshot size is invalid")
 	// ErrRangeInvalid means loadRange or saveRange was called without a key range.
 	ErrRangeInvalid = azerr.New(azerr.InvalidInput, "key range is missing")
-	// ErrSliceInvalid means syncPull was asked for a slice that starts outside its page.
-	ErrSliceInvalid = azerr.New(azerr.InvalidInput, "slice of a pulled page starts outside it")
 	// ErrDumpHeaderInvalid means a dump header line is not a valid header.
 	ErrDumpHeaderInvalid = azerr.New(azerr.InvalidInput, "dump header is invalid")
 )

@@ -19,7 +19,6 @@ type store struct {
 	box     *outbox.Backend // the records a write leaves for JavaScript; nil in memory
 	scratch []byte          // the last answer's buffer, reused so that answers do not regrow one
 	records []stored.Record // the last query page's records, their room reused by the next page
-	pulled  pulledPage      // the page syncPull applies in slices
 }
 
 // maxScratch is the largest answer buffer a store keeps for the next answer.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -37,8 +36,6 @@ func syncHandler(op string) handler {
 		return (*store).syncOutbox
 	case "syncPull":
 		return (*store).syncPull
-	case "syncPage":
-		return (*store).syncPage
 	case "syncAck":
 		return (*store).syncAck
 	case "syncRebase":
@@ -135,42 +132,22 @@ func (s *store) syncOutbox(a [][]byte) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// syncPull applies a page a remote endpoint answered, or a slice of it: arguments table,
-// the body, the checkpoint mode ("feed": store "feed:" + the body's tabletop.checkpoint;
-// "set": store argument 3; "": keep the checkpoint), argument 3, "1" to delete only
-// synced keys (a key reconciliation), then optionally the slice: the index of its first
-// change and how many (the page's changes are its entities, then its deletions). The
-// checkpoint is stored with the slice that reaches the page's end, so the page is applied
-// in as many calls as JavaScript wants, each one task of the page's main thread. It
-// answers {"changed":[["pk","rk",deleted]…],"entities":n,"changes":n,"hasCheckpoint":b,
-// "checkpoint":"…","more":b}.
+// syncPull applies a page a remote endpoint answered: arguments table, the body, the
+// checkpoint mode ("feed": store "feed:" + the body's tabletop.checkpoint; "set": store
+// argument 3; "": keep the checkpoint), argument 3, and "1" to delete only synced keys
+// (a key reconciliation). It answers
+// {"changed":[["pk","rk",deleted]…],"entities":n,"hasCheckpoint":b,"checkpoint":"…","more":b}.
 func (s *store) syncPull(a [][]byte) ([]byte, error) {
-	page, err := s.pulledPage(a[1])
+	page, err := wire.DecodePage(a[1])
 	if err != nil {
 		return nil, err
 	}
-	from, count := num(a, 5), num(a, 6)
-	total := len(page.Entities) + len(page.Deleted)
-	if count <= 0 || from+count > total {
-		count = total - from
-	}
-	if from < 0 || count < 0 {
-		return nil, ErrSliceInvalid
-	}
-	end := from + count
-	pulled := replica.Pulled{
-		Entities:   page.Entities[min(from, len(page.Entities)):min(end, len(page.Entities))],
-		Deleted:    page.Deleted[max(from, len(page.Entities))-len(page.Entities) : max(end, len(page.Entities))-len(page.Entities)],
-		OnlySynced: arg(a, 4) == "1",
-	}
-	if end == total {
-		s.pulled = pulledPage{} // the last slice: the page is not asked for again
-		switch arg(a, 2) {
-		case "feed":
-			pulled.Checkpoint, pulled.SetCheckpoint = "feed:"+page.Checkpoint, page.HasCheckpoint
-		case "set":
-			pulled.Checkpoint, pulled.SetCheckpoint = arg(a, 3), true
-		}
+	pulled := replica.Pulled{Entities: page.Entities, Deleted: page.Deleted, OnlySynced: arg(a, 4) == "1"}
+	switch arg(a, 2) {
+	case "feed":
+		pulled.Checkpoint, pulled.SetCheckpoint = "feed:"+page.Checkpoint, page.HasCheckpoint
+	case "set":
+		pulled.Checkpoint, pulled.SetCheckpoint = arg(a, 3), true
 	}
 	var changed replica.Applied
 	err = s.db.Update(func(tx *core.Tx) (err error) {
@@ -181,41 +158,6 @@ func (s *store) syncPull(a [][]byte) ([]byte, error) {
 		return nil, err
 	}
 	return appendPullAnswer(s.scratch[:0], page, changed), nil
-}
-
-// syncPage reads a page body ahead of the syncPull slices that apply it, keeping it
-// decoded for them. Argument: the body. It answers
-// {"changes":n,"hasCheckpoint":b,"checkpoint":"…","more":b}: how many changes (entities
-// and deletions) it holds, and where the next page starts.
-func (s *store) syncPage(a [][]byte) ([]byte, error) {
-	page, err := s.pulledPage([]byte(arg(a, 0)))
-	if err != nil {
-		return nil, err
-	}
-	b := appendInt(append(s.scratch[:0], `{"changes":`...), len(page.Entities)+len(page.Deleted))
-	b = appendBool(append(b, `,"hasCheckpoint":`...), page.HasCheckpoint)
-	b = wire.AppendString(append(b, `,"checkpoint":`...), page.Checkpoint)
-	return append(appendBool(append(b, `,"more":`...), page.More), '}'), nil
-}
-
-// pulledPage is the page a sliced syncPull applies, decoded once for all its slices.
-type pulledPage struct {
-	body []byte
-	page *wire.Page
-}
-
-// pulledPage decodes body, or returns the page the last call decoded from the same body.
-func (s *store) pulledPage(body []byte) (*wire.Page, error) {
-	if s.pulled.page != nil && bytes.Equal(body, s.pulled.body) {
-		return s.pulled.page, nil
-	}
-	body = bytes.Clone(body) // the call's arguments are not the caller's to keep
-	page, err := wire.DecodePage(body)
-	if err != nil {
-		return nil, err
-	}
-	s.pulled = pulledPage{body: body, page: page}
-	return page, nil
 }
 
 func appendPullAnswer(b []byte, page *wire.Page, changed replica.Applied) []byte {
@@ -229,7 +171,6 @@ func appendPullAnswer(b []byte, page *wire.Page, changed replica.Applied) []byte
 		b = append(appendBool(append(b, ','), i >= len(changed.Written)), ']')
 	}
 	b = appendInt(append(b, `],"entities":`...), len(page.Entities))
-	b = appendInt(append(b, `,"changes":`...), len(page.Entities)+len(page.Deleted))
 	b = appendBool(append(b, `,"hasCheckpoint":`...), page.HasCheckpoint)
 	b = wire.AppendString(append(b, `,"checkpoint":`...), page.Checkpoint)
 	return append(appendBool(append(b, `,"more":`...), page.More), '}')

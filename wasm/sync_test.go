@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -67,43 +66,6 @@ func TestAPI_Sync(t *testing.T) {
 		if got := s.must("syncKeys", "people"); got != `[]` {
 			t.Fatalf("synced keys after forget = %s", got)
 		}
-	})
-	t.Run("OK/Slices", func(t *testing.T) {
-		// Three entities and two deletions applied two changes at a time: the checkpoint
-		// moves with the last slice only, and the result is the page applied whole.
-		s := newSession(t)
-		s.must("createTable", "people")
-		s.must("syncTrack", "people")
-		s.must("syncPull", "people", `{"value":[{"odata.etag":"W/\"r0\"","PartitionKey":"p","RowKey":"d1"},{"odata.etag":"W/\"r0\"","PartitionKey":"p","RowKey":"d2"}]}`, "set", "feed:c0", "")
-		page := `{"tabletop.checkpoint":"c1","tabletop.more":true,"value":[` +
-			`{"odata.etag":"W/\"r1\"","PartitionKey":"p","RowKey":"a"},{"odata.etag":"W/\"r1\"","PartitionKey":"p","RowKey":"b"},{"odata.etag":"W/\"r1\"","PartitionKey":"p","RowKey":"c"}],` +
-			`"tabletop.deleted":[{"PartitionKey":"p","RowKey":"d1"},{"PartitionKey":"p","RowKey":"d2"}]}`
-		if got := s.must("syncPage", page); got != `{"changes":5,"hasCheckpoint":true,"checkpoint":"c1","more":true}` {
-			t.Fatalf("page = %s", got)
-		}
-		var changed []string
-		for from := 0; from < 5; from += 2 {
-			got := s.must("syncPull", "people", page, "feed", "", "", fmt.Sprint(from), "2")
-			if !strings.Contains(got, `"changes":5`) || !strings.Contains(got, `"more":true`) {
-				t.Fatalf("slice %d answered %s", from, got)
-			}
-			changed = append(changed, strings.SplitN(strings.TrimPrefix(got, `{"changed":`), `],"entities"`, 2)[0])
-			want := `{"checkpoint":"feed:c0","pending":0}`
-			if from == 4 {
-				want = `{"checkpoint":"feed:c1","pending":0}`
-			}
-			if state := s.must("syncState", "people"); state != want {
-				t.Fatalf("after the slice from %d: state %s, want %s", from, state, want)
-			}
-		}
-		if got := strings.Join(changed, "|"); got != `[["p","a",false],["p","b",false]|[["p","c",false],["p","d1",true]|[["p","d2",true]` {
-			t.Fatalf("changed %s", got)
-		}
-		if got := s.must("syncKeys", "people"); got != `[["p","a"],["p","b"],["p","c"]]` {
-			t.Fatalf("keys = %s", got)
-		}
-		_, _, err := s.call("syncPull", "people", page, "feed", "", "", "6", "2")
-		wantCode(t, err, "InvalidInput")
 	})
 	t.Run("ErrNotTracked", func(t *testing.T) {
 		s := newSession(t)

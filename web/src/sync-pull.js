@@ -1,15 +1,13 @@
 // The pull of a TableSync (see sync.js): Tabletop's change feed when the endpoint has
 // it, else Query Entities filtered on Timestamp plus a key reconciliation, as
-// worker/rest/README.md, "Sync protocol", describes. Each page is applied in slices, its
-// checkpoint with the last (the engine's syncPull), so a pull resumes from the last page
-// applied.
+// worker/rest/README.md, "Sync protocol", describes. Each page is applied with its checkpoint in one
+// local transaction (the engine's syncPull), so a pull resumes from the last page applied.
 // What the pull deletes locally, and when it stops instead, is in sync-lost.js.
 
 import { remoteError } from "./sync-rest.js";
 import { ADOPTING, checkFeed, feedAnswer, lostAnswer, lostError, continuationOf } from "./sync-lost.js";
 
 const PAGE = 1000; // entities per pull request, unless options.pageSize says otherwise
-const PULL_SLICE = 100; // changes of a pulled page applied per engine call (see apply)
 const OVERLAP_MS = 5 * 60_000; // how far before its mark a Timestamp pull starts
 
 /**
@@ -29,20 +27,15 @@ export async function pull(sync, store, totals) {
     if (await reconcileFeed(sync, store, totals)) return;
   }
   let since = checkpoint.replace(/^feed:/, "");
-  let asked = sync.remote.changes(since, pageSize(sync), sync._range);
   for (;;) {
-    const res = await asked;
+    const res = await sync.remote.changes(since, pageSize(sync), sync._range);
     const kind = feedAnswer(res, since, "pull");
     if (kind === "expired" && (await reconcileFeed(sync, store, totals))) return;
     if (kind !== "ok") {
       sync._noFeed = true; // an endpoint without the change feed
       return pullByTimestamp(sync, store, checkpoint, totals);
     }
-    // The next page is asked for while this one is applied: the request and the engine's
-    // work overlap. Should applying fail, its answer is left unread.
-    const page = await readPage(store, res.text);
-    if (page.more) (asked = sync.remote.changes(page.checkpoint, pageSize(sync), sync._range)).catch(() => {});
-    const answer = await apply(sync, store, res.text, "feed", "", "", page);
+    const answer = await apply(sync, store, res.text, "feed", "");
     totals.pulled += answer.changed.length;
     since = answer.checkpoint;
     sync.emit("progress", { phase: "pull", ...totals });
@@ -55,7 +48,7 @@ export async function pull(sync, store, totals) {
  * feed as it is now (reading it with a filter no key matches: the server examines
  * up to 100,000 changes per request and returns none), then reads the whole table with
  * Query Entities, and deletes the synced local entities it did not list (every local
- * entity it did not list, adopting), storing the end checkpoint with the last of them.
+ * entity it did not list, adopting), storing the end checkpoint in that same transaction.
  * Changes after the end are read again next time (an entity already at its ETag is
  * skipped); a reconciliation interrupted midway stores nothing and starts over. Query
  * Entities, not the feed, lists the table, because a server that keeps no deletion
@@ -162,8 +155,8 @@ async function heldKeys(sync, store, adopting) {
 
 /**
  * deleteUnlisted deletes every held key a full pass did not list, unless it is pending
- * (and, unless adopting, it has a remote ETag); with checkpoint, it stores it with the
- * last of them.
+ * (and, unless adopting, it has a remote ETag); with checkpoint, it stores it in the same
+ * transaction.
  */
 async function deleteUnlisted(sync, store, held, listed, checkpoint, adopting = false) {
   const gone = held.filter(([pk, rk]) => !listed.has(keyOf(pk, rk)));
@@ -173,30 +166,15 @@ async function deleteUnlisted(sync, store, held, listed, checkpoint, adopting = 
 }
 
 /**
- * apply applies a pulled page (and its checkpoint) and resolves, once it is durable, with
- * the engine's summary; page is readPage's answer, if it was read already. The page goes to the engine in slices of PULL_SLICE changes,
- * queued together: they commit together (up to the store's group size), and the page's
- * main thread runs other tasks between them. The checkpoint is stored with the last, so
- * a pull interrupted within a page reads that page again, and what it had applied is
- * skipped (an entity already at its ETag, a key already deleted).
+ * apply applies a pulled page (and its checkpoint) in one local transaction and
+ * resolves, once it is durable, with the engine's summary.
  */
-async function apply(sync, store, body, mode, checkpoint, onlySynced = "", page) {
+async function apply(sync, store, body, mode, checkpoint, onlySynced = "") {
   const table = sync.client.tableName;
-  const describe = (j) =>
-    JSON.parse(j).changed.map(([partitionKey, rowKey, deleted]) => ({ table, kind: deleted ? "delete" : "upsertReplace", partitionKey, rowKey, remote: true }));
-  const { changes } = page ?? (await readPage(store, body));
-  const slices = [];
-  for (let from = 0; from === 0 || from < changes; from += PULL_SLICE) slices.push([table, body, mode, checkpoint, onlySynced, String(from), String(PULL_SLICE)]);
-  const answers = (await Promise.all(store._writeEach("syncPull", slices, describe))).map((json) => JSON.parse(json));
-  return { ...answers.at(-1), changed: answers.flatMap((a) => a.changed) };
-}
-
-/**
- * readPage reads a pulled page's body in the engine, ahead of apply (which it keeps it
- * decoded for): { changes, hasCheckpoint, checkpoint, more }.
- */
-async function readPage(store, body) {
-  return JSON.parse(await store._read("syncPage", body));
+  const json = await store._write("syncPull", [table, body, mode, checkpoint, onlySynced], (j) =>
+    JSON.parse(j).changed.map(([partitionKey, rowKey, deleted]) => ({ table, kind: deleted ? "delete" : "upsertReplace", partitionKey, rowKey, remote: true })),
+  );
+  return JSON.parse(json);
 }
 
 export function keyOf(pk, rk) {

@@ -10,7 +10,7 @@
 // The local side lives in the engine (core/replica): the outbox of keys changed
 // locally, written in the same transaction (hence the same IndexedDB commit) as the
 // change; the remote ETag each synced entity derives from; and the pull checkpoint,
-// stored with the last slice of the page it came with. So a write acknowledged locally is pushed whenever
+// stored with the page it came with. So a write acknowledged locally is pushed whenever
 // the page is next online, whatever happened to it meanwhile, and a pull interrupted at
 // any point resumes from the last page applied.
 //
