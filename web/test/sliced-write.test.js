@@ -1,6 +1,5 @@
 // Writes queued together commit together, in one IndexedDB transaction, but run in the
-// engine a task's worth at a time: other tasks of the page run between them. A pull's page
-// is applied that way, in slices (sync-pull.js apply).
+// engine a task's worth at a time: other tasks of the page run between them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fresh } from "./helpers.js";
