@@ -288,36 +288,25 @@ export class Store {
    * maps the answer to the changes the commit hook reports.
    */
   _write(op, args, describe) {
-    return this._writeEach(op, [args], describe)[0];
-  }
-
-  /**
-   * _writeEach queues writes of op, one for each of argsList, all before the queue runs,
-   * so that they share a commit (up to GROUP_BYTES), and returns their promises, as _write's.
-   */
-  _writeEach(op, argsList, describe) {
     if (this.inMemory || this._closed) {
-      return argsList.map((args) => {
-        try {
-          const { json, records } = this._exec(op, args);
-          this._emit({ changes: describe(json), records, local: true });
-          return Promise.resolve(json);
-        } catch (e) {
-          return Promise.reject(e);
-        }
-      });
+      try {
+        const { json, records } = this._exec(op, args);
+        this._emit({ changes: describe(json), records, local: true });
+        return Promise.resolve(json);
+      } catch (e) {
+        return Promise.reject(e);
+      }
     }
-    const writes = argsList.map((args) => {
-      const write = new Promise((resolve, reject) => this._queue.push({ op, args, describe, resolve, reject }));
-      this._pending++;
-      this._settled = write.then(
-        () => this._pending--,
-        () => this._pending--,
-      );
-      return write;
+    const write = new Promise((resolve, reject) => {
+      this._queue.push({ op, args, describe, resolve, reject });
+      this._pump();
     });
-    this._pump();
-    return writes;
+    this._pending++;
+    this._settled = write.then(
+      () => this._pending--,
+      () => this._pending--,
+    );
+    return write;
   }
 
   /** _receive takes another tab's message: applied at once when the replica is free and it is next. */
