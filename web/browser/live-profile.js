@@ -50,7 +50,10 @@ export async function live(t, site, url, table, { sas, interval = 60_000 } = {})
     [url, table, DEV_KEY, sas, interval],
   );
   const value = (rk, pk = "p") => page.evaluate(([pk, rk]) => window.app.client.getEntity(pk, rk).then((e) => e.v, () => null), [pk, rk]);
-  const write = (rk, v, pk = "p") => page.evaluate(([pk, rk, v]) => window.app.client.upsertEntity({ partitionKey: pk, rowKey: rk, v }), [pk, rk, v]);
+  const write = (rk, v, pk = "p") =>
+    page.evaluate(([pk, rk, v]) => window.app.client.upsertEntity({ partitionKey: pk, rowKey: rk, v }), [pk, rk, v]).catch((e) => {
+      throw new Error(`writing ${pk}/${rk} failed: ${e.message}; the page's errors: ${JSON.stringify(errors)}`);
+    });
   const contents = () => page.evaluate(async () => {
     const out = {};
     for await (const e of window.app.client.listEntities()) out[`${e.partitionKey}/${e.rowKey}`] = e.v;

@@ -57,10 +57,20 @@ export const logRange = (from, to) => IDBKeyRange.bound(logKey(from), logKey(to 
 export const allLog = () => IDBKeyRange.bound("log/", "log/\uffff");
 
 /**
- * logEntry reads a log record: { cs, changes?, touches?, total? } (version 2's: { cs,
- * changes? } or its bytes); changes, kept as JSON text (see logRecord), as the array it notes.
+ * logEntry reads the log record v stored at key: { cs, changes?, touches?, total? }
+ * (version 2's: { cs, changes? } or its bytes); changes, kept as JSON text (see
+ * logRecord), as the array it notes. A value that is no record throws DataCorrupted.
  */
-export const logEntry = (v) => (v instanceof Uint8Array ? { cs: v } : typeof v.changes === "string" ? { ...v, changes: JSON.parse(v.changes) } : v);
+export function logEntry(v, key) {
+  if (v instanceof Uint8Array) return { cs: v };
+  if (v === null || typeof v !== "object") throw dataCorrupted(key, "not a log record");
+  if (typeof v.changes !== "string") return v;
+  try {
+    return { ...v, changes: JSON.parse(v.changes) };
+  } catch {
+    throw dataCorrupted(key, "its note of changes is not JSON");
+  }
+}
 
 /**
  * logRecord is the log record of a change set ({ cs, changes?, carry? }) whose writer

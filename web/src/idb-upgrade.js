@@ -100,7 +100,7 @@ function indexLog(tx) {
       kv.openCursor(allLog()).onsuccess = (ev) => {
         const cursor = ev.target.result;
         if (!cursor) return;
-        const e = logEntry(cursor.value);
+        const e = logEntry(cursor.value, cursor.key);
         total += e.cs.length;
         carry.add(e.cs);
         cursor.update(logRecord({ ...e, carry: carry.bytes() }, dir, total));

@@ -159,11 +159,16 @@ export function quotaExceeded(name) {
  * readTail reads, in the transaction of kv, what a replica starts from besides the pages:
  * the latest command of each carried key and the bytes of log since the pages, from the
  * log's last record (every record has them since the log is indexed: idb-upgrade.js gives
- * version 2's theirs); it calls done({ changeSets, logBytes }).
+ * version 2's theirs); it calls done({ changeSets, logBytes }), or fail(error).
  */
-function readTail(kv, done) {
+function readTail(kv, done, fail) {
   kv.openCursor(allLog(), "prev").onsuccess = (ev) => {
-    const last = ev.target.result && logEntry(ev.target.result.value);
+    let last;
+    try {
+      last = ev.target.result && logEntry(ev.target.result.value, ev.target.result.key);
+    } catch (e) {
+      return fail(e);
+    }
     done({ changeSets: last?.carry?.length > 0 ? [last.carry] : [], logBytes: last ? (last.total ?? last.cs.length) : 0 });
   };
 }
@@ -202,12 +207,18 @@ function readSince(kv, seq, done, fail) {
   readHead(kv, (head) => {
     if (head.nextSeq === seq) return done({ head, nextSeq: seq, entries: [] });
     if (head.firstSeq > seq || head.nextSeq < seq) {
-      return readTail(kv, (tail) => done({ head, nextSeq: head.nextSeq, reload: { ...tail, firstSeq: head.firstSeq, entries: [] } }));
+      return readTail(kv, (tail) => done({ head, nextSeq: head.nextSeq, reload: { ...tail, firstSeq: head.firstSeq, entries: [] } }), fail);
     }
     kv.getAll(logRange(seq, head.nextSeq)).onsuccess = (ev) => {
       const records = ev.target.result;
       if (records.length !== head.nextSeq - seq) return findLogDamage(kv, head, fail);
-      done({ head, nextSeq: head.nextSeq, entries: records.map(logEntry) });
+      let entries;
+      try {
+        entries = records.map((v, i) => logEntry(v, logKey(seq + i)));
+      } catch (e) {
+        return fail(e);
+      }
+      done({ head, nextSeq: head.nextSeq, entries });
     };
   }, fail);
 }
@@ -288,11 +299,6 @@ function readPagesIn(kv, pages, dir, lo, hi, seq, done, fail) {
 }
 
 /**
- * findMissingPage reads, in the transaction of pages, the keys of the pages in range and
- * calls fail with the DataCorrupted error naming the first of known (engine keys starting
- * pages, as the directory lists them) that is not among them: pages are never deleted.
- */
-/**
  * pagesOf cuts records a compaction saved into the pages that hold them ([{ first, data
  * }]): a page grown past twice PAGE_BYTES, or a part of one saved after its first (first
  * undefined), as cutPage cuts it; the others whole. The first page starts at first when it
@@ -315,6 +321,11 @@ function afterLastKey(data) {
   return out;
 }
 
+/**
+ * findMissingPage reads, in the transaction of pages, the keys of the pages in range and
+ * calls fail with the DataCorrupted error naming the first of known (engine keys starting
+ * pages, as the directory lists them) that is not among them: pages are never deleted.
+ */
 function findMissingPage(pages, range, known, fail) {
   pages.getAllKeys(range).onsuccess = (ev) => {
     const have = new Set(ev.target.result.map((k) => pageName(new Uint8Array(k).subarray(1))));
@@ -445,6 +456,9 @@ function storage(name, db, lease, durability, release) {
       body(tx.objectStore(KV), tx.objectStore(PAGES), (v) => (out = { v }), (e) => (failure = e), tx.objectStore(META));
       tx.oncomplete = () => (out ? resolve(out.v) : reject(failure ?? new Error("tabletop: the store could not be read")));
       tx.onerror = () => reject(failure ?? tx.error);
+      // A callback that threw aborts the transaction with no error event: without this the
+      // read would never settle.
+      tx.onabort = () => reject(failure ?? tx.error ?? new Error("tabletop: reading the store was aborted"));
     });
   }
 
@@ -496,7 +510,7 @@ function storage(name, db, lease, durability, release) {
           meta.get(DIRECTORY).onsuccess = (ev) => (keys = ev.target.result ?? []);
           let head, tail;
           readHead(kv, (h) => checkLog(kv, h, () => ((head = h), tail && done({ head, keys, ...tail })), fail), fail);
-          readTail(kv, (t) => ((tail = t), head && done({ head, keys, ...tail })));
+          readTail(kv, (t) => ((tail = t), head && done({ head, keys, ...tail })), fail);
         });
         const { head } = start;
         dir.add(start.keys);
@@ -508,7 +522,7 @@ function storage(name, db, lease, durability, release) {
         const first = from === undefined || from < head.firstSeq || from > head.nextSeq ? head.nextSeq : from;
         for (let at = first, n = 4, bytes = 0; at < head.nextSeq && entries.length === at - first; at += n) {
           n = entries.length === 0 ? 4 : Math.min(4096, Math.max(1, Math.round((LOG_PIECE * entries.length) / bytes)));
-          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(at, Math.min(head.nextSeq, at + n))).onsuccess = (ev) => done(ev.target.result)))).map(logEntry);
+          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(at, Math.min(head.nextSeq, at + n))).onsuccess = (ev) => done(ev.target.result)))).map((v, i) => logEntry(v, logKey(at + i)));
           for (const e of piece) bytes += e.cs.length;
           entries.push(...piece);
           await yieldToPage();
@@ -647,7 +661,11 @@ function storage(name, db, lease, durability, release) {
               dir.add(ev.target.result ?? []);
               const keys = dir.keys.slice();
               const touched = new Set();
-              for (const v of sets) eachKey(logEntry(v).cs, (k) => touched.add(dir.search(k)));
+              try {
+                sets.forEach((v, i) => eachKey(logEntry(v, logKey(head.firstSeq + i)).cs, (k) => touched.add(dir.search(k))));
+              } catch (e) {
+                return abort(e);
+              }
               const order = [...touched].sort((a, b) => a - b);
               let n = 0;
               let from; // where the rest of page order[n] starts, once part of it is saved

@@ -131,6 +131,37 @@ test("a log record that is not bytes is refused, named", async (t) => {
   await refused(name, key, /not bytes/);
 });
 
+/** replaceLog replaces a log record of the store, the one before the last, with fn(record). */
+async function replaceLog(name, fn) {
+  const key = (await logKeys(name)).at(-2);
+  await raw(name, async ({ kv }) => kv.put(fn(await ask(kv.get(key))), key));
+  return key;
+}
+
+test("a log record that is no record, or whose note is not JSON, is refused as another tab catches up", async (t) => {
+  for (const [fn, problem] of [
+    [() => null, /not a log record/],
+    [(v) => ({ ...v, changes: "[{" }), /note of changes is not JSON/],
+  ]) {
+    const name = fresh("damage");
+    t.after(() => deleteStore(name));
+    const [sa, sb] = [await openStore(name), await openStore(name)];
+    t.after(() => Promise.all([sa.close(), sb.close()]));
+    const [a, b] = [new TableClient(sa, "things"), new TableClient(sb, "things")];
+    await a.createTable();
+    await sb.sync();
+    sb._channel.onmessage = null; // b hears nothing: it reads a's commits from the log
+    await a.createEntity({ partitionKey: "p", rowKey: "1" });
+    await a.createEntity({ partitionKey: "p", rowKey: "2" });
+    const key = await replaceLog(name, fn);
+    const check = (e) => e.code === "DataCorrupted" && e.key === key && problem.test(e.problem);
+    // Each settles: a callback of IndexedDB's that throws must not leave a read waiting forever.
+    const settled = (p) => Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error("never settled")), 5000))]);
+    await assert.rejects(settled(sb.sync()), check);
+    await assert.rejects(settled(b.upsertEntity({ partitionKey: "p", rowKey: "3" })), check);
+  }
+});
+
 test("a log record missing from the middle of the log stops the open, named", async (t) => {
   const name = await filled(t, false);
   const key = (await logKeys(name)).at(-3);
