@@ -138,18 +138,28 @@ func (s *Store) openIndexes() error {
 	return nil
 }
 
-// load replays the backend into the empty index and restores the clock.
+// load replays the backend into the empty index and restores the clock. A partial store
+// keeps a snapshot the backend hands it whole (every range is then resident) and defers
+// the log's commands for the keys that are not, for LoadRange, as ApplyChangeSet does: a
+// backend that loads key ranges on demand (kvlog's Partial) hands no snapshot.
 func (s *Store) load() error {
 	err := s.backend.Load(
 		func(r io.Reader) error {
 			cr := &countingReader{r: r}
 			err := s.db.Load(cr)
 			s.snapBytes = cr.n
+			if s.resident != nil {
+				s.resident.add("", KeySpaceEnd)
+			}
 			return err
 		},
 		func(cs []byte) error {
 			s.logBytes += int64(len(cs))
-			return s.db.Load(bytesReader(cs))
+			cmds, err := s.residentCommands(cs)
+			if err != nil {
+				return err
+			}
+			return s.db.Load(bytesReader(cmds))
 		})
 	if err != nil {
 		return fmt.Errorf("load store: %w", err)

@@ -29,6 +29,11 @@ type KV interface {
 type Backend struct {
 	kv   KV
 	head head
+	// partial: Load hands no snapshot, LoadRange loads its chunks (see Partial).
+	partial   bool
+	firstKeys []string // the first key of each chunk of the snapshot, once read
+	logBytes  int64    // the bytes of the log after the snapshot
+	snapBytes int64    // the bytes of the snapshot, once read or written
 }
 
 var _ core.Backend = (*Backend)(nil)
@@ -56,7 +61,12 @@ func (b *Backend) Load(snapshot func(r io.Reader) error, changeSet func(cs []byt
 	if b.head, err = parseHead(raw); err != nil {
 		return &DamageError{Key: headKey, Problem: "it does not parse", Err: err}
 	}
-	if b.head.chunks > 0 {
+	switch {
+	case b.head.chunks > 0 && b.partial:
+		if err := b.readDirectory(); err != nil {
+			return err
+		}
+	case b.head.chunks > 0:
 		if err := b.loadSnapshot(snapshot); err != nil {
 			return err
 		}
@@ -81,6 +91,7 @@ func (b *Backend) replayLog(changeSet func(cs []byte) error) error {
 			return b.missing(next)
 		}
 		next++
+		b.logBytes += int64(len(value))
 		if err := changeSet(value); err != nil {
 			return &DamageError{Key: key, Problem: "a change set that does not replay", Err: err}
 		}
@@ -108,6 +119,7 @@ func (b *Backend) loadSnapshot(snapshot func(r io.Reader) error) error {
 	if err != nil {
 		return fmt.Errorf("read snapshot: %w", err)
 	}
+	b.snapBytes = int64(buf.Len())
 	if n != b.head.chunks {
 		return &DamageError{Key: snapPrefix(b.head.gen), Problem: fmt.Sprintf("%d of the head's %d snapshot chunks present", n, b.head.chunks)}
 	}
@@ -126,10 +138,12 @@ func (b *Backend) Append(cs []byte) error {
 		return fmt.Errorf("append change set: %w", err)
 	}
 	b.head = next
+	b.logBytes += int64(len(cs))
 	return nil
 }
 
-// Compact replaces the snapshot and log with a new snapshot.
+// Compact replaces the snapshot and log with a new snapshot, in chunks of about
+// PageBytes listed by a directory (see Partial).
 func (b *Backend) Compact(save func(w io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := save(&buf); err != nil {
@@ -137,9 +151,17 @@ func (b *Backend) Compact(save func(w io.Writer) error) error {
 	}
 	next := head{gen: b.head.gen + 1, nextSeq: b.head.nextSeq, firstSeq: b.head.nextSeq}
 	var puts []Entry
+	var firstKeys []string
 	if buf.Len() > 0 {
-		puts = append(puts, Entry{Key: chunkKey(next.gen, 0), Value: buf.Bytes()})
-		next.chunks = 1
+		pages, keys, err := cutPages(buf.Bytes())
+		if err != nil {
+			return fmt.Errorf("cut snapshot: %w", err)
+		}
+		for i, page := range pages {
+			puts = append(puts, Entry{Key: chunkKey(next.gen, i), Value: page})
+		}
+		puts = append(puts, Entry{Key: dirKey(next.gen), Value: encodeDirectory(keys)})
+		next.chunks, firstKeys = len(pages), keys
 	}
 	puts = append(puts, Entry{Key: headKey, Value: next.encode()})
 	deletes, err := b.staleKeys()
@@ -149,13 +171,15 @@ func (b *Backend) Compact(save func(w io.Writer) error) error {
 	if err := b.kv.Commit(puts, deletes); err != nil {
 		return fmt.Errorf("commit snapshot: %w", err)
 	}
-	b.head = next
+	b.head, b.firstKeys = next, firstKeys
+	b.logBytes, b.snapBytes = 0, int64(buf.Len())
 	return nil
 }
 
-// staleKeys lists the keys a compaction deletes: the current snapshot and log.
+// staleKeys lists the keys a compaction deletes: the current snapshot, its directory and
+// the log.
 func (b *Backend) staleKeys() ([]string, error) {
-	var keys []string
+	keys := []string{dirKey(b.head.gen)}
 	collect := func(key string, _ []byte) error {
 		keys = append(keys, key)
 		return nil

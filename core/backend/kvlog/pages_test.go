@@ -1,0 +1,197 @@
+package kvlog_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/backend/kvlog"
+	"github.com/tabletopdb/tabletop/core/backend/memory"
+	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
+)
+
+// pagedStore fills a store over kv with n entities of about 200 bytes in table "things",
+// compacts it (so that the snapshot is cut into chunks), writes updates after the
+// snapshot, and closes it. It returns what a full read of the table gives.
+func pagedStore(t *testing.T, kv kvlog.KV, n, updates int) map[string]string {
+	t.Helper()
+	s, err := core.Open(core.Options{Backend: kvlog.New(kv)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CreateTable("things"); err != nil {
+		t.Fatal(err)
+	}
+	put := func(i int, v string) {
+		e := &model.Entity{PartitionKey: fmt.Sprintf("p%02d", i%10), RowKey: fmt.Sprintf("r%05d", i), Properties: []model.Property{{Name: "v", Value: model.StringValue(v)}}}
+		if _, err := s.Apply("things", core.Op{Kind: core.OpInsertOrReplace, Entity: e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < n; i++ {
+		put(i, strings.Repeat("x", 180))
+	}
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < updates; i++ {
+		put(i*7%n, fmt.Sprintf("updated %d", i))
+	}
+	got := tableContents(t, s, nil)
+	if len(got) != n {
+		t.Fatalf("the store holds %d entities, want %d", len(got), n)
+	}
+	return got
+}
+
+// tableContents reads table "things" in full, through b.Run when b is given.
+func tableContents(t *testing.T, s *core.Store, b *kvlog.Backend) map[string]string {
+	t.Helper()
+	var out map[string]string
+	read := func() error {
+		out = map[string]string{}
+		return s.View(func(tx *core.Tx) error {
+			return tx.Scan("things", stored.WholeTable, func(e *model.Entity) bool {
+				out[e.PartitionKey+"/"+e.RowKey] = e.Properties[0].Value.Str()
+				return true
+			})
+		})
+	}
+	var err error
+	if b != nil {
+		err = b.Run(s, read)
+	} else {
+		err = read()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestBackend_Partial(t *testing.T) {
+	kv := &countingKV{KV: memory.NewKV()}
+	want := pagedStore(t, kv, 3000, 200)
+	chunks := 0
+	kv.Scan("snap/", func(string, []byte) error { chunks++; return nil })
+	if chunks < 8 {
+		t.Fatalf("the snapshot was cut into %d chunks, want at least 8", chunks)
+	}
+	kv.gets, kv.scans = 0, 0
+	b := kvlog.New(kv).Partial()
+	s, err := core.Open(core.Options{Backend: b, Partial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	var got *model.Entity
+	err = b.Run(s, func() (err error) {
+		got, err = s.Get("things", "p07", "r00007")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := got.Properties[0].Value.Str(); v != want["p07/r00007"] {
+		t.Fatalf("point read after a partial open: %q, want %q", v, want["p07/r00007"])
+	}
+	t.Logf("a point read after a partial open read %d values", kv.gets)
+	// The head, the directory, and the chunks of the table record and of the entity.
+	if kv.gets > 5 {
+		t.Fatalf("a point read after a partial open read %d values, want the head, the directory and a few chunks", kv.gets)
+	}
+	if got := tableContents(t, s, b); len(got) != len(want) {
+		t.Fatalf("a full read after a partial open: %d entities, want %d", len(got), len(want))
+	} else {
+		for k, v := range want {
+			if got[k] != v {
+				t.Fatalf("%s: %q, want %q", k, got[k], v)
+			}
+		}
+	}
+
+	// A write, a compaction once every range is resident, and a partial open again.
+	e := &model.Entity{PartitionKey: "p00", RowKey: "new", Properties: []model.Property{{Name: "v", Value: model.StringValue("w")}}}
+	if err := b.Run(s, func() error { _, err := s.Apply("things", core.Op{Kind: core.OpInsert, Entity: e}); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	b = kvlog.New(kv).Partial()
+	if s, err = core.Open(core.Options{Backend: b, Partial: true}); err != nil {
+		t.Fatal(err)
+	}
+	want["p00/new"] = "w"
+	if got := tableContents(t, s, b); len(got) != len(want) || got["p00/new"] != "w" {
+		t.Fatalf("after a compaction of the partial store: %d entities (new: %q), want %d", len(got), got["p00/new"], len(want))
+	}
+}
+
+func TestBackend_Partial_snapshotOfOneChunk(t *testing.T) {
+	// A snapshot written before snapshots were cut into chunks: one chunk, no directory.
+	kv := memory.NewKV()
+	want := pagedStore(t, kv, 300, 5)
+	var dir []string
+	kv.Scan("dir/", func(k string, _ []byte) error { dir = append(dir, k); return nil })
+	var chunks [][]byte
+	kv.Scan("snap/", func(_ string, v []byte) error { chunks = append(chunks, v); return nil })
+	joined := []byte{}
+	for _, c := range chunks {
+		joined = append(joined, c...)
+	}
+	var head []byte
+	head, _ = kv.Get("head")
+	f := strings.Fields(string(head))
+	var dels []string
+	kv.Scan("snap/", func(k string, _ []byte) error { dels = append(dels, k); return nil })
+	kv.Commit([]kvlog.Entry{{Key: "snap/" + fmt.Sprintf("%016x", mustAtoi(t, f[0])) + "/00000000", Value: joined}, {Key: "head", Value: []byte(f[0] + " 1 " + f[2] + " " + f[3])}}, append(dels, dir...))
+
+	b := kvlog.New(kv).Partial()
+	s, err := core.Open(core.Options{Backend: b, Partial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := tableContents(t, s, b); len(got) != len(want) {
+		t.Fatalf("%d entities, want %d", len(got), len(want))
+	}
+}
+
+func TestBackend_Partial_damage(t *testing.T) {
+	kv := memory.NewKV()
+	pagedStore(t, kv, 3000, 0)
+	var chunk string
+	kv.Scan("snap/", func(k string, _ []byte) error { chunk = k; return nil }) // the last
+	kv.Commit([]kvlog.Entry{{Key: chunk, Value: []byte("*3\r\n$3\r\nset")}}, nil)
+	b := kvlog.New(kv).Partial()
+	s, err := core.Open(core.Options{Backend: b, Partial: true})
+	if err != nil {
+		t.Fatal(err) // the chunks are read when a call needs them
+	}
+	defer s.Close()
+	read := func() error {
+		return s.View(func(tx *core.Tx) error {
+			return tx.Scan("things", stored.WholeTable, func(*model.Entity) bool { return true })
+		})
+	}
+	var damage *kvlog.DamageError
+	if err := b.Run(s, read); !errors.As(err, &damage) || damage.Key != chunk {
+		t.Fatalf("a full read over a damaged chunk: %v, want damage at %s", err, chunk)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) uint64 {
+	t.Helper()
+	var n uint64
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
