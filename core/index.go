@@ -97,7 +97,8 @@ func (tx *Tx) Indexes(table string) ([]string, error) {
 	return tx.indexed(stored.TableID(table))
 }
 
-// HasIndex reports whether a table has an index on prop.
+// HasIndex reports whether a table has an index on prop. A partial store reports false
+// for a declaration whose key range is not resident: Indexes says so (ErrNeedRange).
 func (tx *Tx) HasIndex(table, prop string) bool {
 	_, ok, err := tx.get(stored.IndexDeclKey(stored.TableID(table), prop))
 	return ok && err == nil

@@ -1,8 +1,10 @@
 package core
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+
 	"github.com/tabletopdb/tabletop/core/model"
 	"github.com/tabletopdb/tabletop/core/stored"
 )
@@ -16,8 +18,8 @@ func (tx *Tx) ScanIndex(table, prop string, r stored.IndexRange, fn func(rec *st
 	if _, err := tx.Table(table); err != nil {
 		return err
 	}
-	if !tx.HasIndex(table, prop) {
-		return ErrIndexNotFound
+	if _, ok, err := tx.get(stored.IndexDeclKey(stored.TableID(table), prop)); err != nil || !ok {
+		return cmp.Or(err, ErrIndexNotFound) // a partial store may lack the declaration's range
 	}
 	prefix := stored.TableEntities(stored.TableID(table))
 	if err := tx.store.need(prefix, prefix+"\xff"); err != nil {

@@ -55,6 +55,10 @@ func (s *Store) LoadRange(lo, hi string, sets ...[]byte) error {
 			cmds, undeferred = append(cmds, cmd...), append(undeferred, key)
 		}
 	}
+	if len(cmds) == 0 {
+		s.resident.add(lo, hi) // no record: the clock and the indexes stay as they are
+		return nil
+	}
 	if err := s.loadCommands(cmds); err != nil {
 		return fmt.Errorf("load key range: %w", err)
 	}
@@ -103,23 +107,33 @@ func (s *Store) loadCommands(cmds []byte) error {
 }
 
 // residentCommands keeps the commands of cs whose keys are resident, and defers the
-// others for LoadRange; the whole change set on a store that is not partial. commitMu is
-// held.
+// others for LoadRange; the whole change set on a store that is not partial. A malformed
+// change set defers nothing. commitMu is held.
 func (s *Store) residentCommands(cs []byte) ([]byte, error) {
 	if s.resident == nil {
 		return cs, nil
 	}
-	if err := stored.EachCommand(cs, func([]byte, string) error { return nil }); err != nil {
-		return nil, err // defer nothing of a malformed change set
-	}
 	var out []byte
+	var deferred []deferredCommand
 	err := stored.EachCommand(cs, func(cmd []byte, key string) error {
 		if s.resident.contains(key) {
 			out = append(out, cmd...)
 		} else {
-			s.resident.deferred[key] = bytes.Clone(cmd)
+			deferred = append(deferred, deferredCommand{key, cmd})
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range deferred {
+		s.resident.deferred[d.key] = bytes.Clone(d.cmd)
+	}
+	return out, nil
+}
+
+// deferredCommand is a command of a change set whose key is not resident.
+type deferredCommand struct {
+	key string
+	cmd []byte
 }

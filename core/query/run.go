@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/stored"
@@ -33,7 +34,11 @@ func (f *Filter) run(tx *core.Tx, table string, ranges []stored.KeyRange, p *pag
 		return PlanEmpty, nil
 	}
 	name := scanName(f, ranges)
-	if plan := f.indexPlan(tx, table, name); plan != nil {
+	plan, err := f.indexPlan(tx, table, name)
+	if err != nil {
+		return "", err
+	}
+	if plan != nil {
 		keys, err := plan.candidates(tx, table, p.budget.Examined)
 		if err == nil {
 			p.reserve(len(keys))
@@ -58,12 +63,17 @@ func (f *Filter) run(tx *core.Tx, table string, ranges []stored.KeyRange, p *pag
 }
 
 // indexPlan returns the index plan of the filter on table, or nil when there is none or
-// the key ranges already fix one partition.
-func (f *Filter) indexPlan(tx *core.Tx, table, scan string) *indexPlan {
+// the key ranges already fix one partition. It reads the table's index declarations
+// (which a partial store may have to load first: ErrNeedRange).
+func (f *Filter) indexPlan(tx *core.Tx, table, scan string) (*indexPlan, error) {
 	if f == nil || scan == PlanPartitionScan {
-		return nil
+		return nil, nil
 	}
-	return indexPlanFor(f.root, false, func(prop string) bool { return tx.HasIndex(table, prop) })
+	props, err := tx.Indexes(table)
+	if err != nil || len(props) == 0 {
+		return nil, err
+	}
+	return indexPlanFor(f.root, false, func(prop string) bool { return slices.Contains(props, prop) }), nil
 }
 
 // scanName names the scan of ranges.
