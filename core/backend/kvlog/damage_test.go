@@ -37,6 +37,22 @@ func filled(t *testing.T) *memory.KV {
 	return kv
 }
 
+// toLegacy rewrites the pages of the store in kv as a snapshot written before pages: one
+// chunk, snap/{gen}/00000000, and no directory.
+func toLegacy(kv *memory.KV) {
+	var data []byte
+	var pages []string
+	kv.Scan("page/", func(k string, v []byte) error { data, pages = append(data, v...), append(pages, k); return nil })
+	head, _ := kv.Get("head")
+	f := strings.Fields(string(head))
+	var gen uint64
+	fmt.Sscan(f[0], &gen)
+	kv.Commit([]kvlog.Entry{
+		{Key: fmt.Sprintf("snap/%016x/00000000", gen), Value: data},
+		{Key: "head", Value: []byte(f[0] + " 1 " + f[2] + " " + f[3])},
+	}, append(pages, "pages"))
+}
+
 // contents is every key and value of kv.
 func contents(kv *memory.KV) map[string]string {
 	m := map[string]string{}
@@ -73,12 +89,29 @@ func TestBackend_Damage(t *testing.T) {
 			kv.Commit([]kvlog.Entry{{Key: k, Value: []byte(strings.Replace(string(v), "$", "#", 1))}}, nil)
 			return k
 		},
-		"MissingSnapshotChunk": func(kv *memory.KV) string {
+		"MissingPage": func(kv *memory.KV) string {
+			k := keyWith(kv, "page/", 0)
+			kv.Commit(nil, []string{k})
+			return k
+		},
+		"PageThatDoesNotReplay": func(kv *memory.KV) string {
+			k := keyWith(kv, "page/", 0)
+			v, _ := kv.Get(k)
+			kv.Commit([]kvlog.Entry{{Key: k, Value: v[:len(v)/2]}}, nil)
+			return k
+		},
+		"DirectoryThatDoesNotParse": func(kv *memory.KV) string {
+			kv.Commit([]kvlog.Entry{{Key: "pages", Value: []byte{0x80}}}, nil)
+			return "pages"
+		},
+		"MissingLegacySnapshotChunk": func(kv *memory.KV) string {
+			toLegacy(kv)
 			k := keyWith(kv, "snap/", 0)
 			kv.Commit(nil, []string{k})
 			return "snap/"
 		},
-		"SnapshotThatDoesNotReplay": func(kv *memory.KV) string {
+		"LegacySnapshotThatDoesNotReplay": func(kv *memory.KV) string {
+			toLegacy(kv)
 			k := keyWith(kv, "snap/", 0)
 			v, _ := kv.Get(k)
 			kv.Commit([]kvlog.Entry{{Key: k, Value: v[:len(v)/2]}}, nil)

@@ -10,6 +10,7 @@ import (
 const (
 	headKey   = "head"
 	logPrefix = "log/"
+	dirKey    = "pages" // the directory of pages (see Partial)
 )
 
 // ErrHeadCorrupt means the head record could not be parsed.
@@ -58,14 +59,20 @@ func parseHead(raw []byte) (head, error) {
 	return h, nil
 }
 
-// snapPrefix is "snap/{gen}/", gen in 16 hex digits.
+// snapPrefix is "snap/{gen}/", gen in 16 hex digits: a snapshot written before pages.
 func snapPrefix(gen uint64) string {
 	return string(append(appendHex(append(make([]byte, 0, 22), "snap/"...), gen, 16), '/'))
 }
 
-// chunkKey is "snap/{gen}/{chunk}", chunk in 8 hex digits.
+// chunkKey is "snap/{gen}/{chunk}", chunk in 8 hex digits: a chunk of a snapshot written
+// before pages, which Load still reads.
 func chunkKey(gen uint64, chunk int) string {
 	return string(appendHex([]byte(snapPrefix(gen)), uint64(chunk), 8))
+}
+
+// pageKey is "page/{id}", id in 16 hex digits.
+func pageKey(id uint64) string {
+	return string(appendHex(append(make([]byte, 0, 21), "page/"...), id, 16))
 }
 
 // logKey is "log/{seq}", seq in 16 hex digits.

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/tabletopdb/tabletop/core"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 // Entry is one key and value of a commit.
@@ -29,11 +30,12 @@ type KV interface {
 type Backend struct {
 	kv   KV
 	head head
-	// partial: Load hands no snapshot, LoadRange loads its chunks (see Partial).
-	partial   bool
-	firstKeys []string // the first key of each chunk of the snapshot, once read
-	logBytes  int64    // the bytes of the log after the snapshot
-	snapBytes int64    // the bytes of the snapshot, once read or written
+	// partial: Load hands no snapshot, LoadRange loads its pages (see Partial).
+	partial  bool
+	dir      []page // the pages, in key order, once read
+	nextID   uint64 // the id of the next page written
+	legacy   bool   // the snapshot is one written before pages (snap/{gen}/…)
+	logBytes int64  // the bytes of the log after the pages
 }
 
 var _ core.Backend = (*Backend)(nil)
@@ -61,14 +63,14 @@ func (b *Backend) Load(snapshot func(r io.Reader) error, changeSet func(cs []byt
 	if b.head, err = parseHead(raw); err != nil {
 		return &DamageError{Key: headKey, Problem: "it does not parse", Err: err}
 	}
-	switch {
-	case b.head.chunks > 0 && b.partial:
+	if b.head.chunks > 0 {
 		if err := b.readDirectory(); err != nil {
 			return err
 		}
-	case b.head.chunks > 0:
-		if err := b.loadSnapshot(snapshot); err != nil {
-			return err
+		if !b.partial {
+			if err := b.loadPages(snapshot); err != nil {
+				return err
+			}
 		}
 	}
 	return b.replayLog(changeSet)
@@ -108,8 +110,8 @@ func (b *Backend) missing(seq uint64) error {
 	return &DamageError{Key: logKey(seq), Problem: fmt.Sprintf("missing, though the head names log records %d to %d", b.head.firstSeq, b.head.nextSeq-1)}
 }
 
-func (b *Backend) loadSnapshot(snapshot func(r io.Reader) error) error {
-	var buf bytes.Buffer
+// readLegacy writes to buf a snapshot written before pages: its chunks back to back.
+func (b *Backend) readLegacy(buf *bytes.Buffer) error {
 	n := 0
 	err := b.kv.Scan(snapPrefix(b.head.gen), func(_ string, value []byte) error {
 		buf.Write(value)
@@ -119,11 +121,10 @@ func (b *Backend) loadSnapshot(snapshot func(r io.Reader) error) error {
 	if err != nil {
 		return fmt.Errorf("read snapshot: %w", err)
 	}
-	b.snapBytes = int64(buf.Len())
 	if n != b.head.chunks {
 		return &DamageError{Key: snapPrefix(b.head.gen), Problem: fmt.Sprintf("%d of the head's %d snapshot chunks present", n, b.head.chunks)}
 	}
-	if err := snapshot(&buf); err != nil {
+	if err := stored.EachCommand(buf.Bytes(), func([]byte, string) error { return nil }); err != nil {
 		return &DamageError{Key: snapPrefix(b.head.gen), Problem: "a snapshot that does not replay", Err: err}
 	}
 	return nil
@@ -142,53 +143,47 @@ func (b *Backend) Append(cs []byte) error {
 	return nil
 }
 
-// Compact replaces the snapshot and log with a new snapshot, in chunks of about
-// PageBytes listed by a directory (see Partial).
+// Compact replaces the pages and the log with the snapshot save writes, cut into pages
+// of about PageBytes (see Partial), in one KV commit.
 func (b *Backend) Compact(save func(w io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := save(&buf); err != nil {
 		return fmt.Errorf("save snapshot: %w", err)
 	}
-	next := head{gen: b.head.gen + 1, nextSeq: b.head.nextSeq, firstSeq: b.head.nextSeq}
-	var puts []Entry
-	var firstKeys []string
-	if buf.Len() > 0 {
-		pages, keys, err := cutPages(buf.Bytes())
-		if err != nil {
-			return fmt.Errorf("cut snapshot: %w", err)
-		}
-		for i, page := range pages {
-			puts = append(puts, Entry{Key: chunkKey(next.gen, i), Value: page})
-		}
-		puts = append(puts, Entry{Key: dirKey(next.gen), Value: encodeDirectory(keys)})
-		next.chunks, firstKeys = len(pages), keys
-	}
-	puts = append(puts, Entry{Key: headKey, Value: next.encode()})
-	deletes, err := b.staleKeys()
+	deletes, err := b.pageKeys()
 	if err != nil {
 		return err
 	}
-	if err := b.kv.Commit(puts, deletes); err != nil {
-		return fmt.Errorf("commit snapshot: %w", err)
+	parts, firsts := cutPages(buf.Bytes(), PageBytes)
+	puts := make([]Entry, 0, len(parts)+2)
+	dir := make([]page, len(parts))
+	next := b.nextID
+	for i, data := range parts {
+		dir[i] = page{first: firsts[i], id: next}
+		puts = append(puts, Entry{Key: pageKey(next), Value: data})
+		next++
 	}
-	b.head, b.firstKeys = next, firstKeys
-	b.logBytes, b.snapBytes = 0, int64(buf.Len())
-	return nil
+	if len(dir) > 0 {
+		dir[0].first = ""
+	}
+	return b.commitPages(puts, deletes, dir, next)
 }
 
-// staleKeys lists the keys a compaction deletes: the current snapshot, its directory and
-// the log.
-func (b *Backend) staleKeys() ([]string, error) {
-	keys := []string{dirKey(b.head.gen)}
-	collect := func(key string, _ []byte) error {
+// pageKeys lists the keys of the pages (of a legacy snapshot, its chunks).
+func (b *Backend) pageKeys() ([]string, error) {
+	var keys []string
+	if !b.legacy {
+		for _, p := range b.dir {
+			keys = append(keys, pageKey(p.id))
+		}
+		return keys, nil
+	}
+	err := b.kv.Scan(snapPrefix(b.head.gen), func(key string, _ []byte) error {
 		keys = append(keys, key)
 		return nil
-	}
-	if err := b.kv.Scan(snapPrefix(b.head.gen), collect); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("list snapshot: %w", err)
-	}
-	if err := b.kv.Scan(logPrefix, collect); err != nil {
-		return nil, fmt.Errorf("list log: %w", err)
 	}
 	return keys, nil
 }

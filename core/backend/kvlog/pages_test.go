@@ -17,6 +17,11 @@ import (
 // compacts it (so that the snapshot is cut into chunks), writes updates after the
 // snapshot, and closes it. It returns what a full read of the table gives.
 func pagedStore(t *testing.T, kv kvlog.KV, n, updates int) map[string]string {
+	return filledStore(t, kv, n, updates, true)
+}
+
+// filledStore is pagedStore, with no compaction unless compact: the log holds everything.
+func filledStore(t *testing.T, kv kvlog.KV, n, updates int, compact bool) map[string]string {
 	t.Helper()
 	s, err := core.Open(core.Options{Backend: kvlog.New(kv)})
 	if err != nil {
@@ -35,8 +40,10 @@ func pagedStore(t *testing.T, kv kvlog.KV, n, updates int) map[string]string {
 	for i := 0; i < n; i++ {
 		put(i, strings.Repeat("x", 180))
 	}
-	if err := s.Compact(); err != nil {
-		t.Fatal(err)
+	if compact {
+		if err := s.Compact(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for i := 0; i < updates; i++ {
 		put(i*7%n, fmt.Sprintf("updated %d", i))
@@ -77,9 +84,9 @@ func TestBackend_Partial(t *testing.T) {
 	kv := &countingKV{KV: memory.NewKV()}
 	want := pagedStore(t, kv, 3000, 200)
 	chunks := 0
-	kv.Scan("snap/", func(string, []byte) error { chunks++; return nil })
+	kv.Scan("page/", func(string, []byte) error { chunks++; return nil })
 	if chunks < 8 {
-		t.Fatalf("the snapshot was cut into %d chunks, want at least 8", chunks)
+		t.Fatalf("the store was cut into %d pages, want at least 8", chunks)
 	}
 	kv.gets, kv.scans = 0, 0
 	b := kvlog.New(kv).Partial()
@@ -101,7 +108,7 @@ func TestBackend_Partial(t *testing.T) {
 		t.Fatalf("point read after a partial open: %q, want %q", v, want["p07/r00007"])
 	}
 	t.Logf("a point read after a partial open read %d values", kv.gets)
-	// The head, the directory, and the chunks of the table record and of the entity.
+	// The head, the directory, and the pages of the table record and of the entity.
 	if kv.gets > 5 {
 		t.Fatalf("a point read after a partial open read %d values, want the head, the directory and a few chunks", kv.gets)
 	}
@@ -134,25 +141,34 @@ func TestBackend_Partial(t *testing.T) {
 	}
 }
 
-func TestBackend_Partial_snapshotOfOneChunk(t *testing.T) {
-	// A snapshot written before snapshots were cut into chunks: one chunk, no directory.
+func TestBackend_Partial_logOnly(t *testing.T) {
+	kv := memory.NewKV()
+	want := filledStore(t, kv, 500, 50, false)
+	b := kvlog.New(kv).Partial()
+	s, err := core.Open(core.Options{Backend: b, Partial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var got *model.Entity
+	if err := b.Run(s, func() (err error) { got, err = s.Get("things", "p03", "r00003"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if v := got.Properties[0].Value.Str(); v != want["p03/r00003"] {
+		t.Fatalf("point read: %q, want %q", v, want["p03/r00003"])
+	}
+	if n, _ := s.Records(); n >= 500 {
+		t.Fatalf("a point read made %d records resident: the whole log", n)
+	}
+	if got := tableContents(t, s, b); len(got) != len(want) || got["p07/r00007"] != want["p07/r00007"] {
+		t.Fatalf("full read: %d entities, want %d", len(got), len(want))
+	}
+}
+
+func TestBackend_Partial_legacySnapshot(t *testing.T) {
 	kv := memory.NewKV()
 	want := pagedStore(t, kv, 300, 5)
-	var dir []string
-	kv.Scan("dir/", func(k string, _ []byte) error { dir = append(dir, k); return nil })
-	var chunks [][]byte
-	kv.Scan("snap/", func(_ string, v []byte) error { chunks = append(chunks, v); return nil })
-	joined := []byte{}
-	for _, c := range chunks {
-		joined = append(joined, c...)
-	}
-	var head []byte
-	head, _ = kv.Get("head")
-	f := strings.Fields(string(head))
-	var dels []string
-	kv.Scan("snap/", func(k string, _ []byte) error { dels = append(dels, k); return nil })
-	kv.Commit([]kvlog.Entry{{Key: "snap/" + fmt.Sprintf("%016x", mustAtoi(t, f[0])) + "/00000000", Value: joined}, {Key: "head", Value: []byte(f[0] + " 1 " + f[2] + " " + f[3])}}, append(dels, dir...))
-
+	toLegacy(kv)
 	b := kvlog.New(kv).Partial()
 	s, err := core.Open(core.Options{Backend: b, Partial: true})
 	if err != nil {
@@ -162,18 +178,32 @@ func TestBackend_Partial_snapshotOfOneChunk(t *testing.T) {
 	if got := tableContents(t, s, b); len(got) != len(want) {
 		t.Fatalf("%d entities, want %d", len(got), len(want))
 	}
+	// The first compaction writes pages, and a full open reads them.
+	if err := b.CompactPages(s); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := kv.Get("pages"); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = core.Open(core.Options{Backend: kvlog.New(kv)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tableContents(t, s, nil); len(got) != len(want) {
+		t.Fatalf("after compacting a legacy snapshot: %d entities, want %d", len(got), len(want))
+	}
 }
 
 func TestBackend_Partial_damage(t *testing.T) {
 	kv := memory.NewKV()
 	pagedStore(t, kv, 3000, 0)
 	var chunk string
-	kv.Scan("snap/", func(k string, _ []byte) error { chunk = k; return nil }) // the last
+	kv.Scan("page/", func(k string, _ []byte) error { chunk = k; return nil }) // the last
 	kv.Commit([]kvlog.Entry{{Key: chunk, Value: []byte("*3\r\n$3\r\nset")}}, nil)
 	b := kvlog.New(kv).Partial()
 	s, err := core.Open(core.Options{Backend: b, Partial: true})
 	if err != nil {
-		t.Fatal(err) // the chunks are read when a call needs them
+		t.Fatal(err) // the pages are read when a call needs them
 	}
 	defer s.Close()
 	read := func() error {
@@ -187,11 +217,75 @@ func TestBackend_Partial_damage(t *testing.T) {
 	}
 }
 
-func mustAtoi(t *testing.T, s string) uint64 {
-	t.Helper()
-	var n uint64
-	if _, err := fmt.Sscan(s, &n); err != nil {
+func TestBackend_CompactPages(t *testing.T) {
+	kv := memory.NewKV()
+	want := pagedStore(t, kv, 3000, 0)
+	pagesBefore := map[string]string{}
+	kv.Scan("page/", func(k string, v []byte) error { pagesBefore[k] = string(v); return nil })
+
+	b := kvlog.New(kv).Partial()
+	s, err := core.Open(core.Options{Backend: b, Partial: true})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	defer s.Close()
+	apply := func(op core.Op) {
+		t.Helper()
+		if err := b.Run(s, func() error { _, err := s.Apply("things", op); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Partition p05 grows past two pages; p01 to p03 lose every entity, emptying pages.
+	for i := 0; i < 1500; i++ {
+		rk := fmt.Sprintf("s%05d", i)
+		apply(core.Op{Kind: core.OpInsert, Entity: &model.Entity{PartitionKey: "p05", RowKey: rk, Properties: []model.Property{{Name: "v", Value: model.StringValue(strings.Repeat("y", 180))}}}})
+		want["p05/"+rk] = strings.Repeat("y", 180)
+	}
+	for k := range want {
+		if pk, rk, _ := strings.Cut(k, "/"); pk >= "p01" && pk <= "p03" {
+			apply(core.Op{Kind: core.OpDelete, Entity: &model.Entity{PartitionKey: pk, RowKey: rk}, IfMatch: "*"})
+			delete(want, k)
+		}
+	}
+	if err := b.CompactPages(s); err != nil {
+		t.Fatal(err)
+	}
+	if b.LogBytes() != 0 {
+		t.Fatalf("%d bytes of log after a compaction", b.LogBytes())
+	}
+	logKeys := 0
+	kv.Scan("log/", func(string, []byte) error { logKeys++; return nil })
+	pagesAfter := map[string]string{}
+	kv.Scan("page/", func(k string, v []byte) error { pagesAfter[k] = string(v); return nil })
+	kept := 0
+	for k, v := range pagesBefore {
+		if pagesAfter[k] == v {
+			kept++
+		}
+	}
+	if logKeys != 0 || kept == 0 || kept == len(pagesBefore) {
+		t.Fatalf("after compacting: %d log keys, %d of %d pages kept as they were, %d pages; want 0 log keys, some pages kept and some rewritten",
+			logKeys, kept, len(pagesBefore), len(pagesAfter))
+	}
+	s.Close()
+	for _, partial := range []bool{false, true} {
+		b := kvlog.New(kv)
+		if partial {
+			b.Partial()
+		}
+		s, err := core.Open(core.Options{Backend: b, Partial: partial})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := tableContents(t, s, b)
+		s.Close()
+		if len(got) != len(want) {
+			t.Fatalf("partial %v: %d entities after compacting pages, want %d", partial, len(got), len(want))
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Fatalf("partial %v: %s = %q, want %q", partial, k, got[k], v)
+			}
+		}
+	}
 }
