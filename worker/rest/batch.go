@@ -141,7 +141,7 @@ func (c *call) batchError(err error, writes []*write) error {
 // batchFailure is the changeset of a failed batch: operation i's error, in JSON, its
 // message prefixed with "i:".
 func (c *call) batchFailure(i int, err error) []batch.Response {
-	a := toAPIError(err)
+	a := c.answerOf(err)
 	h := exchange.Header{}
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-cache")

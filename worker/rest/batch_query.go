@@ -42,12 +42,12 @@ func (c *call) batchGet(s batch.SubRequest) (int, exchange.Header, []byte) {
 	h := exchange.Header{}
 	h.Set("Content-Type", meta.ContentType())
 	if err != nil {
-		a := toAPIError(err)
+		a := c.answerOf(err)
 		return a.Status, h, appendErrorJSON(nil, a, c.errorMessage(a, ""))
 	}
 	e, err := c.acct.Store.Get(res.table, res.partitionKey, res.rowKey)
 	if err != nil {
-		a := toAPIError(err)
+		a := c.answerOf(err)
 		return a.Status, h, appendErrorJSON(nil, a, c.errorMessage(a, ""))
 	}
 	h.Set("DataServiceVersion", "3.0;")

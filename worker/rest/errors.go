@@ -1,6 +1,9 @@
 package rest
 
 import (
+	"errors"
+
+	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/azerr"
 )
 
@@ -62,4 +65,14 @@ func toAPIError(err error) azerr.Answer {
 		a.Message += " " + err.Error()
 	}
 	return a
+}
+
+// answerOf is toAPIError for an answer of this call; a key range a partial store lacked
+// is told to the host (Options.NeedRange).
+func (c *call) answerOf(err error) azerr.Answer {
+	var need *core.NeedRangeError
+	if c.h.needRange != nil && errors.As(err, &need) {
+		c.h.needRange(need)
+	}
+	return toAPIError(err)
 }

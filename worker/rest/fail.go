@@ -13,7 +13,7 @@ import (
 // fail answers err as the service does: the status and code azerr chooses, in JSON, or in
 // XML for the XML operations; a refused bearer token with its challenge.
 func (c *call) fail(err error) {
-	a := toAPIError(err)
+	a := c.answerOf(err)
 	c.w.Header().Set("x-ms-error-code", a.Code)
 	if ch := authChallenge(err); ch != "" {
 		c.w.Header().Set("WWW-Authenticate", ch)

@@ -52,6 +52,11 @@ type Options struct {
 	// Tokens, if set, verifies OAuth bearer tokens (entra.Tokens: the native server's
 	// -oauth); nil refuses them.
 	Tokens auth.TokenVerifier
+	// NeedRange, if set, is told when an error answer is a partial store's
+	// (core.Options.Partial) lacking a key range: the host loads the range and serves the
+	// request again, throwing that answer away (the edge's Durable Objects, which load
+	// their table's key ranges on demand). Nothing was changed by the request.
+	NeedRange func(*core.NeedRangeError)
 }
 
 // DefaultMaxWait is a MaxWait for a server that holds each request in its own goroutine:
@@ -74,6 +79,7 @@ type Handler struct {
 	maxWait     time.Duration
 	hostWaits   bool
 	tokens      auth.TokenVerifier
+	needRange   func(*core.NeedRangeError)
 	stopWaits   chan struct{} // closed by StopWaits; made on first use (stopped)
 	stopMake    sync.Once
 	stopOnce    sync.Once
@@ -94,7 +100,8 @@ func New(opts Options) (*Handler, error) {
 	}
 	h := &Handler{accounts: make(map[string]*Account), now: opts.Now, maxEntity: opts.MaxEntityBytes,
 		bodies:      &bodyBudget{max: orDefaultInt(opts.MaxBodyMemory, DefaultBodyMemory)},
-		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout))), maxWait: max(opts.MaxWait, 0), hostWaits: opts.HostWaits, tokens: opts.Tokens}
+		bodyTimeout: time.Duration(orDefaultInt(int64(opts.BodyTimeout), int64(DefaultBodyTimeout))), maxWait: max(opts.MaxWait, 0), hostWaits: opts.HostWaits, tokens: opts.Tokens,
+		needRange: opts.NeedRange}
 	if h.now == nil {
 		h.now = time.Now
 	}
@@ -156,6 +163,20 @@ func (h *Handler) Serve(w exchange.ResponseWriter, r *exchange.Request) {
 		c.bodyFailed(nil) // a body the operation ignores: answer without waiting for it
 	}
 	rt.serve(c)
+}
+
+// ServeError answers r with err as the service answers an error (status, code, body, CORS
+// headers): for a failure of the host's own around a request, such as a key range of a
+// partial store that could not be loaded (Options.NeedRange).
+func (h *Handler) ServeError(w exchange.ResponseWriter, r *exchange.Request, err error) {
+	c := h.newCall(w, r)
+	defer c.release()
+	if _, aerr := c.resolveAccount(); aerr != nil {
+		c.unknownAccount(aerr)
+		return
+	}
+	c.applyCORS()
+	c.fail(err)
 }
 
 // unknownAccount answers a request that names no account served (err) with the CORS rules
