@@ -3,8 +3,11 @@
 // that IndexedDB is the real, durable one, and runs the harness there, then reloads the
 // page to time the wasm engines' import → ready warm. `node
 // bench/browser.js` prints its table; with --json the raw results for bench/run.js, with
-// --only=tabletop-memory,sqljs only those engines, with --big=0 no reopening (a workload
-// size of harness.js's defaults, given as --name=number, replaces it).
+// --only=tabletop-memory,sqljs only those engines (tabletop-memory, tabletop-idb, sqljs,
+// loki, dexie, sqlite-opfs), with --big=0 no reopening (a workload size of harness.js's
+// defaults, given as --name=number, replaces it). The page is served without COOP/COEP:
+// SQLite's opfs-sahpool VFS needs no SharedArrayBuffer, and the page checks it is not
+// cross-origin isolated, so that SQLite-OPFS is timed as a page with no such headers runs it.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +15,7 @@ import { chromium } from "playwright-core";
 import { serve } from "../browser/serve.js";
 import { table } from "./table.js";
 import { defaults } from "./harness.js";
+import { stageSqlite } from "./sqlite-files.js";
 
 const web = new URL("../", import.meta.url).pathname;
 const WARM_LOADS = 5;
@@ -19,6 +23,7 @@ const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgrou
 
 /** benchChromium runs the harness in a fresh Chromium and resolves with its results. */
 export async function benchChromium(log = () => {}, options = {}) {
+  stageSqlite();
   const server = await serve(web);
   const profile = await mkdtemp(join(tmpdir(), "tabletop-bench-"));
   // A persistent context: an incognito one would keep IndexedDB in memory.
@@ -32,6 +37,7 @@ export async function benchChromium(log = () => {}, options = {}) {
       await page.waitForFunction(() => typeof window.bench === "function");
     };
     await load();
+    if (await page.evaluate(() => self.crossOriginIsolated)) throw new Error("bench/browser.js: the page is cross-origin isolated; SQLite-OPFS is meant to run without COOP/COEP");
     const results = await page.evaluate((o) => window.bench(o), options);
     // Warm: the page reloaded, its files revalidated (304) from the browser's cache, and
     // the module compiled from a wasm kept by V8 in the page's process; one time on a busy

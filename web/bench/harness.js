@@ -1,14 +1,16 @@
 // The browser benchmark's workloads, identical for every engine and host: N inserts one
 // per call, N point gets by key in random order, and R queries that each return one
 // partition of 1,000 entities. Tabletop runs through its public JS API (in memory, and
-// persistent in IndexedDB); sql.js and LokiJS, keeping their data in memory, and Dexie 4
-// (IndexedDB, durability "strict" like Tabletop's), do the same work. The durable engines
+// persistent in IndexedDB); sql.js and LokiJS, keeping their data in memory, Dexie 4
+// (IndexedDB, durability "strict" like Tabletop's), and in a browser SQLite on OPFS (in a
+// Worker, the page calling it by postMessage), do the same work. The durable engines
 // also insert in batches of 100, and reopen a store of `big` entities to its first point
 // read while a 5 ms heartbeat timer measures the longest main-thread stall. Every workload
 // checks what it got, so a broken engine fails instead of scoring.
 //
 // runBench(env) resolves with { engine: { metric: number } }; the hosts (node.js,
 // browser.js) supply the engines in env and add the sizes of what each engine ships.
+import { startSqlite } from "./sqlite-client.js";
 
 /** PARTITION is the number of entities per partition, and so per query. */
 export const PARTITION = 1000;
@@ -26,8 +28,9 @@ export const BATCH = 100;
 
 /**
  * runBench runs every workload on every engine. env: { tabletopUrl (string for import()),
- * initSqlJs, sqlJsConfig, Loki, Dexie, n, nPersistent, queries, batches, big, log,
- * only (engine names to run, all by default) }.
+ * initSqlJs, sqlJsConfig, Loki, Dexie, sqliteWorkerUrl (a browser's: sqlite-worker.js;
+ * without it no SQLite-OPFS), n, nPersistent, queries, batches, big, log, only (engine
+ * names to run, all by default) }.
  * @returns {Promise<Record<string, Record<string, number>>>}
  */
 export async function runBench(env) {
@@ -40,7 +43,8 @@ export async function runBench(env) {
     ["sqljs", sqlJsEngine(opts)],
     ["loki", lokiEngine(opts)],
     ["dexie", dexieEngine(opts)],
-  ].filter(([name]) => !opts.only || opts.only.includes(name));
+    ["sqlite-opfs", opts.sqliteWorkerUrl && sqliteOpfsEngine(opts)],
+  ].filter(([name, engine]) => engine && (!opts.only || opts.only.includes(name)));
   for (const [name, engine] of engines) {
     const n = engine.durable ? opts.nPersistent : opts.n;
     log(`${name}: n=${n}, ${opts.queries} queries of ${PARTITION}`);
@@ -324,6 +328,40 @@ function dexieEngine({ Dexie }) {
       db.close();
       if (drop) await Dexie.delete(name);
     },
+  };
+}
+
+/**
+ * sqliteOpfsEngine is SQLite in a dedicated Worker on the opfs-sahpool VFS
+ * (sqlite-worker.js), a message and its answer per call: a table (pk, rk, body) WITHOUT
+ * ROWID whose body is the entity's JSON, each insert its own transaction and a batch one,
+ * synchronous=FULL so that an answered write is on disk like Tabletop's and Dexie's. The
+ * Worker starts at the first open (readyMs: the wasm loaded, the VFS installed) and stays:
+ * a reopen closes and opens the database in it, the engine loaded, as Tabletop's does.
+ */
+function sqliteOpfsEngine({ sqliteWorkerUrl, log = () => {} }) {
+  let sqlite, name;
+  const prefix = `sqlite${Date.now().toString(36)}`;
+  return {
+    name: "SQLite (OPFS)",
+    durable: true,
+    async open(suffix = "") {
+      const first = !sqlite;
+      sqlite ??= startSqlite(sqliteWorkerUrl);
+      name = prefix + suffix;
+      const { journalMode, synchronous } = await sqlite.call("open", name);
+      if (synchronous !== 2) throw new Error(`SQLite (OPFS): synchronous is ${synchronous}, not FULL (2)`);
+      if (first) log(`sqlite-opfs: journal_mode=${journalMode}, synchronous=FULL`);
+    },
+    insert: (e) => sqlite.call("insert", e),
+    update: (e) => sqlite.call("update", { ...e, updated: true }),
+    insertBatch: (es) => sqlite.call("insertBatch", es),
+    async get(p, r) {
+      const body = await sqlite.call("get", p, r);
+      return body === undefined ? undefined : JSON.parse(body);
+    },
+    partition: async (p) => JSON.parse(await sqlite.call("partition", p, PARTITION)),
+    close: (drop) => sqlite.call("close", drop),
   };
 }
 

@@ -13,6 +13,7 @@ export function shipped() {
     sqljs: { wasm: ["node_modules/sql.js/dist/sql-wasm-browser.wasm"], js: ["node_modules/sql.js/dist/sql-wasm-browser.js"] },
     loki: { wasm: [], js: ["node_modules/lokijs/build/lokijs.min.js"] },
     dexie: { wasm: [], js: ["node_modules/dexie/dist/dexie.min.js"] },
+    sqliteOpfs: { wasm: ["node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm"], js: ["node_modules/@sqlite.org/sqlite-wasm/dist/index.mjs"] }, // the package's module as published, not minified
   };
 }
 
