@@ -117,12 +117,16 @@ bench-sync: web worker
 	cd web && npm ci --no-audit --no-fund && node bench/sync.js && \
 		node $$(node -e 'typeof WebSocket === "function" || console.log("--experimental-websocket")') bench/sync-live.js
 
-# The browser benchmark: Tabletop, sql.js, LokiJS and Dexie in Node and in Chromium, one
-# table; then the playground's first paint and first usable grid (AGAINST=dir/web: beside
-# another checkout's, built with make web), and the long tasks of a first full read and of a sync pull.
+# The browser benchmark: Tabletop, sql.js, LokiJS, Dexie and (Chromium only) SQLite on
+# OPFS in Node and in Chromium, one table; then the playground's first paint and first
+# usable grid (AGAINST=dir/web: beside another checkout's, built with make web), the long
+# tasks of a first full read and of a sync pull, and a large store's fill, first full read
+# and renderer memory in one and three tabs, Tabletop beside Dexie and SQLite on OPFS
+# (MEMORY_N entities, default 1,000,000).
 bench-web: web
 	cd web && npm ci --no-audit --no-fund
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	cd web && node bench/run.js
 	cd web && node bench/playground.js $(if $(AGAINST),--against $(AGAINST))
 	cd web && node bench/longtasks.js
+	cd web && node bench/memory.js $(if $(MEMORY_N),--n=$(MEMORY_N))
