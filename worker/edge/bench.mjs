@@ -5,7 +5,7 @@
 // the entry Worker's own floor (a request it answers alone, starting no object and no Go)
 // measured in the same run. Needs `make worker` first; bench-start.mjs then says where
 // a cold start's time goes. Usage: node bench.mjs [--runs 5] [--warm 300] [--rows 1000,10000]
-// [--only size,cold,stored,warm,start] (the parts to run; all by default)
+// [--only size,cold,stored,warm,scattered,start] (the parts to run; all by default)
 import { readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
@@ -21,7 +21,7 @@ const { values: opt } = parseArgs({
     runs: { type: "string", default: "5" },
     warm: { type: "string", default: "300" },
     rows: { type: "string", default: "1000,10000" },
-    only: { type: "string", default: "size,cold,stored,warm,start" },
+    only: { type: "string", default: "size,cold,stored,warm,scattered,start" },
   },
 });
 const ONLY = new Set(opt.only.split(","));
@@ -185,6 +185,34 @@ if (ONLY.has("warm")) {
   const w = await warm();
   console.log(`edge: warm, ${w.reads.length} sequential requests: point read median ${ms(median(w.reads))} p90 ${ms(pct(w.reads, 0.9))}; upsert median ${ms(median(w.writes))} p90 ${ms(pct(w.writes, 0.9))}; floor (the entry Worker alone: no object, no Go) median ${ms(median(w.pings))}   (target ≤ 1.5 ms point read)`);
   console.log(`edge: warm, through a service binding from a second Worker: point read median ${ms(median(w.bound))} p90 ${ms(pct(w.bound, 0.9))}; floor (that Worker alone) median ${ms(median(w.userPings))}`);
+}
+
+// scattered: upserts to random entities of a 10,000-entity table, each on its own page of
+// the object's storage more often than not: what compacting the pages a log touched
+// costs the writes (their slowest), beside their median.
+async function scattered() {
+  const tmp = tempDir();
+  const edge = await startEdge({ persistDir: tmp.dir });
+  try {
+    await seed(edge.url, "Scattered", 10000);
+    const client = clients(edge.url).table("Scattered");
+    let x = 12345;
+    const random = (n) => ((x = (x * 1103515245 + 12345) % 2147483648), x % n);
+    const times = [];
+    for (let i = 0; i < 2000; i++) {
+      const entity = { partitionKey: `p${random(100)}`, rowKey: `r${random(100)}`, n: i, s: "some updated text of an entity" };
+      times.push((await timed(() => client.upsertEntity(entity, "Replace")))[0]);
+    }
+    return times;
+  } finally {
+    await edge.stop();
+    tmp.cleanup();
+  }
+}
+
+if (ONLY.has("scattered")) {
+  const t = await scattered();
+  console.log(`edge: ${t.length} upserts to random entities of 10,000: total ${ms(t.reduce((a, b) => a + b, 0))}; median ${ms(median(t))} p99 ${ms(pct(t, 0.99))} max ${ms(Math.max(...t))}`);
 }
 
 // Where a cold start's time goes: bench-start.mjs, with V8's lazy wasm compilation (the

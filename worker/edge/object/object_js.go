@@ -18,6 +18,7 @@ import (
 	"github.com/tabletopdb/tabletop/worker/edge/dostore"
 	"github.com/tabletopdb/tabletop/worker/rest"
 	"github.com/tabletopdb/tabletop/worker/rest/auth"
+	"github.com/tabletopdb/tabletop/worker/rest/exchange"
 )
 
 // ErrUnknownOp means the glue asked for an internal operation that does not exist.
@@ -25,33 +26,61 @@ var ErrUnknownOp = errors.New("unknown internal operation")
 
 // Object is the Go side of one Durable Object: its account's store, kept in the object's
 // storage, and the REST handler over it.
+//
+// The store is partial (core.Options.Partial): an object that starts reads the head, the
+// directory of pages and the log, and then the pages each request needs (kvlog's
+// Partial), so that its first answer does not wait for its whole table. A request
+// that meets a key range not loaded yet is answered again once the range is loaded; the
+// operations over the whole store (its size, a split's moves) load every range first.
 type Object struct {
 	store   *core.Store
+	pages   *kvlog.Backend
 	account *rest.Account
 	handler *rest.Handler
+	need    *core.NeedRangeError // the range the request being served lacked
 	served  atomic.Int64
 	panics  atomic.Int64
 }
+
+// compactAfter is the bytes of log after which the object compacts its store: an object
+// that starts reads its whole log, so the log stays small; a compaction rewrites only the
+// pages the log touched (kvlog's CompactPages).
+const compactAfter = 32 << 10
 
 // Open opens the store kept in storage (the adapter of worker/edge/src/storage.mjs over the
 // object's ctx.storage), keeping deletion records for retention and dropping the expired
 // ones, and the REST handler serving account from it.
 func Open(account auth.Account, storage js.Value, retention time.Duration) (*Object, error) {
-	store, err := core.Open(core.Options{Backend: kvlog.New(dostore.New(storage)), DeletionRetention: retention})
+	pages := kvlog.New(dostore.New(storage)).Partial()
+	store, err := core.Open(core.Options{Backend: pages, Partial: true, DeletionRetention: retention})
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	if _, err := store.PurgeDeletions(); err != nil {
+	if err := purgeDeletions(store, pages); err != nil {
 		store.Close()
 		return nil, fmt.Errorf("purge deletion records: %w", err)
 	}
-	acct := &rest.Account{Account: account, Store: store}
-	h, err := rest.New(rest.Options{Accounts: []*rest.Account{acct}, MaxWait: feedWait, HostWaits: true})
+	o := &Object{store: store, pages: pages}
+	o.account = &rest.Account{Account: account, Store: store}
+	o.handler, err = rest.New(rest.Options{Accounts: []*rest.Account{o.account}, MaxWait: feedWait, HostWaits: true,
+		NeedRange: func(need *core.NeedRangeError) { o.need = need }})
 	if err != nil {
 		store.Close()
 		return nil, err
 	}
-	return &Object{store: store, account: acct, handler: h}, nil
+	return o, nil
+}
+
+// purgeDeletions drops the deletion records past their retention, loading their ranges;
+// an empty store has none, and loads nothing for them.
+func purgeDeletions(store *core.Store, pages *kvlog.Backend) error {
+	if pages.Empty() {
+		return nil
+	}
+	return pages.Run(store, func() error {
+		_, err := store.PurgeDeletions()
+		return err
+	})
 }
 
 // ServeFrame answers the request in frame, whose first headLen bytes are its head, and
@@ -59,9 +88,43 @@ func Open(account auth.Account, storage js.Value, retention time.Duration) (*Obj
 // caller's stack: the handler never waits for JavaScript (the storage's calls are
 // synchronous), so it can be called from a //go:wasmexport function.
 func (o *Object) ServeFrame(dst, frame []byte, headLen int) []byte {
-	out := bridge.ServeFrame(o.handler, dst, frame, headLen, o.panicked)
-	o.served.Add(1)
-	return out
+	defer o.served.Add(1)
+	var last *core.NeedRangeError
+	for {
+		o.need = nil
+		out := bridge.ServeFrame(o.handler, dst, frame, headLen, o.panicked)
+		need := o.need
+		if need == nil {
+			o.compactIfDue()
+			return out
+		}
+		err := fmt.Errorf("loaded the range and still: %w", need) // a range LoadRange did not make resident
+		if last == nil || *need != *last {
+			err = o.pages.LoadRange(o.store, need.Lo, need.Hi)
+		}
+		if err != nil {
+			js.Global().Get("console").Call("error", "tabletop: "+err.Error())
+			fail := exchange.HandlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) { o.handler.ServeError(w, r, err) })
+			return bridge.ServeFrame(fail, dst, frame, headLen, o.panicked)
+		}
+		last = need
+	}
+}
+
+// compactIfDue compacts the store once its log has passed compactAfter. A failure is
+// logged: the writes are in the log, and the next request tries again.
+func (o *Object) compactIfDue() {
+	if o.pages.LogBytes() <= compactAfter {
+		return
+	}
+	if err := o.pages.CompactPages(o.store); err != nil {
+		js.Global().Get("console").Call("error", "tabletop: compact store: "+err.Error())
+	}
+}
+
+// loadAll makes every key range of the store resident.
+func (o *Object) loadAll() error {
+	return o.pages.LoadRange(o.store, "", core.KeySpaceEnd)
 }
 
 // panicked counts and logs a panic the handler recovered from.
@@ -95,8 +158,34 @@ func (o *Object) JSCall(_ js.Value, args []js.Value) any {
 // splitting a table between objects (count, size, bytes, splitKey, export, import, evict,
 // forget, feedState, adoptFeed), handing on service properties (properties,
 // setProperties: kept in memory) and the CORS headers of the glue's own answers (cors),
-// stats, and exit (which ends the program, for tests of the glue's restart).
-func (o *Object) Internal(op, arg string) (string, error) {
+// stats, and exit (which ends the program, for tests of the glue's restart). Each loads
+// the key ranges it needs; those over the whole store load every range first.
+func (o *Object) Internal(op, arg string) (res string, err error) {
+	if overWholeStore(op) {
+		if err := o.loadAll(); err != nil {
+			return "", err
+		}
+	}
+	err = o.pages.Run(o.store, func() (err error) {
+		res, err = o.internal(op, arg)
+		return err
+	})
+	o.compactIfDue()
+	return res, err
+}
+
+// overWholeStore reports whether an internal operation is over the whole store: its size,
+// or moving spans of a table between objects.
+func overWholeStore(op string) bool {
+	switch op {
+	case "count", "size", "bytes", "splitKey", "export", "import", "evict", "forget", "feedState", "adoptFeed":
+		return true
+	}
+	return false
+}
+
+// internal runs one internal operation (see Internal).
+func (o *Object) internal(op, arg string) (string, error) {
 	switch op {
 	case "ensureTable": // create the table unless it exists
 		if _, err := o.store.CreateTable(arg); err != nil && !errors.Is(err, core.ErrTableExists) {

@@ -104,12 +104,15 @@ func TestObject_DeletionRetention(t *testing.T) {
 	storage := newStorage(t)
 	deletions := func(o *Object) int {
 		n := 0
-		err := o.store.View(func(tx *core.Tx) error {
-			return tx.Changes("gone", core.Checkpoint{}, func(c core.Change) bool {
-				if c.Deleted() {
-					n++
-				}
-				return true
+		err := o.pages.Run(o.store, func() error {
+			n = 0
+			return o.store.View(func(tx *core.Tx) error {
+				return tx.Changes("gone", core.Checkpoint{}, func(c core.Change) bool {
+					if c.Deleted() {
+						n++
+					}
+					return true
+				})
 			})
 		})
 		if err != nil {
@@ -121,10 +124,20 @@ func TestObject_DeletionRetention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.store.CreateTable("gone")
 	e := &model.Entity{PartitionKey: "p", RowKey: "r"}
-	o.store.Apply("gone", core.Op{Kind: core.OpInsert, Entity: e})
-	o.store.Apply("gone", core.Op{Kind: core.OpDelete, Entity: e})
+	err = o.pages.Run(o.store, func() error {
+		if _, err := o.store.CreateTable("gone"); err != nil && !errors.Is(err, core.ErrTableExists) {
+			return err
+		}
+		if _, err := o.store.Apply("gone", core.Op{Kind: core.OpInsertOrReplace, Entity: e}); err != nil {
+			return err
+		}
+		_, err := o.store.Apply("gone", core.Op{Kind: core.OpDelete, Entity: e, IfMatch: "*"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	o.store.Close()
 	// The store's clock issues strictly increasing Timestamps, a few ticks ahead of a
 	// wall clock that js/wasm reads to the millisecond: let the wall clock pass the

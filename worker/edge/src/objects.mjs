@@ -82,7 +82,7 @@ class GoObject extends DurableObject {
   async stats(account) {
     const go = await this.instance(account);
     const count = (prefix) => Array.from(this.ctx.storage.kv.list({ prefix }), () => 1).length;
-    return { ...JSON.parse(await go.call("stats")), wasmMemory: go.memoryBytes, snapshotKeys: count("snap/"), logKeys: count("log/") };
+    return { ...JSON.parse(await go.call("stats")), wasmMemory: go.memoryBytes, pageKeys: count("page/"), logKeys: count("log/") };
   }
 
   /** exitGo ends the Go instance as a fatal error would (tests; see entry.mjs). */

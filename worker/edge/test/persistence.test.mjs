@@ -69,7 +69,7 @@ test("every acknowledged write survives a restart of the runtime", async () => {
     await writeEverything(table("Persisted"), service);
     before = await listAll(table("Persisted"));
     const st = await stats(edge.url, "persisted");
-    assert.ok(st.snapshotKeys > 0, `the store compacted into a snapshot: ${JSON.stringify(st)}`);
+    assert.ok(st.pageKeys > 0, `the store compacted into pages: ${JSON.stringify(st)}`);
   } finally {
     await edge.stop();
   }
