@@ -110,6 +110,15 @@ func (r *resident) contains(key string) bool {
 	return !ok
 }
 
+// Missing returns the first part [mlo, mhi) of the key range [lo, hi) that a partial store
+// does not hold, and whether there is one; a store that is not partial holds every range.
+func (s *Store) Missing(lo, hi string) (mlo, mhi string, ok bool) {
+	if s.resident == nil {
+		return "", "", false
+	}
+	return s.resident.missing(lo, hi)
+}
+
 // need returns a *NeedRangeError for the first part of [from, to) that is not resident,
 // nil when all of it is or the store is not partial.
 func (s *Store) need(from, to string) error {

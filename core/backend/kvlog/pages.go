@@ -57,28 +57,35 @@ func (b *Backend) Run(store *core.Store, fn func() error) error {
 }
 
 // LoadRange makes [lo, hi) resident in store, a partial store this backend loaded: it
-// reads the pages whose ranges overlap it and hands them to store.LoadRange with the
-// range they cover. The log's commands were handed at Load (the store deferred those of
-// keys not resident). A page missing or that does not parse is damage (a *DamageError),
-// and nothing is loaded.
+// reads the pages whose ranges overlap the parts of it not resident yet and hands them to
+// store.LoadRange with the ranges they cover. The log's commands were handed at Load (the
+// store deferred those of keys not resident). A page missing or that does not parse is
+// damage (a *DamageError), and nothing of it is loaded.
 func (b *Backend) LoadRange(store *core.Store, lo, hi string) error {
-	if len(b.dir) == 0 {
-		return store.LoadRange(lo, hi) // no pages: the log's commands, deferred, are all
-	}
-	first, last := b.pagesOf(lo, hi)
-	sets := make([][]byte, 0, last-first)
-	for _, p := range b.dir[first:last] {
-		data, err := b.readPage(p)
-		if err != nil {
-			return err
+	for {
+		mlo, mhi, ok := store.Missing(lo, hi)
+		if !ok {
+			return nil
 		}
-		sets = append(sets, data)
+		if len(b.dir) == 0 {
+			// No pages: the log's commands, deferred, are all, and few (the host compacts
+			// once they pass what it allows). All at once: no range is cut into keys.
+			return store.LoadRange("", core.KeySpaceEnd)
+		}
+		first, last := b.pagesOf(mlo, mhi)
+		sets := make([][]byte, 0, last-first)
+		for _, p := range b.dir[first:last] {
+			data, err := b.readPage(p)
+			if err != nil {
+				return err
+			}
+			sets = append(sets, data)
+		}
+		if err := store.LoadRange(b.dir[first].first, b.rangeEnd(last), sets...); err != nil {
+			return b.damaged(b.dir[first:last], sets, err)
+		}
+		lo = b.rangeEnd(last)
 	}
-	err := store.LoadRange(b.dir[first].first, b.rangeEnd(last), sets...)
-	if err != nil {
-		return b.damaged(b.dir[first:last], sets, err)
-	}
-	return nil
 }
 
 // damaged returns the damage of the first of pages (read as sets) that does not parse,
