@@ -125,6 +125,7 @@ export class Store {
     this._alone = false; // no other tab has the store open, as far as this tab knows
     this._cacheBytes = CACHE_BYTES; // see CACHE_BYTES
     this._loaded = []; // the key ranges loaded, oldest first: { lo, hi, bytes }
+    this._trimLater = null; // the rest of an eviction, run in a later task (_trim)
     this._loadedBytes = 0;
     if (storage && typeof BroadcastChannel === "function") {
       this._channel = new BroadcastChannel(`tabletop:${name}`);
@@ -238,11 +239,19 @@ export class Store {
    * under three quarters of cacheBytes (see CACHE_BYTES). It runs after a call and only
    * between the replica's changes, when IndexedDB holds everything the engine applied: no
    * write or load of this tab is under way, and the next call loads what it needs again
-   * (a budget smaller than the range a tab works in makes every call load it).
+   * (a budget smaller than the range a tab works in makes every call load it). What is
+   * over cacheBytes goes at once (about what the call loaded); the rest SLICE_MS per task,
+   * going on in a later one: an eviction deletes its records one by one, and a quarter of
+   * the default budget took seconds in one task.
    */
-  _trim() {
-    if (this._loadedBytes <= this._cacheBytes || this._pumping || this._reopening || this._closed || this._engine.failed) return;
+  _trim(resumed = false) {
+    if ((!resumed && this._loadedBytes <= this._cacheBytes) || this._pumping || this._reopening || this._closed || this._engine.failed) return;
+    const started = performance.now();
     while (this._loaded.length > 0 && this._loadedBytes > (this._cacheBytes * 3) / 4) {
+      if (this._loadedBytes <= this._cacheBytes && performance.now() - started >= SLICE_MS) {
+        this._trimLater ??= yieldToPage().then(() => ((this._trimLater = null), this._trim(true)));
+        return;
+      }
       const { lo, hi, bytes } = this._loaded.shift();
       this._loadedBytes -= bytes;
       this._exec("evictRange", [lo, hi]);
