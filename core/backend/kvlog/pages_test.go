@@ -89,15 +89,10 @@ func TestBackend_Partial(t *testing.T) {
 		t.Fatalf("the store was cut into %d pages, want at least 8", chunks)
 	}
 	kv.gets, kv.scans = 0, 0
-	b := kvlog.New(kv).Partial()
-	s, err := core.Open(core.Options{Backend: b, Partial: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, b := openPartial(t, kv)
 
 	var got *model.Entity
-	err = b.Run(s, func() (err error) {
+	err := b.Run(s, func() (err error) {
 		got, err = s.Get("things", "p07", "r00007")
 		return err
 	})
@@ -107,10 +102,9 @@ func TestBackend_Partial(t *testing.T) {
 	if v := got.Properties[0].Value.Str(); v != want["p07/r00007"] {
 		t.Fatalf("point read after a partial open: %q, want %q", v, want["p07/r00007"])
 	}
-	t.Logf("a point read after a partial open read %d values", kv.gets)
 	// The head, the directory, and the pages of the table record and of the entity.
 	if kv.gets > 5 {
-		t.Fatalf("a point read after a partial open read %d values, want the head, the directory and a few chunks", kv.gets)
+		t.Fatalf("a point read after a partial open read %d values, want the head, the directory and a few pages", kv.gets)
 	}
 	if got := tableContents(t, s, b); len(got) != len(want) {
 		t.Fatalf("a full read after a partial open: %d entities, want %d", len(got), len(want))
@@ -131,10 +125,7 @@ func TestBackend_Partial(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	b = kvlog.New(kv).Partial()
-	if s, err = core.Open(core.Options{Backend: b, Partial: true}); err != nil {
-		t.Fatal(err)
-	}
+	s, b = openPartial(t, kv)
 	want["p00/new"] = "w"
 	if got := tableContents(t, s, b); len(got) != len(want) || got["p00/new"] != "w" {
 		t.Fatalf("after a compaction of the partial store: %d entities (new: %q), want %d", len(got), got["p00/new"], len(want))
@@ -145,12 +136,7 @@ func TestBackend_Partial(t *testing.T) {
 func TestBackend_Partial_logOnly(t *testing.T) {
 	kv := memory.NewKV()
 	want := filledStore(t, kv, 500, 50, false)
-	b := kvlog.New(kv).Partial()
-	s, err := core.Open(core.Options{Backend: b, Partial: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, b := openPartial(t, kv)
 	var got *model.Entity
 	if err := b.Run(s, func() (err error) { got, err = s.Get("things", "p03", "r00003"); return err }); err != nil {
 		t.Fatal(err)
@@ -173,12 +159,7 @@ func TestBackend_Partial_legacySnapshot(t *testing.T) {
 	kv := memory.NewKV()
 	want := pagedStore(t, kv, 300, 5)
 	toLegacy(kv)
-	b := kvlog.New(kv).Partial()
-	s, err := core.Open(core.Options{Backend: b, Partial: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, b := openPartial(t, kv)
 	if got := tableContents(t, s, b); len(got) != len(want) {
 		t.Fatalf("%d entities, want %d", len(got), len(want))
 	}
@@ -190,9 +171,11 @@ func TestBackend_Partial_legacySnapshot(t *testing.T) {
 	if _, err := kv.Get("pages"); err != nil {
 		t.Fatal(err)
 	}
-	if s, err = core.Open(core.Options{Backend: kvlog.New(kv)}); err != nil {
+	s, err := core.Open(core.Options{Backend: kvlog.New(kv)})
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	if got := tableContents(t, s, nil); len(got) != len(want) {
 		t.Fatalf("after compacting a legacy snapshot: %d entities, want %d", len(got), len(want))
 	}
@@ -227,12 +210,7 @@ func TestBackend_CompactPages(t *testing.T) {
 	pagesBefore := map[string]string{}
 	kv.Scan("page/", func(k string, v []byte) error { pagesBefore[k] = string(v); return nil })
 
-	b := kvlog.New(kv).Partial()
-	s, err := core.Open(core.Options{Backend: b, Partial: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, b := openPartial(t, kv)
 	apply := func(op core.Op) {
 		t.Helper()
 		if err := b.Run(s, func() error { _, err := s.Apply("things", op); return err }); err != nil {
@@ -292,4 +270,16 @@ func TestBackend_CompactPages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// openPartial opens the store in kv partial, closed when the test ends.
+func openPartial(t *testing.T, kv kvlog.KV) (*core.Store, *kvlog.Backend) {
+	t.Helper()
+	b := kvlog.New(kv).Partial()
+	s, err := core.Open(core.Options{Backend: b, Partial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, b
 }
