@@ -118,6 +118,9 @@
 // before it stops. What cannot be judged from part of a range needs all of it: an index
 // scan the table's whole entity range (buntdb builds an index from resident records), the
 // change feed the table's entities and deletion records, the purge of deletion records
-// every table's. Change sets from other replicas (ApplyChangeSet) are applied to resident
-// keys and deferred for the others until their range is loaded.
+// every table's. Change sets from other replicas (ApplyChangeSet), and those of the log a
+// backend hands a partial store as it opens, are applied to resident keys and deferred for
+// the others until their range is loaded. Two hosts use partial stores: the browser, whose
+// module keeps the pages in IndexedDB and evicts ranges past a budget (EvictRange), and
+// the edge's Durable Objects, over kvlog's pages (core/backend/kvlog, Partial).
 package core
