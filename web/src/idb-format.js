@@ -72,6 +72,9 @@ export function logEntry(v, key) {
   }
 }
 
+/** logEntries reads the log records values stored from sequence number from on (logEntry). */
+export const logEntries = (values, from) => values.map((v, i) => logEntry(v, logKey(from + i)));
+
 /**
  * logRecord is the log record of a change set ({ cs, changes?, carry? }) whose writer
  * knows the pages as dir and counts total bytes of log since the pages up to it; carry

@@ -89,7 +89,7 @@
 
 import { RestError, dataCorrupted } from "./errors.js";
 import { compareBytes, cutPage, eachKey, yieldToPage, SLICE_MS } from "./load.js";
-import { Carry, DIRECTORY, Directory, KV, META, PAGES, PAGE_BYTES, TOUCHES, KEY_END, allLog, encodeHead, logEntry, logKey, logRange, logRecord, pageKey, pageName, parseHead, writeDirectory } from "./idb-format.js";
+import { Carry, DIRECTORY, Directory, KV, META, PAGES, PAGE_BYTES, TOUCHES, KEY_END, allLog, encodeHead, logEntries, logEntry, logKey, logRange, logRecord, pageKey, pageName, parseHead, writeDirectory } from "./idb-format.js";
 import { upgrade } from "./idb-upgrade.js";
 
 export { Carry, KEY_END, PAGE_BYTES };
@@ -214,7 +214,7 @@ function readSince(kv, seq, done, fail) {
       if (records.length !== head.nextSeq - seq) return findLogDamage(kv, head, fail);
       let entries;
       try {
-        entries = records.map((v, i) => logEntry(v, logKey(seq + i)));
+        entries = logEntries(records, seq);
       } catch (e) {
         return fail(e);
       }
@@ -522,7 +522,7 @@ function storage(name, db, lease, durability, release) {
         const first = from === undefined || from < head.firstSeq || from > head.nextSeq ? head.nextSeq : from;
         for (let at = first, n = 4, bytes = 0; at < head.nextSeq && entries.length === at - first; at += n) {
           n = entries.length === 0 ? 4 : Math.min(4096, Math.max(1, Math.round((LOG_PIECE * entries.length) / bytes)));
-          const piece = (await readTx((kv, _, done) => (kv.getAll(logRange(at, Math.min(head.nextSeq, at + n))).onsuccess = (ev) => done(ev.target.result)))).map((v, i) => logEntry(v, logKey(at + i)));
+          const piece = logEntries(await readTx((kv, _, done) => (kv.getAll(logRange(at, Math.min(head.nextSeq, at + n))).onsuccess = (ev) => done(ev.target.result))), at);
           for (const e of piece) bytes += e.cs.length;
           entries.push(...piece);
           await yieldToPage();
@@ -662,7 +662,7 @@ function storage(name, db, lease, durability, release) {
               const keys = dir.keys.slice();
               const touched = new Set();
               try {
-                sets.forEach((v, i) => eachKey(logEntry(v, logKey(head.firstSeq + i)).cs, (k) => touched.add(dir.search(k))));
+                for (const e of logEntries(sets, head.firstSeq)) eachKey(e.cs, (k) => touched.add(dir.search(k)));
               } catch (e) {
                 return abort(e);
               }

@@ -92,16 +92,29 @@ func (b *Backend) LoadRange(store *core.Store, lo, hi string) error {
 // err if none: a page is parsed only as it is loaded.
 func (b *Backend) damaged(pages []page, sets [][]byte, err error) error {
 	for i, data := range sets {
-		if perr := stored.EachCommand(data, func([]byte, string) error { return nil }); perr != nil && !b.legacy {
-			return &DamageError{Key: pageKey(pages[i].id), Problem: "a page that does not replay", Err: perr}
+		if perr := stored.EachCommand(data, func([]byte, string) error { return nil }); perr != nil {
+			return &DamageError{Key: b.keyOf(pages[i]), Problem: "a page that does not replay", Err: perr}
 		}
 	}
 	return err
 }
 
+// keyOf names a page's storage: its key, or a legacy snapshot's prefix.
+func (b *Backend) keyOf(p page) string {
+	if b.legacy {
+		return snapPrefix(b.head.gen)
+	}
+	return pageKey(p.id)
+}
+
+// pageOf returns the index of the page whose range holds key.
+func (b *Backend) pageOf(key string) int {
+	return max(sort.Search(len(b.dir), func(i int) bool { return b.dir[i].first > key })-1, 0)
+}
+
 // pagesOf returns the pages [first, last) of the directory whose ranges overlap [lo, hi).
 func (b *Backend) pagesOf(lo, hi string) (first, last int) {
-	first = max(sort.Search(len(b.dir), func(i int) bool { return b.dir[i].first > lo })-1, 0)
+	first = b.pageOf(lo)
 	last = first + 1
 	for last < len(b.dir) && b.dir[last].first < hi {
 		last++
@@ -117,7 +130,7 @@ func (b *Backend) rangeEnd(i int) string {
 	return core.KeySpaceEnd
 }
 
-// readPage reads a page and checks that it parses. A legacy snapshot is read whole.
+// readPage reads a page; a missing one is damage. A legacy snapshot is read whole.
 func (b *Backend) readPage(p page) ([]byte, error) {
 	if b.legacy {
 		var buf bytes.Buffer
@@ -158,20 +171,16 @@ func (b *Backend) readDirectory() error {
 
 // loadPages hands snapshot the pages in key order, back to back: the whole store.
 func (b *Backend) loadPages(snapshot func(r io.Reader) error) error {
-	var buf bytes.Buffer
+	sets := make([][]byte, 0, len(b.dir))
+	readers := make([]io.Reader, 0, len(b.dir))
 	for _, p := range b.dir {
 		data, err := b.readPage(p)
 		if err != nil {
 			return err
 		}
-		buf.Write(data)
+		sets, readers = append(sets, data), append(readers, bytes.NewReader(data))
 	}
-	if err := snapshot(&buf); err != nil {
-		var sets [][]byte
-		for _, p := range b.dir {
-			data, _ := b.readPage(p)
-			sets = append(sets, data)
-		}
+	if err := snapshot(io.MultiReader(readers...)); err != nil {
 		return b.damaged(b.dir, sets, &DamageError{Key: dirKey, Problem: "pages that do not replay", Err: err})
 	}
 	return nil
@@ -249,7 +258,7 @@ func (b *Backend) touchedPages() (map[int]bool, error) {
 	touched := map[int]bool{}
 	err := b.kv.Scan(logPrefix, func(key string, cs []byte) error {
 		return stored.EachCommand(cs, func(_ []byte, k string) error {
-			touched[max(sort.Search(len(b.dir), func(i int) bool { return b.dir[i].first > k })-1, 0)] = true
+			touched[b.pageOf(k)] = true
 			return nil
 		})
 	})

@@ -89,26 +89,22 @@ func purgeDeletions(store *core.Store, pages *kvlog.Backend) error {
 // synchronous), so it can be called from a //go:wasmexport function.
 func (o *Object) ServeFrame(dst, frame []byte, headLen int) []byte {
 	defer o.served.Add(1)
-	var last *core.NeedRangeError
-	for {
+	var out []byte
+	err := o.pages.Run(o.store, func() error {
 		o.need = nil
-		out := bridge.ServeFrame(o.handler, dst, frame, headLen, o.panicked)
-		need := o.need
-		if need == nil {
-			o.compactIfDue()
-			return out
+		out = bridge.ServeFrame(o.handler, dst, frame, headLen, o.panicked)
+		if o.need != nil {
+			return o.need // the answer is thrown away: served again once the range is loaded
 		}
-		err := fmt.Errorf("loaded the range and still: %w", need) // a range LoadRange did not make resident
-		if last == nil || *need != *last {
-			err = o.pages.LoadRange(o.store, need.Lo, need.Hi)
-		}
-		if err != nil {
-			js.Global().Get("console").Call("error", "tabletop: "+err.Error())
-			fail := exchange.HandlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) { o.handler.ServeError(w, r, err) })
-			return bridge.ServeFrame(fail, dst, frame, headLen, o.panicked)
-		}
-		last = need
+		return nil
+	})
+	if err != nil {
+		js.Global().Get("console").Call("error", "tabletop: "+err.Error())
+		fail := exchange.HandlerFunc(func(w exchange.ResponseWriter, r *exchange.Request) { o.handler.ServeError(w, r, err) })
+		return bridge.ServeFrame(fail, dst, frame, headLen, o.panicked)
 	}
+	o.compactIfDue()
+	return out
 }
 
 // compactIfDue compacts the store once its log has passed compactAfter. A failure is
