@@ -51,8 +51,9 @@ export async function live(t, site, url, table, { sas, interval = 60_000 } = {})
   );
   const value = (rk, pk = "p") => page.evaluate(([pk, rk]) => window.app.client.getEntity(pk, rk).then((e) => e.v, () => null), [pk, rk]);
   const write = (rk, v, pk = "p") =>
-    page.evaluate(([pk, rk, v]) => window.app.client.upsertEntity({ partitionKey: pk, rowKey: rk, v }), [pk, rk, v]).catch((e) => {
-      throw new Error(`writing ${pk}/${rk} failed: ${e.message}; the page's errors: ${JSON.stringify(errors)}`);
+    page.evaluate(([pk, rk, v]) => window.app.client.upsertEntity({ partitionKey: pk, rowKey: rk, v }), [pk, rk, v]).catch(async (e) => {
+      const store = await page.evaluate(storeState).catch((e) => `unreadable: ${e.message}`);
+      throw new Error(`writing ${pk}/${rk} failed: ${e.message}; the page's errors: ${JSON.stringify(errors)}; its store: ${JSON.stringify(store)}`);
     });
   const contents = () => page.evaluate(async () => {
     const out = {};
@@ -61,6 +62,25 @@ export async function live(t, site, url, table, { sas, interval = 60_000 } = {})
   });
   const events = () => page.evaluate(() => [...window.app.events]);
   return { value, write, contents, events, errors, page };
+}
+
+/**
+ * storeState describes, in the page, where the store of window.app stands: what a failed
+ * write's message carries, to tell a write the store lost from one still queued.
+ */
+function storeState() {
+  const s = window.app.client._open;
+  if (!s) return "no store opened";
+  return {
+    pumping: Boolean(s._pumping),
+    queued: s._queue.length,
+    inbox: s._inbox.map((m) => m.type),
+    pending: s._pending,
+    reopening: Boolean(s._reopening),
+    alone: s._alone,
+    closed: s._closed,
+    engineFailed: Boolean(s._engine?.failed),
+  };
 }
 
 /** arrives waits until profile holds v at (pk, rk), up to within ms, and returns how long that took. */

@@ -187,15 +187,22 @@ export function fromHex(h) {
 /**
  * yieldToPage lets the event loop run (rendering, input, timers) and resumes soon after: a
  * message to itself goes behind the tasks already queued, without the 4 ms a nested timer
- * waits (scheduler.yield would resume ahead of them, starving timers).
+ * waits (scheduler.yield would resume ahead of them, starving timers). Every yield posts
+ * on one channel that the module keeps: a channel made per yield is reachable only
+ * through its own ports while its message is queued, and what a caller awaits must never
+ * hang on the browser keeping such a port alive.
  */
 export function yieldToPage() {
-  if (typeof MessageChannel === "function" && typeof window !== "undefined") {
-    return new Promise((resolve) => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => (ch.port1.close(), resolve());
-      ch.port2.postMessage(null);
-    });
+  if (typeof MessageChannel !== "function" || typeof window === "undefined") return new Promise((resolve) => setTimeout(resolve, 0));
+  if (!wakeup) {
+    wakeup = new MessageChannel();
+    wakeup.port1.onmessage = () => yielded.shift()?.();
   }
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    yielded.push(resolve);
+    wakeup.port2.postMessage(null);
+  });
 }
+
+let wakeup; // the channel yieldToPage posts on
+const yielded = []; // the resolve functions of the yields waiting, in the order they posted
