@@ -97,7 +97,10 @@
 // through the Raw methods of Tx and the store's Hooks, which the application's writes call
 // (extend.go): the browser's sync replica (core/replica) queues each local write of a
 // tracked table for the push that way. A store without Hooks (the native server's, the
-// edge's) runs no such code on a write.
+// edge's) runs no such code on a write. The edge moves a key range of a table to another
+// store the same way (worker/edge/object): it copies the records as stored, moves the new
+// store's clock past them (Tx.AdvanceClock), and has the new store continue the table's
+// change feed (Tx.AdoptFeed, feedstate.go).
 //
 // # Durability
 //

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strconv"
+
 	"github.com/tabletopdb/tabletop/core/model"
 )
 
@@ -46,6 +48,17 @@ func (tx *Tx) RawDeletePrefix(prefix string) error { return tx.deletePrefix(pref
 // it returns false.
 func (tx *Tx) RawAscend(from, to string, fn func(key, value string) bool) error {
 	return tx.ascend(from, to, fn)
+}
+
+// AdvanceClock moves the store's clock on to ts if ts is later, so that every later write
+// takes a Timestamp after it: for a host that copies in, with RawSet, records another
+// store stamped (a range moved between stores keeps its Timestamps, and so its ETags).
+func (tx *Tx) AdvanceClock(ts model.DateTime) error {
+	if ts <= tx.store.clock {
+		return nil
+	}
+	tx.store.clock = ts
+	return tx.set(clockKey, strconv.FormatInt(int64(ts), 10))
 }
 
 // ApplyQuiet performs op as Apply does but calls no Hooks.LocalWrite: a write the host

@@ -9,6 +9,7 @@
 // the internal operations keep a table's object in step with the account's catalog.
 //
 // The package's host glue builds only for js/wasm; natively only the operations that
-// move a span of a table between objects (move.go) and the one that gives the glue's own
-// answers their CORS headers (cors.go) build, so that they are tested there.
+// move a span of a table between objects (move.go, records.go) and the one that gives
+// the glue's own answers their CORS headers (cors.go) build, so that they are tested
+// there.
 package object

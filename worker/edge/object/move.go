@@ -94,15 +94,15 @@ func exportChunk(s *core.Store, arg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var after *core.Moved
+	var after *moved
 	if f[3] != "" {
-		after = &core.Moved{Kind: core.MovedKind(f[3][0]), PartitionKey: f[4], RowKey: f[5]}
+		after = &moved{kind: movedKind(f[3][0]), partitionKey: f[4], rowKey: f[5]}
 	}
 	var chunk []byte
-	var last core.Moved
+	var last moved
 	full := false
 	err = s.View(func(tx *core.Tx) error {
-		return tx.Export(f[0], spanRange(f[1], f[2]), after, func(m core.Moved) bool {
+		return exportRecords(tx, f[0], spanRange(f[1], f[2]), after, func(m moved) bool {
 			chunk, last = packMoved(chunk, m), m
 			full = len(chunk) >= chunkBytes
 			return !full
@@ -113,9 +113,9 @@ func exportChunk(s *core.Store, arg string) (string, error) {
 	}
 	kind := ""
 	if full {
-		kind = string(last.Kind)
+		kind = string(last.kind)
 	}
-	return kind + "\x00" + last.PartitionKey + "\x00" + last.RowKey + "\x00" + base64.StdEncoding.EncodeToString(chunk), nil
+	return kind + "\x00" + last.partitionKey + "\x00" + last.rowKey + "\x00" + base64.StdEncoding.EncodeToString(chunk), nil
 }
 
 // importChunk writes "table\0chunk", a chunk exportChunk made, into the store.
@@ -132,7 +132,7 @@ func importChunk(s *core.Store, arg string) error {
 	if err != nil {
 		return err
 	}
-	return s.Update(func(tx *core.Tx) error { return tx.Import(f[0], recs) })
+	return s.Update(func(tx *core.Tx) error { return importRecords(tx, f[0], recs) })
 }
 
 // evict answers "table\0from\0to" by removing the span from the store (it has moved).
@@ -142,7 +142,7 @@ func evict(s *core.Store, arg string) error {
 		return err
 	}
 	return s.Update(func(tx *core.Tx) error {
-		_, err := tx.Evict(f[0], spanRange(f[1], f[2]))
+		_, err := evictRecords(tx, f[0], spanRange(f[1], f[2]))
 		return err
 	})
 }
@@ -187,13 +187,13 @@ func adoptFeed(s *core.Store, arg string) error {
 
 // forget removes the table from the store without recording a deletion.
 func forget(s *core.Store, table string) error {
-	return s.Update(func(tx *core.Tx) error { return tx.Forget(table) })
+	return s.Update(func(tx *core.Tx) error { return forgetTable(tx, table) })
 }
 
 // packMoved appends m: its kind byte, then its keys and value, each length-prefixed.
-func packMoved(b []byte, m core.Moved) []byte {
-	b = append(b, byte(m.Kind))
-	for _, s := range []string{m.PartitionKey, m.RowKey, m.Value} {
+func packMoved(b []byte, m moved) []byte {
+	b = append(b, byte(m.kind))
+	for _, s := range []string{m.partitionKey, m.rowKey, m.value} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -201,10 +201,10 @@ func packMoved(b []byte, m core.Moved) []byte {
 }
 
 // unpackMoved reads the records packMoved wrote.
-func unpackMoved(b []byte) ([]core.Moved, error) {
-	var out []core.Moved
+func unpackMoved(b []byte) ([]moved, error) {
+	var out []moved
 	for len(b) > 0 {
-		m := core.Moved{Kind: core.MovedKind(b[0])}
+		m := moved{kind: movedKind(b[0])}
 		b = b[1:]
 		var parts [3]string
 		for i := range parts {
@@ -214,7 +214,7 @@ func unpackMoved(b []byte) ([]core.Moved, error) {
 			}
 			parts[i], b = string(b[k:k+int(n)]), b[k+int(n):]
 		}
-		m.PartitionKey, m.RowKey, m.Value = parts[0], parts[1], parts[2]
+		m.partitionKey, m.rowKey, m.value = parts[0], parts[1], parts[2]
 		out = append(out, m)
 	}
 	return out, nil

@@ -96,7 +96,7 @@ func TestObject_Move(t *testing.T) {
 }
 
 func TestUnpackMoved(t *testing.T) {
-	recs := []core.Moved{{Kind: core.MovedTable, Value: "t\x00\xff"}, {Kind: core.MovedEntity, PartitionKey: "ü", RowKey: "", Value: string([]byte{1, 2, 0, 255})}}
+	recs := []moved{{kind: movedTable, value: "t\x00\xff"}, {kind: movedEntity, partitionKey: "ü", rowKey: "", value: string([]byte{1, 2, 0, 255})}}
 	var b []byte
 	for _, m := range recs {
 		b = packMoved(b, m)

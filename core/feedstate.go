@@ -6,12 +6,13 @@ import (
 	"strconv"
 )
 
-// A range moved to another store (see Export) must keep its change feed: a reader's
-// checkpoint, issued by the old store while it served the range, must resume in the new
-// one, which sees the same records at the same Timestamps. Checkpoint checks compare the
-// store's identity, its clock, its deletion horizon and the table's deletion record
-// (checkCheckpoint), so the new store adopts those of the old one with AdoptFeed. Stores
-// that adopted a feed share its identity: they are parts of one table's feed.
+// One table's change feed across several stores: a host that moves a key range of a table
+// to another store, records and Timestamps as they were (RawSet, AdvanceClock), must let
+// a reader's checkpoint, issued by the old store while it served the range, resume in the
+// new one. Checkpoint checks compare the store's identity, its clock, its deletion horizon
+// and the table's deletion record (checkCheckpoint), so the new store adopts those of the
+// old one with AdoptFeed. Stores that adopted a feed share its identity: they are parts of
+// one table's feed.
 
 // FeedState is what a store's checkpoints of one table are checked against: the store's
 // identity and clock, its deletion horizon, and the Timestamp of the table's last deletion
@@ -52,11 +53,8 @@ func (tx *Tx) AdoptFeed(table string, f FeedState) error {
 	if err := tx.set(storeIDKey, string(f.Store[:])); err != nil {
 		return err
 	}
-	if f.Clock > tx.store.clock {
-		tx.store.clock = f.Clock
-		if err := tx.set(clockKey, strconv.FormatInt(int64(f.Clock), 10)); err != nil {
-			return err
-		}
+	if err := tx.AdvanceClock(f.Clock); err != nil {
+		return err
 	}
 	h, err := tx.horizon()
 	if err != nil {
@@ -73,17 +71,4 @@ func (tx *Tx) AdoptFeed(table string, f FeedState) error {
 		return err
 	}
 	return tx.set(key, encodeStamp(f.TableDeleted))
-}
-
-// Bytes returns the bytes of the store's keys and values, in time linear in its records:
-// a measure of its size that, unlike Records, counts large entities for what they are.
-func (s *Store) Bytes() (int, error) {
-	n := 0
-	err := s.View(func(tx *Tx) error {
-		return tx.btx.Ascend("", func(k, v string) bool {
-			n += len(k) + len(v)
-			return true
-		})
-	})
-	return n, err
 }
