@@ -10,8 +10,8 @@ import (
 	"github.com/tabletopdb/tabletop/core/model"
 )
 
-// sizeFixture is a store with table T: partitions a, b, c, d of three entities each, and
-// one deleted entity (c, gone) whose record the change feed keeps.
+// sizeFixture is a store with table things: twelve entities and the record of a
+// thirteenth, deleted, which the change feed keeps.
 func sizeFixture(t *testing.T) *core.Store {
 	t.Helper()
 	s, err := core.Open(core.Options{DeletionRetention: time.Hour})
@@ -19,20 +19,22 @@ func sizeFixture(t *testing.T) *core.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if _, err := s.CreateTable("Things"); err != nil {
-		t.Fatal(err)
+	ops := []core.Op{{Kind: core.OpInsert, Entity: entity("x", "gone")}, {Kind: core.OpDelete, Entity: entity("x", "gone")}}
+	for i := range 12 {
+		ops = append(ops, core.Op{Kind: core.OpInsert, Entity: entity(fmt.Sprint(i%4), fmt.Sprint(i))})
 	}
-	for _, pk := range []string{"a", "b", "c", "d"} {
-		for i := range 3 {
-			if _, err := s.Apply("things", core.Op{Kind: core.OpInsert, Entity: entity(pk, fmt.Sprint(i))}); err != nil {
-				t.Fatal(err)
+	err = s.Update(func(tx *core.Tx) error {
+		if _, err := tx.CreateTable("things"); err != nil {
+			return err
+		}
+		for _, op := range ops {
+			if _, err := tx.Apply("things", op); err != nil {
+				return err
 			}
 		}
-	}
-	if _, err := s.Apply("things", core.Op{Kind: core.OpInsert, Entity: entity("c", "gone")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Apply("things", core.Op{Kind: core.OpDelete, Entity: entity("c", "gone")}); err != nil {
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return s
