@@ -20,6 +20,10 @@ var ErrNeedRange = errors.New("key range is not resident")
 // first range the call needs that is not resident.
 type NeedRangeError struct {
 	Lo, Hi string
+	// More lists further ranges, [lo, hi) each, that the call needs too, when its host can
+	// tell them at once (a bulk write knows every key it writes): loading them together
+	// with the first saves the call one attempt per range.
+	More [][2]string
 }
 
 // Error describes the range.

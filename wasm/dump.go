@@ -95,6 +95,9 @@ func (s *store) importDump(a [][]byte) ([]byte, error) {
 		}
 		return nil
 	})
+	if need, ok := asNeed(err); ok {
+		return nil, s.needsOfDump(need, firstArg(a))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +142,33 @@ func ensureTable(tx *core.Tx, name string) error {
 	}
 	_, err := tx.CreateTable(name)
 	return err
+}
+
+// needsOfDump is needsOf for an import of dump: the entity and deletion keys of each of
+// its entities, in dump order. The dump is read again only on this path, where it failed.
+func (s *store) needsOfDump(need *core.NeedRangeError, dump []byte) *core.NeedRangeError {
+	return s.needsOf(need, func(yield func(key, rk string) bool) {
+		id := ""
+		for _, line := range bytes.Split(dump, []byte{'\n'}) {
+			line = bytes.TrimSpace(line)
+			if len(line) == 0 {
+				continue
+			}
+			name, isHeader, err := parseHeader(line)
+			if err == nil && isHeader {
+				id = stored.TableID(name)
+				continue
+			}
+			e, err := wire.DecodeEntity(line)
+			if err != nil || id == "" {
+				continue // the import reports it once its ranges are loaded
+			}
+			pk, rk := e.PartitionKey, e.RowKey
+			if !yield(stored.EntityKey(id, pk, rk), rk) || !yield(stored.DeletionKey(id, pk, rk), rk) {
+				return
+			}
+		}
+	})
 }
 
 // importEntity replaces (or inserts) one entity line in table; its Timestamp is new.

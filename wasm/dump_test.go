@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/tabletopdb/tabletop/core/model"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 func TestAPI_Export(t *testing.T) {
@@ -88,4 +90,35 @@ func TestAPI_Import(t *testing.T) {
 			t.Fatalf("entity = %+v", e)
 		}
 	})
+}
+
+func TestAPI_ImportNeedsEveryPartition(t *testing.T) {
+	full := newSession(t, "outbox", "")
+	full.must("createTable", "people")
+	meta := full.must("saveRange", "m", "\xff") // the store's own records and the table's, no entity
+	s := newSession(t, "partial")
+	s.must("loadRange", "m", "\xff", meta)
+	var dump strings.Builder
+	dump.WriteString(`{"format":"tabletop-dump","version":1,"table":"people"}` + "\n")
+	for _, pk := range []string{"a", "b", "c"} {
+		for rk := range 3 {
+			fmt.Fprintf(&dump, `{"PartitionKey":"%s","RowKey":"%d"}`+"\n", pk, rk)
+		}
+	}
+	_, recs, err := s.call("import", dump.String())
+	got := needs(t, err)
+	if len(got) == 0 || len(recs) != 0 {
+		t.Fatalf("import = %v, records %+v; want a need", err, recs)
+	}
+	id := stored.TableID("people")
+	mustName(t, got, stored.EntityKey(id, "a", "0"), stored.EntityKey(id, "b", "0"), stored.EntityKey(id, "c", "0"))
+	// With every range named loaded, the partitions' first entities import at once.
+	for _, r := range got {
+		s.must("loadRange", r[0], r[1], full.must("saveRange", r[0], r[1]))
+	}
+	first := `{"format":"tabletop-dump","version":1,"table":"people"}` + "\n" +
+		`{"PartitionKey":"a","RowKey":"0"}` + "\n" + `{"PartitionKey":"b","RowKey":"0"}` + "\n" + `{"PartitionKey":"c","RowKey":"0"}` + "\n"
+	if _, _, err := s.call("import", first); err != nil {
+		t.Fatalf("import after loading what the need named: %v", err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"iter"
 	"runtime"
 	"strconv"
 
@@ -16,13 +17,49 @@ import (
 // covering the range from IndexedDB, hands them to loadRange with the log after them, and
 // repeats the call. A call that needed a range changed nothing and left no records.
 
-// needJSON is the answer of a call that needs a key range: {"need":[lo, hi]}, the range's
-// bounds in hex (a bound may be "ff", the end of the key space, which is not UTF-8).
+// needJSON is the answer of a call that needs a key range: {"need":[lo, hi, …]}, the
+// range's bounds in hex (a bound may be "ff", the end of the key space, which is not
+// UTF-8), then those of the further ranges it names (NeedRangeError.More), if any.
 func needJSON(n *core.NeedRangeError) []byte {
 	b := append([]byte(`{"need":["`), hex.EncodeToString([]byte(n.Lo))...)
 	b = append(append(b, `","`...), hex.EncodeToString([]byte(n.Hi))...)
+	for _, r := range n.More {
+		b = append(append(b, `","`...), hex.EncodeToString([]byte(r[0]))...)
+		b = append(append(b, `","`...), hex.EncodeToString([]byte(r[1]))...)
+	}
 	return append(b, `"]}`...)
 }
+
+// needsOf is need, the first range a bulk write (an import, a sync pull) found missing,
+// with, in More, the missing range of the first key of each other partition among keys
+// (each key with its RowKey, which ends it), at most maxNeeds ranges in all. Such a write
+// goes through its keys in order and stops at the first one missing: without the others
+// it would be repeated once per range, each time applying itself up to the next. A
+// partition here is the run of keys of one kind of record (entity, deletion record, …)
+// of one PartitionKey: the key less its RowKey.
+func (s *store) needsOf(need *core.NeedRangeError, keys iter.Seq2[string, string]) *core.NeedRangeError {
+	out := &core.NeedRangeError{Lo: need.Lo, Hi: need.Hi}
+	asked := map[string]bool{} // the partitions with a range named
+	for key, rk := range keys {
+		partition := key[:len(key)-len(rk)]
+		if len(out.More) >= maxNeeds-1 {
+			break
+		}
+		if asked[partition] {
+			continue
+		}
+		if need.Lo <= key && key < need.Hi {
+			asked[partition] = true
+		} else if lo, hi, ok := s.db.Missing(key, key+"\x00"); ok {
+			out.More = append(out.More, [2]string{lo, hi})
+			asked[partition] = true
+		}
+	}
+	return out
+}
+
+// maxNeeds bounds the ranges one need answer names.
+const maxNeeds = 32
 
 // asNeed returns the NeedRangeError in err's chain, if there is one. A nil err returns
 // first: errors.As would move n to the heap on every call, failed or not.

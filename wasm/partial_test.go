@@ -11,19 +11,46 @@ import (
 	"github.com/tabletopdb/tabletop/core/stored"
 )
 
-// need decodes a need answer into its range; ok is false for any other answer.
+// need decodes the first range of a need answer; ok is false for any other answer.
 func need(t *testing.T, err error) (lo, hi string, ok bool) {
 	t.Helper()
+	if rs := needs(t, err); len(rs) > 0 {
+		return rs[0][0], rs[0][1], true
+	}
+	return "", "", false
+}
+
+// needs decodes every range of a need answer; nil for any other answer.
+func needs(t *testing.T, err error) [][2]string {
+	t.Helper()
 	var ans struct{ Need []string }
-	if err == nil || json.Unmarshal([]byte(err.Error()), &ans) != nil || len(ans.Need) != 2 {
-		return "", "", false
+	if err == nil || json.Unmarshal([]byte(err.Error()), &ans) != nil || len(ans.Need)%2 != 0 {
+		return nil
 	}
-	l, err1 := hex.DecodeString(ans.Need[0])
-	h, err2 := hex.DecodeString(ans.Need[1])
-	if err1 != nil || err2 != nil {
-		t.Fatalf("need answer %s", err)
+	var out [][2]string
+	for i := 0; i < len(ans.Need); i += 2 {
+		lo, err1 := hex.DecodeString(ans.Need[i])
+		hi, err2 := hex.DecodeString(ans.Need[i+1])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("need answer %s", err)
+		}
+		out = append(out, [2]string{string(lo), string(hi)})
 	}
-	return string(l), string(h), true
+	return out
+}
+
+// mustName fails t unless every key lies in one of the ranges a need named.
+func mustName(t *testing.T, ranges [][2]string, keys ...string) {
+	t.Helper()
+	for _, key := range keys {
+		named := false
+		for _, r := range ranges {
+			named = named || (r[0] <= key && key < r[1])
+		}
+		if !named {
+			t.Fatalf("the need %q names no range holding %q", ranges, key)
+		}
+	}
 }
 
 func TestAPI_Partial(t *testing.T) {

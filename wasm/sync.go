@@ -1,6 +1,7 @@
 package main
 
 import (
+	"iter"
 	"strconv"
 
 	"github.com/tabletopdb/tabletop/core"
@@ -154,10 +155,34 @@ func (s *store) syncPull(a [][]byte) ([]byte, error) {
 		changed, err = replica.ApplyPulled(tx, arg(a, 0), pulled)
 		return err
 	})
+	if need, ok := asNeed(err); ok {
+		return nil, s.needsOf(need, pulledKeys(stored.TableID(arg(a, 0)), page))
+	}
 	if err != nil {
 		return nil, err
 	}
 	return appendPullAnswer(s.scratch[:0], page, changed), nil
+}
+
+// pulledKeys yields the keys a pull of page writes in table id, each with its RowKey (see
+// needsOf): those of every entity and deletion in it (replica.Keys).
+func pulledKeys(id string, page *wire.Page) iter.Seq2[string, string] {
+	return func(yield func(key, rk string) bool) {
+		for _, k := range page.Deleted {
+			for _, key := range replica.Keys(id, k.PartitionKey, k.RowKey) {
+				if !yield(key, k.RowKey) {
+					return
+				}
+			}
+		}
+		for _, r := range page.Entities {
+			for _, key := range replica.Keys(id, r.Entity.PartitionKey, r.Entity.RowKey) {
+				if !yield(key, r.Entity.RowKey) {
+					return
+				}
+			}
+		}
+	}
 }
 
 func appendPullAnswer(b []byte, page *wire.Page, changed replica.Applied) []byte {

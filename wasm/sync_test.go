@@ -1,8 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tabletopdb/tabletop/core/replica"
+	"github.com/tabletopdb/tabletop/core/stored"
 )
 
 func TestAPI_Sync(t *testing.T) {
@@ -84,4 +88,27 @@ func TestAPI_Sync(t *testing.T) {
 		_, _, err := s.call("syncPull", "people", `{"value":[{"RowKey":"x"}]}`, "feed", "", "")
 		wantCode(t, err, "PropertiesNeedValue")
 	})
+}
+
+func TestAPI_SyncPullNeedsEveryPartition(t *testing.T) {
+	full := newSession(t, "outbox", "")
+	full.must("createTable", "people")
+	full.must("syncTrack", "people")
+	meta := full.must("saveRange", "m", "\xff") // the store's own records, the table's, its sync state and outbox
+	s := newSession(t, "partial")
+	s.must("loadRange", "m", "\xff", meta)
+	var value []string
+	for _, pk := range []string{"a", "b", "c"} {
+		value = append(value, fmt.Sprintf(`{"odata.etag":"W/\"%s\"","PartitionKey":"%s","RowKey":"0"}`, pk, pk))
+	}
+	page := `{"tabletop.checkpoint":"c1","tabletop.more":false,"value":[` + strings.Join(value, ",") + `],"tabletop.deleted":[]}`
+	_, recs, err := s.call("syncPull", "people", page, "feed", "", "")
+	got := needs(t, err)
+	if len(got) == 0 || len(recs) != 0 {
+		t.Fatalf("pull = %v, records %+v; want a need", err, recs)
+	}
+	id := stored.TableID("people")
+	for _, pk := range []string{"a", "b", "c"} {
+		mustName(t, got, replica.Keys(id, pk, "0")[:2]...) // the entity and its deletion record; the rest is loaded
+	}
 }

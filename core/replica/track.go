@@ -35,6 +35,14 @@ func outboxKey(id, pk, rk string) string { return stored.KeyUnder(outboxPrefix, 
 // remoteKey is the key of entity (pk, rk)'s remote ETag in table id.
 func remoteKey(id, pk, rk string) string { return stored.KeyUnder(remotePrefix, id, pk, rk) }
 
+// Keys returns the keys the records of entity (pk, rk) of table id are kept under in a
+// replicated table: the entity, its deletion record, its outbox record and its remote
+// ETag. A write of the entity by the sync client may touch any of them, so a partial
+// store must hold them all (core.Options.Partial).
+func Keys(id, pk, rk string) []string {
+	return []string{stored.EntityKey(id, pk, rk), stored.DeletionKey(id, pk, rk), outboxKey(id, pk, rk), remoteKey(id, pk, rk)}
+}
+
 // Hooks are the core.Hooks of a store whose tables may be replicated: set
 // core.Options.Hooks to Hooks{}.
 type Hooks struct{}

@@ -464,13 +464,19 @@ function storage(name, db, lease, durability, release) {
 
   /**
    * runLoading calls step(loaded, resumed) until it returns something other than { need:
-   * [lo, hi] } or { yield: true }, then calls done with the last result. For a need it
-   * reads the pages the need names in the transaction of kv and pages, with the log
-   * records before seq (loaded is what readPagesIn read); for a yield it calls step again
-   * in a later task (resumed true), the transaction kept open by a request meanwhile, so
-   * that other tasks of the page run between the steps of one commit.
+   * [[lo, hi], …] } or { yield: true }, then calls done with the last result. For a need
+   * it reads the pages covering the start of each range, in the transaction of kv and
+   * pages, with the log records before seq (loaded lists what readPagesIn read, a range
+   * that an earlier read of the same need covered read no more); for a yield it calls
+   * step again in a later task (resumed true), the transaction kept open by a request
+   * meanwhile, so that other tasks of the page run between the steps of one commit.
    */
   function runLoading(kv, pages, seq, step, done, fail) {
+    const readAll = (need, loaded) => {
+      const [first, ...others] = need.filter(([lo]) => !loaded.some((l) => compareBytes(l.lo, lo) <= 0 && compareBytes(lo, l.hi) < 0));
+      if (!first) return next(loaded);
+      readPagesIn(kv, pages, dir, first[0], first[1], seq, (l) => readAll(others, [...loaded, l]), fail);
+    };
     const next = (loaded, resumed = false) => {
       let out;
       try {
@@ -478,7 +484,7 @@ function storage(name, db, lease, durability, release) {
       } catch (e) {
         return fail(e);
       }
-      if (out?.need) return readPagesIn(kv, pages, dir, out.need[0], out.need[1], seq, next, fail);
+      if (out?.need) return readAll(out.need, []);
       if (out?.yield) {
         const req = kv.count(IDBKeyRange.only("head")); // any request: its answer is a task of its own
         req.onsuccess = () => next(undefined, true);

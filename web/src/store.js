@@ -91,11 +91,17 @@ const SLICED_SETS_BYTES = 256 << 10;
 
 const CHANGE_SET = 1;
 
-/** NeedRange is what a call of a partial store throws when it needs the key range [lo, hi) loaded first. */
+/**
+ * NeedRange is what a call of a partial store throws when it needs the key range [lo, hi)
+ * loaded first; ranges lists [lo, hi) and every further range the engine named with it (a
+ * bulk write names the ranges of all the partitions it writes), which a write loads
+ * together.
+ */
 class NeedRange {
-  constructor([lo, hi]) {
-    this.lo = fromHex(lo);
-    this.hi = fromHex(hi);
+  constructor(need) {
+    this.ranges = [];
+    for (let i = 0; i + 1 < need.length; i += 2) this.ranges.push([fromHex(need[i]), fromHex(need[i + 1])]);
+    [[this.lo, this.hi]] = this.ranges;
   }
 }
 
@@ -464,7 +470,7 @@ export class Store {
     try {
       from = await this._storage.transact(this._seq, (caught, loaded, resumed) => {
         if (loaded) {
-          this._load(loaded); // pages the write below needed: then it runs again
+          for (const l of loaded) this._load(l); // pages the write below needed: then it runs again
         } else if (!resumed) {
           touched = true;
           this._absorb(caught);
@@ -493,7 +499,7 @@ export class Store {
               first = false;
             }
           } catch (e) {
-            if (e instanceof NeedRange) return { need: [e.lo, e.hi] }; // it changed nothing
+            if (e instanceof NeedRange) return { need: e.ranges }; // it changed nothing
             w.error = e;
           }
           ran.push(w);
@@ -536,11 +542,11 @@ export class Store {
    */
   async _compact(must) {
     const save = (lo, hi, loaded, most) => {
-      if (loaded) this._load(loaded);
+      for (const l of loaded ?? []) this._load(l);
       try {
         return this._exec("saveRange", [lo, hi, String(most)], copyAnswer).json;
       } catch (e) {
-        if (e instanceof NeedRange) return { need: [e.lo, e.hi] };
+        if (e instanceof NeedRange) return { need: e.ranges };
         throw e;
       }
     };

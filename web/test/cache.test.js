@@ -91,3 +91,27 @@ test("what a tab writes counts against cacheBytes too", async (t) => {
   console.log(`engine heap after 3,000 writes of 1 KB: ${(bounded / 1e6).toFixed(1)} MB with cacheBytes 256 KiB, ${(unbounded / 1e6).toFixed(1)} MB with the default`);
   assert.ok(unbounded > bounded + 1e6, `bounded ${bounded}, default ${unbounded}`);
 });
+
+test("an import into ranges not loaded loads every partition it writes at once", async (t) => {
+  const name = fresh("cache");
+  t.after(() => deleteStore(name));
+  const dump = (from) => {
+    const lines = [JSON.stringify({ format: "tabletop-dump", version: 1, table: "things" })];
+    for (let p = 0; p < 10; p++) for (let i = from; i < from + 50; i++) lines.push(JSON.stringify({ PartitionKey: `p${p}`, RowKey: String(i).padStart(5, "0"), v: VALUE }));
+    return lines.join("\n") + "\n";
+  };
+  const store = await openStore(name);
+  const c = new TableClient(store, "things");
+  await c.createTable();
+  await c.importTable(dump(0));
+  await store.compact();
+  await store.close();
+  const again = await openStore(name); // nothing loaded
+  let calls = 0;
+  const exec = again._exec.bind(again);
+  again._exec = (op, ...rest) => ((calls += op === "import"), exec(op, ...rest));
+  await new TableClient(again, "things").importTable(dump(50));
+  assert.ok(calls <= 3, `the import ran ${calls} times for 10 partitions`);
+  assert.equal((await new TableClient(again, "things").getEntity("p9", "00099")).v, VALUE);
+  await again.close();
+});

@@ -46,7 +46,7 @@ func (b *Backend) Run(store *core.Store, fn func() error) error {
 		if !errors.As(err, &need) {
 			return err
 		}
-		if last != nil && *need == *last {
+		if last != nil && need.Lo == last.Lo && need.Hi == last.Hi {
 			return fmt.Errorf("loaded the range and still: %w", err) // a range LoadRange did not make resident
 		}
 		if err := b.LoadRange(store, need.Lo, need.Hi); err != nil {
