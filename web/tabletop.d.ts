@@ -190,7 +190,7 @@ export interface StoreOptions {
   /** Ask the browser to keep this origin's storage under storage pressure (navigator.storage.persist()). */
   persist?: boolean;
   /**
-   * About how many bytes of stored records a tab keeps loaded in its engine (default 64
+   * About how many bytes of stored records a tab keeps loaded in its engine (default 32
    * MiB); past it, the ranges loaded longest ago are dropped, and read from IndexedDB
    * again when a call needs them. A persistent store's only.
    */

@@ -41,7 +41,7 @@ const engines = { tabletop: tabletopEngine, dexie: dexieEngine, "sqlite-opfs": s
  * the chunk as transactions of TX instead, all in flight at once, which Tabletop commits
  * together. It reads with listEntities, as an app lists a table.
  */
-function tabletopEngine(mode = "import") {
+function tabletopEngine(mode = "import", cacheBytes = undefined) {
   let T, store, client;
   return {
     async load() {
@@ -49,7 +49,7 @@ function tabletopEngine(mode = "import") {
       await T.loadEngine();
     },
     async open() {
-      store = await T.openStore(STORE);
+      store = await T.openStore(STORE, { cacheBytes });
       client = new T.TableClient(store, TABLE);
       await client.createTable();
     },
@@ -63,6 +63,8 @@ function tabletopEngine(mode = "import") {
       for await (const e of client.listEntities()) visit(e);
     },
     close: () => store.close(),
+    // The engine's wasm memory, which never shrinks, and its live heap (after a collection).
+    engineMemory: () => ({ wasm: store._engine._x.mem.buffer.byteLength, live: Number(store._exec("heapBytes", []).json) }),
   };
 }
 
@@ -145,8 +147,8 @@ function sqliteEngine() {
  * fill opens engine name's store, writes entities 0 … n-1 in CHUNKs and closes it,
  * resolving with the milliseconds from open to closed (the code loaded before).
  */
-export async function fill(name, n, mode) {
-  const engine = engines[name](mode);
+export async function fill(name, n, mode, cacheBytes) {
+  const engine = engines[name](mode, cacheBytes);
   await engine.load();
   const start = performance.now();
   await engine.open();
@@ -159,8 +161,8 @@ export async function fill(name, n, mode) {
 let loaded;
 
 /** load loads engine name's code in this page (its wasm compiled, its Worker started), untimed: memory.js measures the page then. */
-export async function load(name) {
-  loaded = engines[name]();
+export async function load(name, cacheBytes) {
+  loaded = engines[name](undefined, cacheBytes);
   await loaded.load();
 }
 
@@ -192,6 +194,11 @@ export async function read(name, n) {
   observer.disconnect();
   if (count !== n) throw new Error(`${name}: read ${count} entities of ${n}`);
   return { ms, tasks: tasks.sort((a, b) => b.ms - a.ms) };
+}
+
+/** engineMemory reports the engine's own memory after a read ({ wasm, live } bytes), null for an engine that does not tell. */
+export function engineMemory() {
+  return loaded.engineMemory?.() ?? null;
 }
 
 /** open loads engine name's code and opens its store, held open; it throws where the engine cannot. */

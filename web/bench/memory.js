@@ -19,7 +19,8 @@
 // printed apart, where OPFS is read and written from the renderer itself.
 //
 // `node bench/memory.js [--n=100000] [--only=tabletop,dexie,sqlite-opfs]
-// [--tabletop-fill=transactions]` in web/, after `make web`.
+// [--tabletop-fill=transactions] [--tabletop-cache-bytes=N]` in web/, after `make web`.
+// Tabletop's line also gives its engine's wasm memory and live heap after the read.
 import { mkdtemp, rm } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,7 +45,7 @@ const TABS = 3;
 /** SPIN_MS is how long a page keeps its main thread busy to be told apart by CPU time. */
 const SPIN_MS = 400;
 
-/** options reads --n, --only and --tabletop-fill from argv. */
+/** options reads --n, --only, --tabletop-fill and --tabletop-cache-bytes from argv. */
 function options(argv) {
   const o = { n: 1_000_000, only: ENGINES.map(([k]) => k), tabletopFill: "import" };
   for (const a of argv) {
@@ -52,6 +53,7 @@ function options(argv) {
     if (key === "n" && Number.isSafeInteger(Number(value)) && Number(value) > 0) o.n = Number(value);
     else if (key === "only") o.only = value.split(",");
     else if (key === "tabletop-fill" && ["import", "transactions"].includes(value)) o.tabletopFill = value;
+    else if (key === "tabletop-cache-bytes" && Number.isSafeInteger(Number(value)) && Number(value) >= 0) o.tabletopCacheBytes = Number(value);
     else throw new Error(`bench/memory.js: unknown option ${a}`);
   }
   for (const name of o.only) if (!ENGINES.some(([k]) => k === name)) throw new Error(`bench/memory.js: no engine ${name}`);
@@ -113,11 +115,11 @@ function inPage(page, fn, ...args) {
  * TABS tabs' renderers summed (or a string saying why there is none), browserGrowth:
  * the browser process's VmRSS after the reads less before the fill }.
  */
-async function measure(ctx, cdp, url, name, { n, tabletopFill }, log) {
+async function measure(ctx, cdp, url, name, { n, tabletopFill, tabletopCacheBytes }, log) {
   const browserBefore = await browserRss(cdp);
   const filler = await newTab(ctx, url, log);
   log(`${name}: filling ${n} entities`);
-  const fillMs = await inPage(filler, "fill", name, n, tabletopFill);
+  const fillMs = await inPage(filler, "fill", name, n, tabletopFill, tabletopCacheBytes);
   await filler.close();
   const tabs = [];
   try {
@@ -125,11 +127,13 @@ async function measure(ctx, cdp, url, name, { n, tabletopFill }, log) {
       const page = await newTab(ctx, url, log);
       tabs.push(page);
       const pid = await rendererOf(cdp, page);
-      await inPage(page, "load", name);
+      await inPage(page, "load", name, tabletopCacheBytes);
       const loaded = memoryOf(pid);
       const out = await inPage(page, "read", name, n);
       const mem = memoryOf(pid);
-      log(`${name}: tab ${k} (renderer ${pid}) read ${n} in ${(out.ms / 1000).toFixed(2)} s, ${out.tasks.length} long tasks${longest(out.tasks)}, VmRSS ${MB(loaded.rss)} loaded, ${MB(mem.rss)} after`);
+      const engine = await inPage(page, "engineMemory"); // after the process is measured: it collects garbage
+      const own = engine ? `; engine: wasm memory ${MB(engine.wasm)}, live heap ${MB(engine.live)}` : "";
+      log(`${name}: tab ${k} (renderer ${pid}) read ${n} in ${(out.ms / 1000).toFixed(2)} s, ${out.tasks.length} long tasks${longest(out.tasks)}, VmRSS ${MB(loaded.rss)} loaded, ${MB(mem.rss)} after${own}`);
       return { ...out, pid, loaded, mem };
     };
     const first = await readOne(1);
@@ -177,8 +181,9 @@ const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const mem = (m) => `${MB(m.rss)} (private ${MB(m.private)})`;
 
 /** render prints the rows as a Markdown table with its notes. */
-function render(rows, { n, tabletopFill }, baseline) {
+function render(rows, { n, tabletopFill, tabletopCacheBytes }, baseline) {
   const tabletopHow = tabletopFill === "import" ? "importTable of a dump per chunk" : "the chunk as transactions of 100 (submitTransaction), all in flight";
+  const budget = tabletopCacheBytes === undefined ? "its default cacheBytes" : `cacheBytes ${tabletopCacheBytes.toLocaleString("en-US")}`;
   const lines = [
     "| engine | fill | first full read | long tasks (count / longest) | renderer memory, 1 tab | (before the read, engine loaded) | 3 tabs, total | browser process growth |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -191,7 +196,7 @@ function render(rows, { n, tabletopFill }, baseline) {
   return [
     ...lines,
     "",
-    `N = ${n.toLocaleString("en-US")} entities of about 200 bytes in 100 partitions, each engine's figures measured in the same Chromium, one engine after the other.`,
+    `N = ${n.toLocaleString("en-US")} entities of about 200 bytes in 100 partitions, each engine's figures measured in the same Chromium, one engine after the other; Tabletop with ${budget}.`,
     `Fill: one page from open to closed, in chunks of 10,000 (Tabletop: ${tabletopHow}; Dexie: bulkAdd; SQLite: one transaction per chunk, in its Worker). First full read: a new tab, its engine's code loaded, from open to the last entity (Tabletop: listEntities; Dexie: toArray of 1,000 after the last key; SQLite: SELECT 1,000 after the last key, one message each), every entity checked; long tasks: the main thread's tasks over 50 ms meanwhile.`,
     `Memory: the tab's renderer process (its Workers included) at the end of the read, the store still open, as VmRSS (/proc/<pid>/status) and its private part (Private_Clean + Private_Dirty, /proc/<pid>/smaps_rollup), and the same in that tab before the read, its engine's code loaded (Tabletop: the module imported and the wasm started; Dexie: its script; SQLite: the Worker started, the wasm and the VFS installed) and no store opened; a blank page of the origin's renderer: ${mem(baseline)}. 3 tabs: three tabs that have each read the store and hold it open, their renderers summed. Browser process growth: the VmRSS of Chromium's browser process, where IndexedDB's backend runs (not counted in a renderer's), after the engine's reads less before its fill.`,
   ].join("\n");
