@@ -43,9 +43,8 @@ func exportCall(n int32) int32 {
 	res, ok := engine.call(request[:n])
 	// A call runs on JavaScript's stack, and Go's scheduler gets no turn of its own
 	// between calls: a garbage collection the call started would wait for its background
-	// worker until a timer woke Go, while the calls went on allocating (a full read of
-	// 400,000 entities grew the heap to 630 MB with a collection goal of 97 MB). Yielding
-	// here lets it run.
+	// worker until a timer woke Go, while the calls went on allocating far past the
+	// collection's goal (web/README.md, "A large store"). Yielding here lets it run.
 	runtime.Gosched()
 	result = res
 	if n > bigRequest {

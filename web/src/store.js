@@ -81,7 +81,7 @@ const COMPACT_BYTES = 4 << 20;
  * now, not what it ever read. One call may load more than it needs (an index scan reads
  * its whole table); the next call past the budget trims back. A wasm memory never
  * shrinks, so the Go heap's peak is what the tab keeps, and the peak follows the budget
- * (bench/memory.js): 32 MiB holds about 160,000 entities of about 200 bytes as JSON.
+ * (bench/memory.js prints both).
  */
 const CACHE_BYTES = 32 << 20;
 
