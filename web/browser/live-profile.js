@@ -50,11 +50,29 @@ export async function live(t, site, url, table, { sas, interval = 60_000 } = {})
     [url, table, DEV_KEY, sas, interval],
   );
   const value = (rk, pk = "p") => page.evaluate(([pk, rk]) => window.app.client.getEntity(pk, rk).then((e) => e.v, () => null), [pk, rk]);
+  // The write's promise is kept in the page until it settles, and waited for WRITE_MS at
+  // most. Playwright awaits a promise through the DevTools protocol, which holds it weakly:
+  // in three CI runs the page's collector took the promise of the same write, and
+  // Playwright answered "Resulting promise was garbage collected"; the run that recorded
+  // the store's state (below) found it idle, nothing queued or pending. Held, a write that
+  // settles is reported, and one that never does fails after WRITE_MS with where the
+  // store stood.
   const write = (rk, v, pk = "p") =>
-    page.evaluate(([pk, rk, v]) => window.app.client.upsertEntity({ partitionKey: pk, rowKey: rk, v }), [pk, rk, v]).catch(async (e) => {
-      const store = await page.evaluate(storeState).catch((e) => `unreadable: ${e.message}`);
-      throw new Error(`writing ${pk}/${rk} failed: ${e.message}; the page's errors: ${JSON.stringify(errors)}; its store: ${JSON.stringify(store)}`);
-    });
+    page
+      .evaluate(
+        ([pk, rk, v, ms]) => {
+          const held = (window.writesInFlight ??= new Set());
+          const w = window.app.client.upsertEntity({ partitionKey: pk, rowKey: rk, v });
+          held.add(w);
+          const late = new Promise((_, reject) => setTimeout(() => reject(new Error(`not settled after ${ms} ms`)), ms));
+          return Promise.race([w, late]).finally(() => held.delete(w));
+        },
+        [pk, rk, v, WRITE_MS],
+      )
+      .catch(async (e) => {
+        const store = await page.evaluate(storeState).catch((e) => `unreadable: ${e.message}`);
+        throw new Error(`writing ${pk}/${rk} failed: ${e.message}; the page's errors: ${JSON.stringify(errors)}; its store: ${JSON.stringify(store)}`);
+      });
   const contents = () => page.evaluate(async () => {
     const out = {};
     for await (const e of window.app.client.listEntities()) out[`${e.partitionKey}/${e.rowKey}`] = e.v;
@@ -63,6 +81,9 @@ export async function live(t, site, url, table, { sas, interval = 60_000 } = {})
   const events = () => page.evaluate(() => [...window.app.events]);
   return { value, write, contents, events, errors, page };
 }
+
+/** WRITE_MS is how long a profile's write may take before it fails the test. */
+const WRITE_MS = 20_000;
 
 /**
  * storeState describes, in the page, where the store of window.app stands: what a failed
