@@ -78,6 +78,9 @@ func (c Change) Deleted() bool { return c.Entity == nil }
 // forgotten (ErrCheckpointExpired: the reader must reconcile). Each change's Checkpoint
 // carries since.Synced forward, or from the start the store's clock.
 func (tx *Tx) Changes(table string, since Checkpoint, fn func(c Change) bool) error {
+	if tx.store.opts.NoChangeFeed {
+		return ErrNoChangeFeed
+	}
 	t, err := tx.Table(table)
 	if err != nil {
 		return err
@@ -204,10 +207,13 @@ func (tx *Tx) feedChunk(index, prefix string, pos Checkpoint, decode bool) ([]Ch
 	return out, orErr(err, derr)
 }
 
-// createIndexes creates the in-memory indexes of the change feed, before the store loads.
-func createIndexes(db *buntdb.DB) error {
-	if err := db.CreateIndex(changeIndex, stored.EntityPrefix+"*", lessStamp); err != nil {
-		return err
+// createIndexes creates the in-memory indexes of the change feed, before the store loads:
+// deletion records by Timestamp (which their purge reads too) and, with feed, entities.
+func createIndexes(db *buntdb.DB, feed bool) error {
+	if feed {
+		if err := db.CreateIndex(changeIndex, stored.EntityPrefix+"*", lessStamp); err != nil {
+			return err
+		}
 	}
 	return db.CreateIndex(deletionIndex, stored.DeletionPrefix+"*", lessStamp)
 }

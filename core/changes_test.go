@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -397,5 +398,34 @@ func TestChanges_Invisible(t *testing.T) {
 	}
 	if got := tableNames(t, s); !slices.Equal(got, []string{"feed"}) {
 		t.Fatalf("tables = %v", got)
+	}
+}
+
+func TestTx_Changes_NoChangeFeed(t *testing.T) {
+	s, err := core.Open(core.Options{NoChangeFeed: true, DeletionRetention: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.CreateTable("things"); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []core.Op{{Kind: core.OpInsert, Entity: entity("a", "1")}, {Kind: core.OpInsert, Entity: entity("a", "2")}, {Kind: core.OpDelete, Entity: entity("a", "1")}} {
+		if _, err := s.Apply("things", op); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = s.View(func(tx *core.Tx) error {
+		return tx.Changes("things", core.Checkpoint{}, func(core.Change) bool { return true })
+	})
+	if !errors.Is(err, core.ErrNoChangeFeed) {
+		t.Fatalf("Changes = %v, want ErrNoChangeFeed", err)
+	}
+	// Everything else reads as in any store.
+	if e, err := s.Get("things", "a", "2"); err != nil || e.RowKey != "2" {
+		t.Fatalf("Get = %v, %v", e, err)
+	}
+	if _, err := s.Get("things", "a", "1"); !errors.Is(err, core.ErrEntityNotFound) {
+		t.Fatalf("Get of the deleted entity = %v", err)
 	}
 }

@@ -23,6 +23,8 @@ var (
 	// afresh), or a position later than anything this store has issued (a restored older
 	// copy).
 	ErrCheckpointOtherStore = errors.New("checkpoint comes from another store")
+	// ErrNoChangeFeed means the store keeps no change feed (Options.NoChangeFeed).
+	ErrNoChangeFeed = errors.New("store keeps no change feed")
 	// ErrTableReplaced means the table a checkpoint was issued for was deleted since: the
 	// table of that name now is another incarnation (see Table.Incarnation).
 	ErrTableReplaced = errors.New("checkpoint comes from a table deleted since")

@@ -46,6 +46,12 @@ type Options struct {
 	// store's point maps (hash maps of a table's entities for point reads, see Tx.Get)
 	// may take as much again, on the same terms.
 	ScanImageBytes int
+	// NoChangeFeed keeps the store's entities out of the index that orders them by
+	// Timestamp for the change feed: Changes then fails with ErrNoChangeFeed, and every
+	// write, and every record a partial store loads, updates one index fewer. For a host
+	// that never reads the store's own feed (the browser's stores, which sync against a
+	// server's).
+	NoChangeFeed bool
 	// Hooks, if set, are called in the transactions of the application's writes, so that
 	// a host keeps records of its own in step with them (the browser's sync replica:
 	// core/replica). Nil runs no host code on a write.
@@ -95,7 +101,7 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := createIndexes(db); err != nil {
+	if err := createIndexes(db, !opts.NoChangeFeed); err != nil {
 		db.Close()
 		return nil, err
 	}

@@ -79,7 +79,9 @@ func (a *api) open(args [][]byte) ([]byte, []outbox.Record, error) {
 		return nil, nil, ErrActionInvalid
 	}
 	s := &store{}
-	opts := core.Options{Hooks: replica.Hooks{}} // the sync client (web/src/sync.js) tracks tables
+	// The sync client (web/src/sync.js) tracks tables, and syncs against the server's
+	// change feed: the store's own is never read.
+	opts := core.Options{Hooks: replica.Hooks{}, NoChangeFeed: true}
 	if string(args[0]) == "partial" {
 		s.box = outbox.New(nil, nil)
 		opts.Backend, opts.Partial = s.box, true
