@@ -89,7 +89,9 @@
 // since is ErrTableReplaced: unlike an expiry, neither lets a reader take what the table
 // lacks for deleted (see checkpoint.go). Two in-memory
 // buntdb indexes order entities and deletion records by Timestamp; they are rebuilt as the
-// store loads, and nothing of them is stored.
+// store loads, and nothing of them is stored. A store opened with Options.NoChangeFeed
+// (the browser's, which syncs against a server's feed) keeps no index of entities and
+// answers no feed.
 //
 // # Records of a host's own
 //
