@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-
 	"fmt"
+	"iter"
 
 	"github.com/tabletopdb/tabletop/core"
 	"github.com/tabletopdb/tabletop/core/model"
@@ -76,11 +76,7 @@ func (s *store) importDump(a [][]byte) ([]byte, error) {
 	entities := 0
 	err := s.db.Update(func(tx *core.Tx) error {
 		table := ""
-		for n, line := range bytes.Split(firstArg(a), []byte{'\n'}) {
-			line = bytes.TrimSpace(line)
-			if len(line) == 0 {
-				continue
-			}
+		for n, line := range dumpLines(firstArg(a)) {
 			name, isHeader, err := parseHeader(line)
 			if err == nil && isHeader {
 				table, tables = name, append(tables, name)
@@ -144,16 +140,24 @@ func ensureTable(tx *core.Tx, name string) error {
 	return err
 }
 
+// dumpLines yields the lines of dump that are not blank, trimmed, each with its index
+// (the line's number less one).
+func dumpLines(dump []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for n, line := range bytes.Split(dump, []byte{'\n'}) {
+			if line = bytes.TrimSpace(line); len(line) > 0 && !yield(n, line) {
+				return
+			}
+		}
+	}
+}
+
 // needsOfDump is needsOf for an import of dump: the entity and deletion keys of each of
 // its entities, in dump order. The dump is read again only on this path, where it failed.
 func (s *store) needsOfDump(need *core.NeedRangeError, dump []byte) *core.NeedRangeError {
 	return s.needsOf(need, func(yield func(key, rk string) bool) {
 		id := ""
-		for _, line := range bytes.Split(dump, []byte{'\n'}) {
-			line = bytes.TrimSpace(line)
-			if len(line) == 0 {
-				continue
-			}
+		for _, line := range dumpLines(dump) {
 			name, isHeader, err := parseHeader(line)
 			if err == nil && isHeader {
 				id = stored.TableID(name)
