@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark: Azurite (pinned in package.json beside this script,
-# installed with npm ci from its lock file), Tabletop's native server (in memory) and a
-# trivial net/http handler (the floor), each started here on a free loopback port, driven
+# installed with npm ci from its lock file), Tabletop's native server (in memory), the
+# same REST handler served by net/http instead of the native server's own HTTP/1.1 layer,
+# and a trivial net/http handler (the floor), each started here on a free loopback port, driven
 # one after the other by the same load generator (loadgen beside this script), then
 # stopped. Prints a table of rates and ratios. Usage: worker/native/bench/run.sh [loadgen flags, e.g. -phase 5s -clients 8]
 # BENCH_PROFILE=DIR profiles Tabletop's server: DIR/cpu.pprof, DIR/allocs.pprof, and where
@@ -65,13 +66,19 @@ tabletop="$(first_line "$work/tabletop.log" | sed 's/.*listening on //')/devstor
 pids+=($!)
 floor=$(first_line "$work/floor.log")
 
+# The same REST handler through net/http's server: what the native server's own HTTP/1.1
+# layer (worker/native/http1) is measured against.
+"$work/loadgen" -serve-stdlib 127.0.0.1:0 >"$work/stdlib.log" 2>&1 &
+pids+=($!)
+stdlib=$(first_line "$work/stdlib.log")
+
 # cpu PID: the CPU seconds (user and system) process PID has used; empty without /proc.
 tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
 cpu() { awk -v tck="$tck" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / tck }' "/proc/$1/stat" 2>/dev/null || true; }
-before=("$(cpu "${pids[0]}")" "$(cpu "${pids[1]}")" "$(cpu "${pids[2]}")")
-"$work/loadgen" -azurite "$azurite" -tabletop "$tabletop" -floor "$floor" "$@"
+before=("$(cpu "${pids[0]}")" "$(cpu "${pids[1]}")" "$(cpu "${pids[2]}")" "$(cpu "${pids[3]}")")
+"$work/loadgen" -azurite "$azurite" -tabletop "$tabletop" -stdlib "$stdlib" -floor "$floor" "$@"
 if [ -n "${before[1]}" ]; then
   used() { awk -v a="$(cpu "$1")" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
-  printf '\nserver CPU over the load (user+system): Azurite %s s, Tabletop %s s, net/http floor %s s\n' \
-    "$(used "${pids[0]}" "${before[0]}")" "$(used "${pids[1]}" "${before[1]}")" "$(used "${pids[2]}" "${before[2]}")"
+  printf '\nserver CPU over the load (user+system): Azurite %s s, Tabletop %s s, net/http floor %s s, Tabletop on net/http %s s\n' \
+    "$(used "${pids[0]}" "${before[0]}")" "$(used "${pids[1]}" "${before[1]}")" "$(used "${pids[2]}" "${before[2]}")" "$(used "${pids[3]}" "${before[3]}")"
 fi

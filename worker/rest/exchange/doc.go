@@ -6,9 +6,11 @@
 //
 // It exists so that the edge build, which never listens on a socket, does not link
 // net/http: net/http's package initialisation pulls crypto/tls, crypto/x509 and the
-// rest of a network stack into the binary, a large share of the edge wasm. The native
-// server adapts net/http to these types in worker/rest/nethttp; the edge bridge
-// (worker/edge/bridge) fills a Request directly from what JavaScript hands it.
+// rest of a network stack into the binary, a large share of the edge wasm. Three hosts
+// fill these types: the native server's HTTP/1.1 layer (worker/native/http1) reads each
+// request straight into a Request; the edge bridge (worker/edge/bridge) fills one from
+// what JavaScript hands it; and worker/rest/nethttp adapts net/http to them, for tests and
+// for programs that embed the REST API in their own net/http server.
 //
 // The types mirror net/http's where they overlap, so that the protocol code reads the
 // same and behaves the same byte for byte: Header is a map from canonical names to

@@ -1,7 +1,9 @@
 // Command loadgen is the load generator of make bench's side-by-side run (worker/native/bench/run.sh):
-// it drives Azurite, Tabletop's native server and a trivial net/http handler (the floor,
-// which it also serves, with -serve) through the same client and workloads, and prints
-// the rates and their ratios. Each workload runs in rounds in which the targets take
+// it drives Azurite, Tabletop's native server, optionally Tabletop's REST handler
+// through net/http's server instead of the native server's own HTTP/1.1 layer (which it
+// also serves, with -serve-stdlib), and a trivial net/http handler (the floor, which it
+// also serves, with -serve) through the same client and workloads, and prints the rates
+// and their ratios. Each workload runs in rounds in which the targets take
 // turns (see rounds), so that the background load of a shared machine falls on all alike.
 //
 // Workloads, with -clients keep-alive clients over loopback, every request signed with
@@ -30,8 +32,10 @@ import (
 func main() {
 	var cfg config
 	serve := flag.String("serve", "", "serve the floor handler on this address and print its URL, instead of running the load")
+	serveStd := flag.String("serve-stdlib", "", "serve Tabletop's REST handler through net/http on this address and print its endpoint, instead of running the load")
 	flag.StringVar(&cfg.azurite, "azurite", "", "Azurite's table endpoint, path style: http://127.0.0.1:PORT/devstoreaccount1")
 	flag.StringVar(&cfg.tabletop, "tabletop", "", "Tabletop's table endpoint, path style")
+	flag.StringVar(&cfg.stdlib, "stdlib", "", "the endpoint of Tabletop's REST handler served through net/http (-serve-stdlib); none: not measured")
 	flag.StringVar(&cfg.floor, "floor", "", "the floor handler's endpoint")
 	flag.StringVar(&cfg.account, "account", "devstoreaccount1", "account name")
 	flag.StringVar(&cfg.key, "key", devKey, "account key (base64)")
@@ -45,12 +49,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
 	}
-	if *serve != "" {
-		if err := serveFloor(*serve); err != nil {
-			fmt.Fprintln(os.Stderr, "loadgen:", err)
-			os.Exit(1)
+	if *serve != "" || *serveStd != "" {
+		serveFn, addr := serveFloor, *serve
+		if *serveStd != "" {
+			serveFn, addr = serveStdlib, *serveStd
 		}
-		return
+		fmt.Fprintln(os.Stderr, "loadgen:", serveFn(addr)) // serves until killed
+		os.Exit(1)
 	}
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
@@ -63,6 +68,7 @@ const devKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K
 
 type config struct {
 	azurite, tabletop, floor string
+	stdlib                   string // "": not measured
 	account, key             string
 	clients, entities        int
 	phase                    time.Duration
@@ -106,18 +112,37 @@ func run(cfg config) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "azurite %s\ntabletop %s\nfloor %s\n", cfg.azurite, cfg.tabletop, cfg.floor)
-	if err := measure(cfg, az, tt, fl); err != nil {
+	targets := []*target{az, tt, fl}
+	if cfg.stdlib != "" {
+		std, err := newTarget(cfg, "tabletop on net/http", cfg.stdlib, false)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "tabletop on net/http %s\n", cfg.stdlib)
+		targets = append(targets, std)
+	}
+	if err := measure(cfg, targets...); err != nil {
 		return err
 	}
-	printTable(cfg, az.rates(), tt.rates(), fl.rates())
+	var std rates
+	if len(targets) > 3 {
+		std = targets[3].rates()
+	}
+	printTable(cfg, az.rates(), tt.rates(), std, fl.rates())
 	return nil
 }
 
-// printTable prints the rates and their ratios as a Markdown table.
-func printTable(cfg config, az, tt, fl rates) {
+// printTable prints the rates and their ratios as a Markdown table; the columns of
+// Tabletop on net/http only when it was measured (std not zero).
+func printTable(cfg config, az, tt, std, fl rates) {
+	withStd := std != rates{}
 	fmt.Printf("\n%d keep-alive clients, loopback, %d entities\n\n", cfg.clients, cfg.entities)
-	fmt.Printf("| | Azurite | Tabletop | net/http floor | Tabletop ÷ Azurite | Tabletop ÷ floor |\n|---|---:|---:|---:|---:|---:|\n")
-	row := func(w int, name string, a, t, f float64) {
+	if withStd {
+		fmt.Printf("| | Azurite | Tabletop | Tabletop on net/http | net/http floor | Tabletop ÷ Azurite | Tabletop ÷ on net/http | Tabletop ÷ floor |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	} else {
+		fmt.Printf("| | Azurite | Tabletop | net/http floor | Tabletop ÷ Azurite | Tabletop ÷ floor |\n|---|---:|---:|---:|---:|---:|\n")
+	}
+	row := func(w int, name string, a, t, s, f float64) {
 		if !cfg.workloads[w] {
 			return
 		}
@@ -125,12 +150,16 @@ func printTable(cfg config, az, tt, fl rates) {
 		if f > 0 {
 			floor, ratio = fmt.Sprintf("%.0f", f), fmt.Sprintf("%.0f%%", 100*t/f)
 		}
+		if withStd {
+			fmt.Printf("| %s | %.1f | %.1f | %.1f | %s | %.1f× | %.2f× | %s |\n", name, a, t, s, floor, t/a, t/s, ratio)
+			return
+		}
 		fmt.Printf("| %s | %.1f | %.1f | %s | %.1f× | %s |\n", name, a, t, floor, t/a, ratio)
 	}
-	row(0, "inserts/s", az.inserts, tt.inserts, fl.inserts)
-	row(1, "point gets/s", az.gets, tt.gets, fl.gets)
-	row(2, "1,000-entity partition pages/s", az.pages, tt.pages, 0)
-	row(3, fmt.Sprintf("filter scans/s (Count ge N, %d entities, 50 match)", cfg.entities), az.scans, tt.scans, 0)
-	row(4, fmt.Sprintf("the same scans/s from %d clients while 1 inserts", max(1, cfg.clients-1)), az.busyScans, tt.busyScans, 0)
-	row(4, "that client's inserts/s beside the scans", az.busyInserts, tt.busyInserts, 0)
+	row(0, "inserts/s", az.inserts, tt.inserts, std.inserts, fl.inserts)
+	row(1, "point gets/s", az.gets, tt.gets, std.gets, fl.gets)
+	row(2, "1,000-entity partition pages/s", az.pages, tt.pages, std.pages, 0)
+	row(3, fmt.Sprintf("filter scans/s (Count ge N, %d entities, 50 match)", cfg.entities), az.scans, tt.scans, std.scans, 0)
+	row(4, fmt.Sprintf("the same scans/s from %d clients while 1 inserts", max(1, cfg.clients-1)), az.busyScans, tt.busyScans, std.busyScans, 0)
+	row(4, "that client's inserts/s beside the scans", az.busyInserts, tt.busyInserts, std.busyInserts, 0)
 }
