@@ -24,14 +24,28 @@ const (
 	OpDelete
 )
 
-var opNames = [...]string{"", "insert", "replace", "merge", "insert-or-replace", "insert-or-merge", "delete"}
+// opNames names each kind as @azure/data-tables names the entity writes, a transaction
+// action with its update mode: the names the browser module hands the engine (wasm), and
+// the commit kinds it reports.
+var opNames = [...]string{"", "create", "updateReplace", "updateMerge", "upsertReplace", "upsertMerge", "delete"}
 
-// String names the kind.
+// String names the kind: create, updateReplace, updateMerge, upsertReplace, upsertMerge
+// or delete.
 func (k OpKind) String() string {
-	if int(k) < len(opNames) {
+	if int(k) < len(opNames) && k > 0 {
 		return opNames[k]
 	}
 	return "unknown"
+}
+
+// ParseOpKind returns the kind that String names name, and whether there is one.
+func ParseOpKind(name string) (OpKind, bool) {
+	for k := OpInsert; k <= OpDelete; k++ {
+		if opNames[k] == name {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // Op is one entity write: its kind, the entity (only the keys for OpDelete) and, for

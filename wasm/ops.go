@@ -89,25 +89,6 @@ func handlerFor(op string) handler {
 	return syncHandler(op)
 }
 
-// actionKind returns the entity write the web module's action name stands for.
-func actionKind(action string) (core.OpKind, bool) {
-	switch action {
-	case "create":
-		return core.OpInsert, true
-	case "upsertMerge":
-		return core.OpInsertOrMerge, true
-	case "upsertReplace":
-		return core.OpInsertOrReplace, true
-	case "updateMerge":
-		return core.OpMerge, true
-	case "updateReplace":
-		return core.OpReplace, true
-	case "delete":
-		return core.OpDelete, true
-	}
-	return 0, false
-}
-
 // arg returns argument i as a string, "" if missing.
 func arg(a [][]byte, i int) string {
 	if i >= len(a) {
@@ -181,7 +162,7 @@ func (s *store) getEntity(table, pk, rk, sel string) ([]byte, error) {
 	return appendEntityAnswer(s.scratch[:0], &rec, selection), nil
 }
 
-// write performs one entity write; its arguments are table, action (see actionKind), the
+// write performs one entity write; its arguments are table, action (a core.OpKind name), the
 // JSON entity in wire form (a delete needs only its keys) and the ETag condition ("*" or
 // "" for any). It answers the new ETag as a JSON string, "" for a delete.
 func (s *store) write(a [][]byte) ([]byte, error) {
@@ -202,7 +183,7 @@ func (s *store) write(a [][]byte) ([]byte, error) {
 
 // decodeOp makes a core.Op from an action name, a JSON entity and an ETag condition.
 func decodeOp(a [][]byte) (core.Op, error) {
-	kind, ok := actionKind(arg(a, 0))
+	kind, ok := core.ParseOpKind(arg(a, 0))
 	if !ok || len(a) < 3 {
 		return core.Op{}, ErrActionInvalid
 	}
