@@ -30,7 +30,10 @@ func verifyBearer(r *Request, token string) (*Principal, error) {
 	if r.Tokens == nil {
 		return nil, TokenRefused("", "The authorization scheme 'Bearer' is not supported: the server takes no OAuth tokens.")
 	}
-	return r.Tokens.VerifyToken(r, token)
+	// The verifier gets a copy: a Request handed to an interface escapes to the heap, and
+	// so would Verify's, on every request, bearer or not.
+	req := *r
+	return r.Tokens.VerifyToken(&req, token)
 }
 
 // TokenRefused returns the ErrInvalidToken error of a bearer token, with Azure's detail and
