@@ -2,10 +2,12 @@
 // PerformanceObserver lists the long tasks (over 50 ms):
 // - read: a persistent store of --rows entities of about 200 bytes (default 100,000) is
 //   filled and compacted, then a new page opens it and reads it all with listEntities;
+// - index: in that store, opened in a new page, createIndex on a property of every
+//   entity (a write that loads the whole table, then builds the index);
 // - pull: a native server's table of --rows such entities is pulled by a TableSync into
 //   an empty persistent store (the change feed, pages of 1,000).
 // Each prints its time, how many long tasks there were and the longest.
-// `node bench/longtasks.js [--rows N] [--only read,pull]` in web/.
+// `node bench/longtasks.js [--rows N] [--only read,index,pull]` in web/.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +20,7 @@ import { startNative, DEV_KEY } from "../test/servers.js";
 const args = process.argv.slice(2);
 const flag = (name, def) => (args.includes(name) ? args[args.indexOf(name) + 1] : def);
 const rows = Number(flag("--rows", 100_000));
-const only = new Set(flag("--only", "read,pull").split(","));
+const only = new Set(flag("--only", "read,index,pull").split(","));
 
 /** entity is the i-th entity of a bench table: about 200 bytes stored, 100 partitions. */
 const entity = (i) => ({ partitionKey: `p${Math.floor(i / 1000) % 100}`, rowKey: String(i).padStart(7, "0"), name: "x".repeat(120), n: i, ok: true });
@@ -46,8 +48,8 @@ function report(what, out) {
   console.log(`${what} of ${out.n} entities: ${(out.took / 1000).toFixed(2)} s, ${out.tasks.length} long tasks${top ? `, longest ${top}` : ""}`);
 }
 
-/** firstRead fills a store in one page and reads it all in a new one. */
-async function firstRead(b, site) {
+/** fill fills the store "longtasks" with --rows entities in one page, and compacts it. */
+async function fill(b, site) {
   const filler = await b.ctx.newPage();
   await filler.goto(`${site.url}browser/blank.html`);
   await filler.evaluate(
@@ -64,17 +66,38 @@ async function firstRead(b, site) {
     [rows, entity.toString()],
   );
   await filler.close();
+}
+
+/** inNewPage runs fn (see observed) in a new page of the site, reports it as what, and closes the page. */
+async function inNewPage(b, site, what, fn) {
   const page = await b.ctx.newPage();
   await page.goto(`${site.url}browser/blank.html`);
-  const out = await observed(page, async (T) => {
+  report(what, await observed(page, fn));
+  await page.close();
+}
+
+/** firstRead reads the filled store all in a new page. */
+async function firstRead(b, site) {
+  await inNewPage(b, site, "first full read", async (T) => {
     const store = await T.openStore("longtasks");
     let n = 0;
     for await (const _ of new T.TableClient(store, "things").listEntities()) n++;
     await store.close();
     return n;
   });
-  report("first full read", out);
-  await page.close();
+}
+
+/** indexBuild builds an index on property n of the filled store in a new page, then reads the 1,000 entities of n < 1000 through it. */
+async function indexBuild(b, site) {
+  await inNewPage(b, site, "index build", async (T) => {
+    const store = await T.openStore("longtasks");
+    const client = new T.TableClient(store, "things");
+    await client.createIndex("n");
+    let n = 0;
+    for await (const _ of client.listEntities({ queryOptions: { filter: "n lt 1000" } })) n++;
+    await store.close();
+    return n;
+  });
 }
 
 /** syncPull fills a native server's table and pulls it into an empty store in a page. */
@@ -116,7 +139,9 @@ const site = await serve(new URL("../", import.meta.url).pathname);
 const profile = await mkdtemp(join(tmpdir(), "tabletop-longtasks-"));
 const b = await launch(profile);
 try {
+  if (only.has("read") || only.has("index")) await fill(b, site);
   if (only.has("read")) await firstRead(b, site);
+  if (only.has("index")) await indexBuild(b, site);
   if (only.has("pull")) await syncPull(b, site);
 } finally {
   await b.close();
