@@ -46,7 +46,8 @@
 // transaction, one at a time with what else changes the replica (other tabs' commits are
 // deferred by the engine for keys not resident, and applied after their page loads), after
 // catching up when another tab's compaction put newer pages than the replica has reached.
-// A write loads them inside its own read-write transaction. Once the log since the pages
+// A write loads them inside its own read-write transaction, a slice at a time too, the
+// transaction kept open between slices. Once the log since the pages
 // passes COMPACT_BYTES, the tab that wrote last rewrites the pages the log touched.
 
 import { loadEngine } from "./engine.js";
@@ -85,10 +86,10 @@ const COMPACT_BYTES = 4 << 20;
  */
 const CACHE_BYTES = 32 << 20;
 
-/** LOAD_SLICE is how many pages (of about 64 KiB) one call of a sliced load applies (_loadSliced). */
+/** LOAD_SLICE is how many pages (of about 64 KiB) one call of a sliced load applies (slicesOf). */
 const LOAD_SLICE = 2;
 
-/** SLICED_SETS_BYTES bounds the log records a sliced load hands every slice (_loadSliced). */
+/** SLICED_SETS_BYTES bounds the log records a sliced load hands every slice (slicesOf). */
 const SLICED_SETS_BYTES = 256 << 10;
 
 const CHANGE_SET = 1;
@@ -200,22 +201,15 @@ export class Store {
   }
 
   /**
-   * _loadSliced loads what a read of pages brought (readPages) a few pages at a time, each
-   * slice its own key range (from its first page's start to the next slice's), letting the
-   * page's event loop run between slices: a read that loads many pages never holds the
-   * main thread for all of them. Every slice gets the log records that touch the read's
-   * pages, and the engine applies those of its own keys; records of more than
-   * SLICED_SETS_BYTES in all (a log not compacted for long) load in one call instead, as a
-   * write's transaction loads, which cannot wait.
+   * _loadSliced loads what a read of pages brought (readPages) a slice at a time
+   * (slicesOf), letting the page's event loop run between slices: a read that loads many
+   * pages never holds the main thread for all of them.
    */
   async _loadSliced(read) {
-    const starts = read.starts;
-    if (!starts || read.pages.length <= LOAD_SLICE || bytesOf(read.sets) > SLICED_SETS_BYTES) return this._load(read);
-    for (let i = 0; i < read.pages.length; i += LOAD_SLICE) {
-      const j = Math.min(i + LOAD_SLICE, read.pages.length);
-      const names = { pages: read.names.pages?.slice(i, j), sets: read.names.sets };
-      this._load({ lo: starts[i], hi: j < starts.length ? starts[j] : read.hi, pages: read.pages.slice(i, j), sets: read.sets, names }, i > 0);
-      if (j < read.pages.length) await yieldToPage();
+    const slices = slicesOf(read);
+    for (let i = 0; i < slices.length; i++) {
+      if (i > 0) await yieldToPage();
+      this._load(...slices[i]);
     }
   }
 
@@ -468,11 +462,12 @@ export class Store {
     let from;
     let shrinking = true;
     let touched = false; // the replica changed in the transaction: reload it if that fails
+    let loading = []; // slices of the pages the write below needed, not loaded yet: then it runs again
     const speculate = this._alone;
     try {
       from = await this._storage.transact(this._seq, (caught, loaded, resumed) => {
         if (loaded) {
-          for (const l of loaded) this._load(l); // pages the write below needed: then it runs again
+          loading = loaded.flatMap(slicesOf);
         } else if (!resumed) {
           touched = true;
           this._absorb(caught);
@@ -480,8 +475,12 @@ export class Store {
           shrinking = true;
           out = { sets: [] };
         }
-        let bytes = out.sets.reduce((n, s) => n + s.cs.length, 0);
         const started = performance.now();
+        for (let i = 0; loading.length > 0; i++) {
+          if (i > 0 && performance.now() - started >= SLICE_MS) return { yield: true }; // the rest in a later task
+          this._load(...loading.shift());
+        }
+        let bytes = out.sets.reduce((n, s) => n + s.cs.length, 0);
         const first = ran.length; // the first write of this task
         for (let i = first; i < batch.length; i++) {
           const w = batch[i];
@@ -711,6 +710,26 @@ function carryOf(changeSets) {
   const carry = new Carry();
   for (const cs of changeSets) carry.add(cs);
   return carry;
+}
+
+/**
+ * slicesOf cuts what a read of pages brought (readPages: { lo, hi, pages, sets, starts,
+ * names }) into the arguments of the _load calls that load it LOAD_SLICE pages at a time,
+ * each slice its own key range (from its first page's start to the next slice's). Every
+ * slice gets the log records that touch the read's pages, and the engine applies those of
+ * its own keys; records of more than SLICED_SETS_BYTES in all (a log not compacted for
+ * long) make the read one slice instead, as they would be handed again with every slice.
+ */
+function slicesOf(read) {
+  const starts = read.starts;
+  if (!starts || read.pages.length <= LOAD_SLICE || bytesOf(read.sets) > SLICED_SETS_BYTES) return [[read]];
+  const slices = [];
+  for (let i = 0; i < read.pages.length; i += LOAD_SLICE) {
+    const j = Math.min(i + LOAD_SLICE, read.pages.length);
+    const names = { pages: read.names.pages?.slice(i, j), sets: read.names.sets };
+    slices.push([{ lo: starts[i], hi: j < starts.length ? starts[j] : read.hi, pages: read.pages.slice(i, j), sets: read.sets, names }, i > 0]);
+  }
+  return slices;
 }
 
 /** bytesOf sums the lengths of byte arrays. */
