@@ -241,23 +241,52 @@ export class Store {
    * under three quarters of cacheBytes (see CACHE_BYTES). It runs after a call and only
    * between the replica's changes, when IndexedDB holds everything the engine applied: no
    * write or load of this tab is under way, and the next call loads what it needs again
-   * (a budget smaller than the range a tab works in makes every call load it). What is
-   * over cacheBytes goes at once (about what the call loaded); the rest SLICE_MS per task,
-   * going on in a later one: an eviction deletes its records one by one, and a quarter of
-   * the default budget took seconds in one task.
+   * (a budget smaller than the range a tab works in makes every call load it). It drops
+   * SLICE_MS of ranges per task, going on in a later one: an eviction deletes its records
+   * one by one, and what one call loaded past the budget (an index scan needs its whole
+   * table) took over a second to drop in one task. What is still over cacheBytes when the
+   * replica next changes is dropped first (_trimBeforeLoads), so that no load adds to it.
    */
   _trim(resumed = false) {
     if ((!resumed && this._loadedBytes <= this._cacheBytes) || this._pumping || this._reopening || this._closed || this._engine.failed) return;
     const started = performance.now();
     while (this._loaded.length > 0 && this._loadedBytes > (this._cacheBytes * 3) / 4) {
-      if (this._loadedBytes <= this._cacheBytes && performance.now() - started >= SLICE_MS) {
+      if (performance.now() - started >= SLICE_MS) {
         this._trimLater ??= yieldToPage().then(() => ((this._trimLater = null), this._trim(true)));
         return;
       }
-      const { lo, hi, bytes } = this._loaded.shift();
-      this._loadedBytes -= bytes;
-      this._exec("evictRange", [lo, hi]);
+      this._evictOldest();
     }
+  }
+
+  /**
+   * _trimBeforeLoads drops the oldest ranges until what stays loaded is within cacheBytes,
+   * SLICE_MS of them per task, as the replica starts to change (_run): the calls before
+   * left them (see _trim), and the loads and writes about to run add more. Within one run
+   * a read's loads follow each other with no eviction between, so a call that needs more
+   * than the budget at once (an index scan of a large table) still gets all of it.
+   */
+  async _trimBeforeLoads() {
+    let started = performance.now();
+    while (this._loaded.length > 0 && this._loadedBytes > this._cacheBytes && !this._closed && !this._engine.failed) {
+      if (performance.now() - started >= SLICE_MS) {
+        await yieldToPage();
+        started = performance.now();
+        continue;
+      }
+      try {
+        this._evictOldest();
+      } catch {
+        return; // the engine failed: the next call reloads the replica on a new one
+      }
+    }
+  }
+
+  /** _evictOldest drops the range loaded longest ago from the engine (core.Store.EvictRange). */
+  _evictOldest() {
+    const { lo, hi, bytes } = this._loaded.shift();
+    this._loadedBytes -= bytes;
+    this._exec("evictRange", [lo, hi]);
   }
 
   /** _loadRange loads the pages covering the start of a needed range, in turn with what else changes the replica. */
@@ -350,6 +379,7 @@ export class Store {
   }
 
   async _run() {
+    if (this._storage && !this._reopening) await this._trimBeforeLoads();
     while (!this._closed && (this._inbox.length > 0 || this._queue.length > 0)) {
       if (this._inbox.length > 0) await this._process(this._inbox.shift());
       else await this._commit();

@@ -115,3 +115,34 @@ test("an import into ranges not loaded loads every partition it writes at once",
   assert.equal((await new TableClient(again, "things").getEntity("p9", "00099")).v, VALUE);
   await again.close();
 });
+
+test("what one call loads past cacheBytes is dropped a slice at a time, before more loads", async (t) => {
+  const name = await filled(t);
+  const budget = 512 << 10;
+  const store = await openStore(name, { cacheBytes: budget });
+  t.after(() => store.close());
+  const c = new TableClient(store, "things");
+  await c.createIndex("n");
+  const runs = []; // evictions per run of calls with no other task between
+  let ran = true;
+  const exec = store._exec.bind(store);
+  store._exec = (op, ...rest) => {
+    if (op === "evictRange") {
+      if (ran) runs.push(0);
+      runs[runs.length - 1]++;
+      ran = false;
+      setTimeout(() => (ran = true), 0);
+    }
+    return exec(op, ...rest);
+  };
+  // An index scan needs its whole table loaded at once: about 12 times the budget.
+  const found = [];
+  for await (const e of c.listEntities({ queryOptions: { filter: "n lt 3" } })) found.push(e.n);
+  assert.deepEqual(found, [0, 1, 2]);
+  for (let i = 0; i < 200 && store._loadedBytes > (budget * 3) / 4; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(store._loadedBytes <= (budget * 3) / 4, `${store._loadedBytes} bytes still loaded`);
+  assert.ok(runs.length > 1, `every eviction ran in one task: ${runs}`);
+  // The next call loads what it needs again, within the budget.
+  assert.equal((await c.getEntity("p5", "05999")).n, 5999);
+  assert.ok(store._loadedBytes <= budget, `${store._loadedBytes} bytes loaded after a point read`);
+});
