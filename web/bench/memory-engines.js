@@ -31,7 +31,8 @@ const rk = (i) => String(i).padStart(7, "0");
 
 /**
  * engines: per name, { load() (the engine's code, untimed), open(), fill(es) (one chunk,
- * durable once it resolves), read(visit) (every entity, in key order), close() }.
+ * durable once it resolves), read(visit) (every entity, in key order), update(e) (replace
+ * one entity, durable once it resolves), close() }.
  */
 const engines = { tabletop: tabletopEngine, dexie: dexieEngine, "sqlite-opfs": sqliteEngine };
 
@@ -62,6 +63,7 @@ function tabletopEngine(mode = "import", cacheBytes = undefined) {
     async read(visit) {
       for await (const e of client.listEntities()) visit(e);
     },
+    update: (e) => client.upsertEntity(e, "Replace"),
     close: () => store.close(),
     // The engine's wasm memory, which never shrinks, and its live heap (after a collection).
     engineMemory: () => ({ wasm: store._engine._x.mem.buffer.byteLength, live: Number(store._exec("heapBytes", []).json) }),
@@ -101,6 +103,7 @@ function dexieEngine() {
         last = [end.partitionKey, end.rowKey];
       }
     },
+    update: (e) => t.put(e),
     close: () => db.close(),
   };
 }
@@ -136,6 +139,7 @@ function sqliteEngine() {
         last = [end.partitionKey, end.rowKey];
       }
     },
+    update: (e) => sqlite.call("update", e),
     async close() {
       await sqlite.call("close", false);
       sqlite.terminate();
@@ -169,9 +173,10 @@ export async function load(name, cacheBytes) {
 /**
  * read opens the store of the engine load() made ready and reads every entity once while
  * a PerformanceObserver lists the main thread's long tasks (over 50 ms). Every entity
- * must come once and whole, or it throws. The store stays open (the page holds it, as a
- * tab that has read it does). Resolves with { ms (open to last entity), tasks: the long
- * tasks, longest first, as { ms: duration, at: start from the open } }.
+ * must come once and whole, or it throws; then it writes one entity again (update). The
+ * store stays open (the page holds it, as a tab that has read it does). Resolves with {
+ * ms (open to last entity), writeMs (the write), tasks: the long tasks of the read and
+ * the write, longest first, as { ms: duration, at: start from the open } }.
  */
 export async function read(name, n) {
   const engine = loaded;
@@ -190,10 +195,14 @@ export async function read(name, n) {
     count++;
   });
   const ms = performance.now() - start;
+  if (count !== n) throw new Error(`${name}: read ${count} entities of ${n}`);
+  // Then one write, the same entity again: a store of any size must take writes too.
+  const written = performance.now();
+  await engine.update(entity(n >> 1));
+  const writeMs = performance.now() - written;
   await new Promise((r) => setTimeout(r, 100)); // the observer's last entries
   observer.disconnect();
-  if (count !== n) throw new Error(`${name}: read ${count} entities of ${n}`);
-  return { ms, tasks: tasks.sort((a, b) => b.ms - a.ms) };
+  return { ms, writeMs, tasks: tasks.sort((a, b) => b.ms - a.ms) };
 }
 
 /** engineMemory reports the engine's own memory after a read ({ wasm, live } bytes), null for an engine that does not tell. */

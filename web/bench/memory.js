@@ -2,9 +2,9 @@
 // Tabletop (a persistent store in IndexedDB), Dexie 4 (IndexedDB, durability "strict")
 // and SQLite on OPFS (opfs-sahpool, in a Worker). For each, one page fills a store with
 // N entities of about 200 bytes in 100 partitions (default 1,000,000) the fastest way the
-// engine offers (memory-engines.js), then a new page of the origin reads it all once:
-// the time from open to the last entity, the main thread's long tasks meanwhile (a
-// PerformanceObserver), and the page's renderer process's memory at the end of the read.
+// engine offers (memory-engines.js), then a new page of the origin reads it all once and
+// writes one entity: the time from open to the last entity, the main thread's long tasks
+// meanwhile (a PerformanceObserver), and the page's renderer process's memory at the end.
 // Then two more tabs read it too, each keeping it open, and the three tabs' renderer
 // processes are summed; SQLite's sahpool VFS serves one tab of an origin at a time, which
 // the second tab's failure to open it shows.
@@ -133,7 +133,7 @@ async function measure(ctx, cdp, url, name, { n, tabletopFill, tabletopCacheByte
       const mem = memoryOf(pid);
       const engine = await inPage(page, "engineMemory"); // after the process is measured: it collects garbage
       const own = engine ? `; engine: wasm memory ${MB(engine.wasm)}, live heap ${MB(engine.live)}` : "";
-      log(`${name}: tab ${k} (renderer ${pid}) read ${n} in ${(out.ms / 1000).toFixed(2)} s, ${out.tasks.length} long tasks${longest(out.tasks)}, VmRSS ${MB(loaded.rss)} loaded, ${MB(mem.rss)} after${own}`);
+      log(`${name}: tab ${k} (renderer ${pid}) read ${n} in ${(out.ms / 1000).toFixed(2)} s, wrote one in ${out.writeMs.toFixed(0)} ms, ${out.tasks.length} long tasks${longest(out.tasks)}, VmRSS ${MB(loaded.rss)} loaded, ${MB(mem.rss)} after${own}`);
       return { ...out, pid, loaded, mem };
     };
     const first = await readOne(1);
