@@ -4,7 +4,7 @@
 // ranges dropped and loaded again. In Node over fake IndexedDB.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fresh } from "./helpers.js";
+import { fresh, taskRuns } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 
 const ROWS = 6000;
@@ -123,18 +123,7 @@ test("what one call loads past cacheBytes is dropped a slice at a time, before m
   t.after(() => store.close());
   const c = new TableClient(store, "things");
   await c.createIndex("n");
-  const runs = []; // evictions per run of calls with no other task between
-  let ran = true;
-  const exec = store._exec.bind(store);
-  store._exec = (op, ...rest) => {
-    if (op === "evictRange") {
-      if (ran) runs.push(0);
-      runs[runs.length - 1]++;
-      ran = false;
-      setTimeout(() => (ran = true), 0);
-    }
-    return exec(op, ...rest);
-  };
+  const runs = taskRuns(store, "evictRange");
   // An index scan needs its whole table loaded at once: about 12 times the budget.
   const found = [];
   for await (const e of c.listEntities({ queryOptions: { filter: "n lt 3" } })) found.push(e.n);

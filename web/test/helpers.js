@@ -42,3 +42,24 @@ export async function alone(t, prefix) {
   assert.equal(store._alone, true);
   return { name, store, c };
 }
+
+/**
+ * taskRuns counts store's engine calls of op, per run of calls with no other task of the
+ * event loop between them (a timer set after each call has not fired yet): it returns the
+ * array of counts, which grows as the calls are made.
+ */
+export function taskRuns(store, op) {
+  const runs = [];
+  let ran = true;
+  const exec = store._exec.bind(store);
+  store._exec = (name, ...rest) => {
+    if (name === op) {
+      if (ran) runs.push(0);
+      runs[runs.length - 1]++;
+      ran = false;
+      setTimeout(() => (ran = true), 0);
+    }
+    return exec(name, ...rest);
+  };
+  return runs;
+}

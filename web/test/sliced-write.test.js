@@ -2,7 +2,7 @@
 // engine a task's worth at a time: other tasks of the page run between them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fresh } from "./helpers.js";
+import { fresh, taskRuns } from "./helpers.js";
 import { openStore, deleteStore, TableClient } from "../tabletop.js";
 
 const WRITES = 1000;
@@ -16,18 +16,7 @@ test("writes queued together run in several tasks of one commit", async (t) => {
   await c.createTable();
   await c.createEntity({ partitionKey: "p", rowKey: "first" }); // the store's first commit, alone
 
-  const runs = []; // engine writes per run of calls with no other task between
-  let ran = true;
-  const exec = store._exec.bind(store);
-  store._exec = (op, ...rest) => {
-    if (op === "write") {
-      if (ran) runs.push(0);
-      runs[runs.length - 1]++;
-      ran = false;
-      setTimeout(() => (ran = true), 0);
-    }
-    return exec(op, ...rest);
-  };
+  const runs = taskRuns(store, "write"); // engine writes per run of calls with no other task between
   let commits = 0;
   const transact = store._storage.transact.bind(store._storage);
   store._storage.transact = (...args) => (commits++, transact(...args));
