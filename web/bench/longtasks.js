@@ -45,7 +45,7 @@ async function observed(page, fn, arg) {
 
 function report(what, out) {
   const top = out.tasks.slice(0, 5).map((d) => `${d.toFixed(0)} ms`).join(", ");
-  console.log(`${what} of ${out.n} entities: ${(out.took / 1000).toFixed(2)} s, ${out.tasks.length} long tasks${top ? `, longest ${top}` : ""}`);
+  console.log(`${what} (${out.n} entities): ${(out.took / 1000).toFixed(2)} s, ${out.tasks.length} long tasks${top ? `, longest ${top}` : ""}`);
 }
 
 /** fill fills the store "longtasks" with --rows entities in one page, and compacts it. */
@@ -89,7 +89,7 @@ async function firstRead(b, site) {
 
 /** indexBuild builds an index on property n of the filled store in a new page, then reads the 1,000 entities of n < 1000 through it. */
 async function indexBuild(b, site) {
-  await inNewPage(b, site, "index build", async (T) => {
+  await inNewPage(b, site, "index build, then a query through it", async (T) => {
     const store = await T.openStore("longtasks");
     const client = new T.TableClient(store, "things");
     await client.createIndex("n");
