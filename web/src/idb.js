@@ -584,10 +584,12 @@ function storage(name, db, lease, durability, release) {
      * tab wrote meanwhile), the transaction is aborted, undoing the rest, and transact rejects with
      * an error whose speculation is true: the replica then holds writes that are not
      * stored, and must be reloaded. It saves a round trip to IndexedDB per write for a tab
-     * that writes alone. A compaction by another tab meanwhile stays: a commit does not
-     * write the head.
+     * that writes alone, or that wrote last among tabs that share the store. A compaction
+     * by another tab meanwhile stays: a commit does not write the head. lone takes the
+     * writer lock (see writeAlone), for a tab that no other tab has answered; without it
+     * the lock is released and a speculative commit reads the lease.
      */
-    async transact(seq, run, speculate = false) {
+    async transact(seq, run, speculate = false, lone = speculate) {
       let from, head, stored;
       const put = (kv, caught, out, write = (rec, key) => kv.put(rec, key)) => {
         from = caught.nextSeq;
@@ -598,8 +600,7 @@ function storage(name, db, lease, durability, release) {
         stored = { kv, sets: out.sets };
       };
       const expected = known;
-      if (speculate) writeAlone(true);
-      else writeAlone(false);
+      writeAlone(lone);
       const holding = alone;
       if (speculate && expected?.nextSeq === seq) {
         stored = undefined;

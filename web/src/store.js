@@ -67,6 +67,16 @@ const open = new Map(); // name → Promise<Store>, for clients constructed from
  */
 const ALONE_MS = 100;
 
+/**
+ * SPECULATE_AFTER is how many commits in a row, with no other tab's between, make a tab
+ * that shares its store with other tabs write as a lone tab does, adding its records with
+ * no read of the log first (idb.js transact's speculate): one round trip instead of two
+ * while it is the only tab writing. If another tab wrote after all, the commit fails
+ * whole, the replica is reloaded and the writes run again (_failed), and the count starts
+ * over; so tabs that take turns writing keep the round trip that reads the log.
+ */
+const SPECULATE_AFTER = 3;
+
 /** GROUP_BYTES bounds the change sets of one IndexedDB commit (one write may exceed it alone). */
 const GROUP_BYTES = 1 << 20;
 
@@ -132,6 +142,7 @@ export class Store {
     this._reopening = null; // a Promise while the replica is reloaded after a failure
     this._compactError = undefined;
     this._alone = false; // no other tab has the store open, as far as this tab knows
+    this._ownStreak = 0; // this tab's commits since another tab's last one (SPECULATE_AFTER)
     this._cacheBytes = CACHE_BYTES; // see CACHE_BYTES
     this._loaded = []; // the key ranges loaded, oldest first: { lo, hi, bytes }
     this._trimLater = null; // the rest of an eviction, run in a later task (_trim)
@@ -432,6 +443,7 @@ export class Store {
    * transaction of a write. It emits the commits it applied.
    */
   _absorb(caught) {
+    if (caught.reload || caught.entries.length > 0) this._ownStreak = 0; // another tab wrote
     if (caught.reload) {
       const { changeSets, logBytes, firstSeq, entries } = caught.reload;
       const old = this._handle;
@@ -493,7 +505,7 @@ export class Store {
     let shrinking = true;
     let touched = false; // the replica changed in the transaction: reload it if that fails
     let loading = []; // slices of the pages the write below needed, not loaded yet: then it runs again
-    const speculate = this._alone;
+    const speculate = this._alone || this._ownStreak >= SPECULATE_AFTER;
     try {
       from = await this._storage.transact(this._seq, (caught, loaded, resumed) => {
         if (loaded) {
@@ -537,13 +549,14 @@ export class Store {
           shrinking &&= w.op === "deleteTable" || (w.op === "write" && w.args[1] === "delete");
         }
         return out;
-      }, speculate);
+      }, speculate, this._alone);
     } catch (error) {
       await this._failed(batch, ran, shrinking && ran.length > 0, touched, error);
       return;
     }
     this._queue.unshift(...batch.slice(ran.length));
     this._seq = from + out.sets.length;
+    if (out.sets.length > 0) this._ownStreak++;
     this._logBytes += bytesOf(out.sets.map((s) => s.cs));
     try {
       this._noteWritten(out.sets);
@@ -608,6 +621,7 @@ export class Store {
     if (error?.speculation) {
       // Another tab wrote after all: run the writes again, on the state it left.
       this._alone = false;
+      this._ownStreak = 0;
       this._queue.unshift(...ran, ...rest);
       return;
     }

@@ -132,7 +132,7 @@ test("a tab writing alone that missed another tab's write runs its writes again 
   await other.close();
   const speculated = [];
   const transact = store._storage.transact;
-  store._storage.transact = (seq, run, speculate) => (speculated.push(speculate), transact(seq, run, speculate));
+  store._storage.transact = (...args) => (speculated.push(args[2]), transact(...args));
   await rejects(c.createEntity({ partitionKey: "p", rowKey: "x", by: "me" }), "EntityAlreadyExists", 409);
   await c.createEntity({ partitionKey: "p", rowKey: "y" });
   assert.deepEqual(speculated.slice(0, 2), [true, false]);
@@ -182,4 +182,33 @@ test("a tab writing alone posts no commit, and a tab it answers reads those from
   assert.equal((await b.getEntity("p", "alone")).rowKey, "alone");
   await c.createEntity({ partitionKey: "p", rowKey: "known" });
   assert.deepEqual(posted, ["here", "commit"]);
+});
+
+test("a tab that shares its store and wrote last writes in one round trip, and again on what it missed", async (t) => {
+  const name = fresh("streak");
+  t.after(() => deleteStore(name));
+  const a = await openStore(name);
+  const b = await openStore(name);
+  t.after(async () => (await a.close().catch(() => {}), await b.close().catch(() => {})));
+  const ca = new TableClient(a, "things");
+  await ca.createTable();
+  await b.sync();
+  assert.equal(a._alone, false, "the tabs heard each other");
+  const calls = []; // [speculate, lone] of each of a's commits
+  const transact = a._storage.transact;
+  a._storage.transact = (...args) => (calls.push([args[2], args[3]]), transact(...args));
+  for (let i = 0; i < 5; i++) await ca.createEntity({ partitionKey: "p", rowKey: `a${i}` });
+  assert.deepEqual(calls.map(([s]) => s), [false, false, true, true, true], "speculates once it wrote 3 in a row");
+  assert.ok(calls.every(([, lone]) => lone === false), "a shared tab takes no writer lock");
+  // b writes while a hears nothing: a's next speculative commit meets b's record.
+  a._channel.onmessage = null;
+  await new TableClient(b, "things").createEntity({ partitionKey: "p", rowKey: "x", by: "b" });
+  calls.length = 0;
+  await rejects(ca.createEntity({ partitionKey: "p", rowKey: "x", by: "a" }), "EntityAlreadyExists", 409);
+  await ca.createEntity({ partitionKey: "p", rowKey: "y" });
+  assert.deepEqual(calls.map(([s]) => s).slice(0, 3), [true, false, false], "ran again without speculating, and starts counting again");
+  assert.equal((await ca.getEntity("p", "x")).by, "b");
+  await b.sync();
+  const all = await collect(new TableClient(b, "things").listEntities());
+  assert.deepEqual(all.map((e) => `${e.rowKey} ${e.by ?? ""}`), ["a0 ", "a1 ", "a2 ", "a3 ", "a4 ", "x b", "y "]);
 });
