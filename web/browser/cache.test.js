@@ -10,6 +10,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "./serve.js";
 import { launch } from "./chromium.js";
+import { fill } from "./fill.js";
 
 const web = join(dirname(fileURLToPath(import.meta.url)), "..");
 const ROWS = 12000;
@@ -43,16 +44,7 @@ test("every tab keeps about cacheBytes loaded through full reads of a larger sto
   const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-cache-")));
   t.after(async () => (await b.close(), site.close()));
   const filler = await open(b, site, {});
-  await filler.evaluate(async (rows) => {
-    const { c, store } = window.app;
-    await c.createTable();
-    const v = "v".repeat(1000);
-    for (let i = 0; i < rows; i += 100) {
-      await c.submitTransaction(Array.from({ length: 100 }, (_, j) => ["create", { partitionKey: `p${(i / 1000) | 0}`, rowKey: String(i + j).padStart(5, "0"), v, n: i + j }]));
-    }
-    await store.compact();
-    await store.close();
-  }, ROWS);
+  await fill(filler, ROWS);
   await filler.close();
 
   const budget = 1 << 20;
