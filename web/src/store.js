@@ -260,14 +260,7 @@ export class Store {
    */
   _trim(resumed = false) {
     if ((!resumed && this._loadedBytes <= this._cacheBytes) || this._pumping || this._reopening || this._closed || this._engine.failed) return;
-    const started = performance.now();
-    while (this._loaded.length > 0 && this._loadedBytes > (this._cacheBytes * 3) / 4) {
-      if (performance.now() - started >= SLICE_MS) {
-        this._trimLater ??= yieldToPage().then(() => ((this._trimLater = null), this._trim(true)));
-        return;
-      }
-      this._evictOldest();
-    }
+    if (this._evictSlice((this._cacheBytes * 3) / 4)) this._trimLater ??= yieldToPage().then(() => ((this._trimLater = null), this._trim(true)));
   }
 
   /**
@@ -278,26 +271,27 @@ export class Store {
    * than the budget at once (an index scan of a large table) still gets all of it.
    */
   async _trimBeforeLoads() {
-    let started = performance.now();
-    while (this._loaded.length > 0 && this._loadedBytes > this._cacheBytes && !this._closed && !this._engine.failed) {
-      if (performance.now() - started >= SLICE_MS) {
-        await yieldToPage();
-        started = performance.now();
-        continue;
-      }
-      try {
-        this._evictOldest();
-      } catch {
-        return; // the engine failed: the next call reloads the replica on a new one
-      }
+    try {
+      while (this._evictSlice(this._cacheBytes)) await yieldToPage();
+    } catch {
+      // the engine failed: the next call reloads the replica on a new one
     }
   }
 
-  /** _evictOldest drops the range loaded longest ago from the engine (core.Store.EvictRange). */
-  _evictOldest() {
-    const { lo, hi, bytes } = this._loaded.shift();
-    this._loadedBytes -= bytes;
-    this._exec("evictRange", [lo, hi]);
+  /**
+   * _evictSlice drops the ranges loaded longest ago from the engine (core.Store.EvictRange)
+   * until what stays loaded is within target bytes, for SLICE_MS at most; it reports
+   * whether more is left to drop.
+   */
+  _evictSlice(target) {
+    const started = performance.now();
+    while (this._loaded.length > 0 && this._loadedBytes > target && !this._closed && !this._engine.failed) {
+      if (performance.now() - started >= SLICE_MS) return true;
+      const { lo, hi, bytes } = this._loaded.shift();
+      this._loadedBytes -= bytes;
+      this._exec("evictRange", [lo, hi]);
+    }
+    return false;
   }
 
   /** _loadRange loads the pages covering the start of a needed range, in turn with what else changes the replica. */
