@@ -60,3 +60,15 @@ func TestREADME_goSnippet(t *testing.T) {
 		t.Fatalf("README's Go snippet\n%s\ndiffers from Example_readme's body\n%s", got, want)
 	}
 }
+
+// TestREADME_short: the README stays a five-minute read, under 300 lines; what is longer
+// belongs in the documents beside the code it describes.
+func TestREADME_short(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readme), "\n"); n >= 300 {
+		t.Fatalf("README.md has %d lines; keep it under 300 and move detail beside the code", n)
+	}
+}
