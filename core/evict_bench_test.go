@@ -45,7 +45,7 @@ func BenchmarkEvictRange(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				if err := s.EvictRange("", core.KeySpaceEnd); err != nil {
+				if _, err := s.EvictRange("", core.KeySpaceEnd, 0); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -48,7 +48,7 @@ func TestStore_EvictRange(t *testing.T) {
 	all, _ := part.Records()
 	t.Run("OK", func(t *testing.T) {
 		lo, hi := host.pages[1].lo, host.pages[3].hi
-		if err := part.EvictRange(lo, hi); err != nil {
+		if _, err := part.EvictRange(lo, hi, 0); err != nil {
 			t.Fatal(err)
 		}
 		if n, _ := part.Records(); n >= all {
@@ -59,8 +59,43 @@ func TestStore_EvictRange(t *testing.T) {
 		}
 		assertSameStores(t, host, full, part)
 	})
+	t.Run("InParts", func(t *testing.T) {
+		// A few records per call: each call drops the start of what is left, and the rest
+		// stays resident, readable without a load, until the calls reach hi.
+		lo, hi := host.pages[0].lo, host.pages[4].hi
+		if err := part.need(lo, hi); err != nil {
+			assertSameStores(t, host, full, part) // loads the ranges OK evicted
+		}
+		calls := 0
+		for from := lo; ; calls++ {
+			rest, err := part.EvictRange(from, hi, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rest == "" {
+				break
+			}
+			if rest <= from {
+				t.Fatalf("EvictRange(%q, …) answered %q, not past where it began", from, rest)
+			}
+			if err := part.need(from, rest); err == nil {
+				t.Fatalf("[%q, %q) is still resident", from, rest)
+			}
+			if err := part.need(rest, hi); err != nil {
+				t.Fatalf("[%q, %q) left resident: %v", rest, hi, err)
+			}
+			from = rest
+		}
+		if calls < 2 {
+			t.Fatalf("%d calls of 3 records dropped the range", calls+1)
+		}
+		if err := part.need(lo, hi); err == nil {
+			t.Fatal("the evicted range is still resident")
+		}
+		assertSameStores(t, host, full, part)
+	})
 	t.Run("Everything", func(t *testing.T) {
-		if err := part.EvictRange("", KeySpaceEnd); err != nil {
+		if _, err := part.EvictRange("", KeySpaceEnd, 0); err != nil {
 			t.Fatal(err)
 		}
 		if n, _ := part.Records(); n != 0 {
@@ -81,7 +116,7 @@ func TestStore_EvictRange(t *testing.T) {
 			}
 			host.log = append(host.log, partLog.log...) // the host logs the replica's commits
 			partLog.log = nil
-			if err := part.EvictRange(stored.EntityPrefix, stored.EntityPrefix+"\xff"); err != nil {
+			if _, err := part.EvictRange(stored.EntityPrefix, stored.EntityPrefix+"\xff", 0); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -89,7 +124,7 @@ func TestStore_EvictRange(t *testing.T) {
 	})
 	t.Run("NotPartial", func(t *testing.T) {
 		before, _ := full.Records()
-		if err := full.EvictRange("", KeySpaceEnd); err != nil {
+		if _, err := full.EvictRange("", KeySpaceEnd, 0); err != nil {
 			t.Fatal(err)
 		}
 		if n, _ := full.Records(); n != before {

@@ -83,12 +83,15 @@ func (s *store) loadRange(args [][]byte) ([]byte, error) {
 
 // evictRange drops the key range [args[0], args[1]) from memory (core.Store.EvictRange):
 // the web module keeps its records in IndexedDB and loads them again when a call needs
-// them. It answers nothing.
+// them. With args[2], a number of records, it drops at most that many and answers the
+// first key it kept, from which the rest of the range is still resident (the caller goes
+// on from there in a later task); it answers nothing once the range is dropped.
 func (s *store) evictRange(args [][]byte) ([]byte, error) {
 	if len(args) < 2 {
 		return nil, ErrRangeInvalid
 	}
-	return nil, s.db.EvictRange(string(args[0]), string(args[1]))
+	rest, err := s.db.EvictRange(string(args[0]), string(args[1]), num(args, 2))
+	return []byte(rest), err
 }
 
 // heapBytes answers the bytes of the engine's live heap after a garbage collection: what

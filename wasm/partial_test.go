@@ -104,6 +104,37 @@ func TestAPI_Partial(t *testing.T) {
 			t.Fatalf("%d parts joined to %d bytes of %d", parts, len(joined), len(whole))
 		}
 	})
+	t.Run("OK/EvictInParts", func(t *testing.T) {
+		// Dropped 4 records a call, each call answering the key it kept first: the entities
+		// before it must be loaded again, those from it on are still readable.
+		s := newSession(t, "partial")
+		var cmds strings.Builder
+		for i := range 10 {
+			key := fmt.Sprintf("k%02d", i)
+			fmt.Fprintf(&cmds, "*3\r\n$3\r\nset\r\n$%d\r\n%s\r\n$1\r\nv\r\n", len(key), key)
+		}
+		s.must("loadRange", "", "\xff", cmds.String())
+		var rests []string
+		for from := "k"; ; {
+			rest := s.must("evictRange", from, "l", "4")
+			if rest == "" {
+				break
+			}
+			rests = append(rests, rest)
+			if _, _, err := s.call("saveRange", from, rest); err == nil {
+				t.Fatalf("[%q, %q) is still resident", from, rest)
+			}
+			s.must("saveRange", rest, "l") // still resident
+			from = rest
+		}
+		if strings.Join(rests, " ") != "k04 k08" {
+			t.Fatalf("evictRange answered %q, want k04 then k08", rests)
+		}
+		_, _, err := s.call("saveRange", "k", "l")
+		if _, _, ok := need(t, err); !ok {
+			t.Fatal("the evicted range is still resident")
+		}
+	})
 	t.Run("ErrNeedRange/WriteLeavesNoRecords", func(t *testing.T) {
 		s := newSession(t, "partial")
 		_, recs, err := s.call("write", "people", "create", `{"PartitionKey":"p","RowKey":"2"}`, "")

@@ -118,6 +118,9 @@ class NeedRange {
   }
 }
 
+/** EVICT_RECORDS is how many records one call of _evictSlice drops: a few milliseconds' worth. */
+const EVICT_RECORDS = 500;
+
 /** copyAnswer reads a binary answer (saveRange's page) out of the engine's memory. */
 const copyAnswer = (u8, dv, pos, len) => u8.slice(pos, pos + len);
 
@@ -281,15 +284,24 @@ export class Store {
   /**
    * _evictSlice drops the ranges loaded longest ago from the engine (core.Store.EvictRange)
    * until what stays loaded is within target bytes, for SLICE_MS at most; it reports
-   * whether more is left to drop.
+   * whether more is left to drop. A range goes EVICT_RECORDS records per call, from its
+   * start: one that writes grew (a table pulled or filled in this tab) may hold far more
+   * records than it was loaded with, and a call that dropped it whole held the page's main
+   * thread for as long as that took. What a range keeps between calls stays loaded, and
+   * its bytes count until the last of it goes.
    */
   _evictSlice(target) {
     const started = performance.now();
     while (this._loaded.length > 0 && this._loadedBytes > target && !this._closed && !this._engine.failed) {
       if (performance.now() - started >= SLICE_MS) return true;
-      const { lo, hi, bytes } = this._loaded.shift();
-      this._loadedBytes -= bytes;
-      this._exec("evictRange", [lo, hi]);
+      const range = this._loaded[0];
+      const rest = this._exec("evictRange", [range.lo, range.hi, String(EVICT_RECORDS)], copyAnswer).json;
+      if (rest.length > 0) {
+        range.lo = rest;
+        continue;
+      }
+      this._loaded.shift();
+      this._loadedBytes -= range.bytes;
     }
     return false;
   }

@@ -135,3 +135,34 @@ test("what one call loads past cacheBytes is dropped a slice at a time, before m
   assert.equal((await c.getEntity("p5", "05999")).n, 5999);
   assert.ok(store._loadedBytes <= budget, `${store._loadedBytes} bytes loaded after a point read`);
 });
+
+test("a range that this tab's writes grew is dropped a few records per call", async (t) => {
+  // The first write loads the range between its two keys, empty; the writes after it fall
+  // inside, so that range ends up holding far more records than it was loaded with (as a
+  // pull's does), and dropping it whole took one call for them all.
+  const name = fresh("cache");
+  t.after(() => deleteStore(name));
+  const budget = 2 << 20;
+  const store = await openStore(name, { cacheBytes: budget });
+  t.after(() => store.close());
+  const calls = [];
+  const exec = store._exec.bind(store);
+  store._exec = (op, args, ...rest) => {
+    const out = exec(op, args, ...rest);
+    if (op === "evictRange") calls.push(out.json.length > 0 ? "part" : "end");
+    return out;
+  };
+  const c = new TableClient(store, "things");
+  await c.createTable();
+  await c.submitTransaction([["create", { partitionKey: "p", rowKey: "00000" }], ["create", { partitionKey: "p", rowKey: "99999" }]]);
+  for (let i = 1; i < 3000; i += 100) {
+    await c.submitTransaction(Array.from({ length: 100 }, (_, j) => ["create", { partitionKey: "p", rowKey: String(i + j).padStart(5, "0"), v: VALUE }]).slice(0, 3000 - i));
+  }
+  for (let i = 0; i < 200 && store._loadedBytes > (budget * 3) / 4; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(store._loadedBytes <= (budget * 3) / 4, `${store._loadedBytes} bytes still loaded`);
+  assert.ok(calls.filter((c) => c === "part").length >= 3, `evictRange calls: ${calls}`);
+  // Every entity is still there, loaded again as the reads need it.
+  let n = 0;
+  for await (const e of c.listEntities({ queryOptions: { filter: "RowKey lt '99999'" } })) assert.equal(e.rowKey, String(n++).padStart(5, "0"));
+  assert.equal(n, 3000);
+});
