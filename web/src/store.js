@@ -345,17 +345,35 @@ export class Store {
    * maps the answer to the changes the commit hook reports.
    */
   _write(op, args, describe) {
+    return this._submit({ op, args, describe });
+  }
+
+  /**
+   * _writeChain runs writes of op, one per element of argsList, in order, each only if the
+   * one before it succeeded (else it fails with that one's error), and returns their
+   * promises: the parts of one change too large for one call of the engine, such as a
+   * pulled page (sync-parts.js). The parts may commit in more than one transaction.
+   */
+  _writeChain(op, argsList, describe) {
+    let before;
+    return argsList.map((args) => this._submit((before = { op, args, describe, after: before })));
+  }
+
+  /** _submit runs the write w ({ op, args, describe, after? }): see _write and _writeChain. */
+  _submit(w) {
     if (this.inMemory || this._closed) {
       try {
-        const { json, records } = this._exec(op, args);
-        this._emit({ changes: describe(json), records, local: true });
+        if (w.after?.error) throw w.after.error;
+        const { json, records } = this._exec(w.op, w.args);
+        this._emit({ changes: w.describe(json), records, local: true });
         return Promise.resolve(json);
       } catch (e) {
+        w.error = e;
         return Promise.reject(e);
       }
     }
     const write = new Promise((resolve, reject) => {
-      this._queue.push({ op, args, describe, resolve, reject });
+      this._queue.push(Object.assign(w, { resolve, reject }));
       this._pump();
     });
     this._pending++;
@@ -536,6 +554,7 @@ export class Store {
           if (i > first && performance.now() - started >= SLICE_MS) return { yield: true }; // the rest in a later task (idb.js runLoading)
           w.commit = w.error = undefined; // a write tried again after a failure
           try {
+            if (w.after?.error) throw w.after.error; // the part before it failed (_writeChain)
             const { json, records } = this._exec(w.op, w.args);
             w.json = json;
             w.commit = { changes: w.describe(json), records, local: true };

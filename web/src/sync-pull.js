@@ -1,10 +1,12 @@
 // The pull of a TableSync (see sync.js): Tabletop's change feed when the endpoint has
 // it, else Query Entities filtered on Timestamp plus a key reconciliation, as
-// worker/rest/README.md, "Sync protocol", describes. Each page is applied with its checkpoint in one
-// local transaction (the engine's syncPull), so a pull resumes from the last page applied.
+// worker/rest/README.md, "Sync protocol", describes. Each page is applied with its
+// checkpoint (the engine's syncPull, in parts: see apply), so a pull resumes from the last
+// page applied.
 // What the pull deletes locally, and when it stops instead, is in sync-lost.js.
 
 import { remoteError } from "./sync-rest.js";
+import { pageParts } from "./sync-parts.js";
 import { ADOPTING, checkFeed, feedAnswer, lostAnswer, lostError, continuationOf } from "./sync-lost.js";
 
 const PAGE = 1000; // entities per pull request, unless options.pageSize says otherwise
@@ -166,15 +168,21 @@ async function deleteUnlisted(sync, store, held, listed, checkpoint, adopting = 
 }
 
 /**
- * apply applies a pulled page (and its checkpoint) in one local transaction and
- * resolves, once it is durable, with the engine's summary.
+ * apply applies a pulled page (and its checkpoint) and resolves, once it is durable, with
+ * the engine's summary. A page of more than PART_ITEMS entities and deletions goes in
+ * parts (sync-parts.js), each applied only if the one before was, the checkpoint with the
+ * last: usually all in one local transaction, and where they take more than one, a part
+ * applied again after an interruption changes nothing (an entity already at its remote
+ * ETag is skipped, a deleted one is gone).
  */
 async function apply(sync, store, body, mode, checkpoint, onlySynced = "") {
   const table = sync.client.tableName;
-  const json = await store._write("syncPull", [table, body, mode, checkpoint, onlySynced], (j) =>
-    JSON.parse(j).changed.map(([partitionKey, rowKey, deleted]) => ({ table, kind: deleted ? "delete" : "upsertReplace", partitionKey, rowKey, remote: true })),
-  );
-  return JSON.parse(json);
+  const parts = pageParts(body);
+  const last = parts.length - 1;
+  const argsOf = (part, i) => (i === last ? [table, part, mode, checkpoint, onlySynced] : [table, part, "", "", onlySynced]);
+  const describe = (j) => JSON.parse(j).changed.map(([partitionKey, rowKey, deleted]) => ({ table, kind: deleted ? "delete" : "upsertReplace", partitionKey, rowKey, remote: true }));
+  const answers = (await Promise.all(store._writeChain("syncPull", parts.map(argsOf), describe))).map((j) => JSON.parse(j));
+  return { ...answers[last], changed: answers.flatMap((a) => a.changed), entities: answers.reduce((n, a) => n + a.entities, 0) };
 }
 
 export function keyOf(pk, rk) {

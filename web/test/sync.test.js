@@ -49,6 +49,37 @@ test("TableSync.sync", async (t) => {
     assert.equal(again.pulled, 0);
   });
 
+  await t.test("OK/PageInParts", async (t) => {
+    // A page of 450 changes (entities and deletions) is applied in parts of at most 200,
+    // its checkpoint with the last: everything arrives once, and nothing is pulled again.
+    const [a, b, c] = await replicas(t, 3);
+    for (let i = 0; i < 500; i += 100) {
+      await a.client.submitTransaction(Array.from({ length: 100 }, (_, j) => ["create", { partitionKey: "p", rowKey: String(i + j).padStart(3, "0"), v: i + j }]));
+    }
+    await a.sync.sync();
+    await b.sync.sync();
+    for (let i = 0; i < 50; i++) await a.client.deleteEntity("p", String(i).padStart(3, "0"));
+    await a.client.updateEntity({ partitionKey: "p", rowKey: "499", v: -1 });
+    await a.sync.sync();
+    // b pulls the 51 changes; c, which never synced, the 450 entities.
+    const calls = [];
+    const exec = b.store._exec.bind(b.store);
+    b.store._exec = (op, ...rest) => (op === "syncPull" && calls.push(op), exec(op, ...rest));
+    const r = await b.sync.sync();
+    assert.equal(r.pulled, 51);
+    assert.equal(calls.length, 1); // 51 changes: one part
+    const cexec = c.store._exec.bind(c.store);
+    const cCalls = [];
+    c.store._exec = (op, ...rest) => (op === "syncPull" && cCalls.push(op), cexec(op, ...rest));
+    assert.equal((await c.sync.sync()).pulled, 450);
+    assert.ok(cCalls.length >= 3, `${cCalls.length} calls of syncPull`);
+    const want = await contents(a.client);
+    assert.equal(Object.keys(want).length, 450);
+    assert.deepEqual(await contents(b.client), want);
+    assert.deepEqual(await contents(c.client), want);
+    assert.equal((await c.sync.sync()).pulled, 0);
+  });
+
   await t.test("Conflict/ServerWins", async (t) => {
     const [a, b] = await replicas(t, 2);
     await a.client.createEntity({ partitionKey: "p", rowKey: "x", v: "base" });
