@@ -212,3 +212,60 @@ test("a tab writing alone commits reading no lease under the writer lock, and a 
   });
   assert.deepEqual(rows, ["0", "1", "2", "3", "4", "5", "kept"]);
 });
+
+test("a tab that writes on while another has the store open commits reading no lease, and lets the lock go", async (t) => {
+  const server = await serve(web);
+  const b = await launch(await mkdtemp(join(tmpdir(), "tabletop-tabs-")));
+  t.after(async () => (await b.close(), server.close()));
+  const open = async () => {
+    const page = await b.ctx.newPage();
+    await page.goto(`${server.url}browser/blank.html`);
+    await page.evaluate(async () => {
+      const T = await import("/tabletop.js");
+      globalThis.store = await T.openStore("streak");
+      globalThis.c = new T.TableClient(globalThis.store, "Shared");
+      globalThis.writerHeld = async () => (await navigator.locks.query()).held.some((l) => l.name === "tabletop:streak:writer");
+    });
+    return page;
+  };
+  const [one, two] = [await open(), await open()];
+  await one.evaluate(() => globalThis.c.createTable());
+  await two.evaluate(() => globalThis.store.sync());
+  const run = (rows) =>
+    one.evaluate(async (rows) => {
+      const get = IDBObjectStore.prototype.get;
+      let n = 0;
+      IDBObjectStore.prototype.get = function (key) {
+        if (key === "lease") n++;
+        return get.call(this, key);
+      };
+      for (const r of rows) await globalThis.c.createEntity({ partitionKey: "p", rowKey: r });
+      IDBObjectStore.prototype.get = get;
+      return { n, alone: globalThis.store._alone, held: await globalThis.writerHeld() };
+    }, rows);
+  const first = await run(Array.from({ length: 20 }, (_, i) => `a${String(i).padStart(2, "0")}`));
+  // Three commits read the lease before the tab speculates, and one under the lock it takes then.
+  assert.equal(first.alone, false);
+  assert.equal(first.held, true);
+  assert.ok(first.n <= 5, `${first.n} of 20 commits read the lease`);
+
+  // Its writes pause: it lets the lock go.
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(await one.evaluate(() => globalThis.writerHeld()), false);
+
+  // It writes on and holds the lock again; a compaction asked for in the other tab gets it.
+  assert.equal((await run(["b0", "b1", "b2", "b3", "b4", "b5"])).held, true);
+  const compacted = await two.evaluate(() =>
+    Promise.race([globalThis.store.compact().then(() => "compacted"), new Promise((r) => setTimeout(() => r("still waiting"), 5000))]),
+  );
+  assert.equal(compacted, "compacted");
+  await two.evaluate(() => globalThis.c.createEntity({ partitionKey: "p", rowKey: "c0" }));
+  await run(["d0", "d1", "d2", "d3", "d4"]);
+  const rows = await Promise.all([one, two].map((p) => p.evaluate(async () => {
+    await globalThis.store.sync();
+    const rows = [];
+    for await (const e of globalThis.c.listEntities()) rows.push(e.rowKey);
+    return rows.length;
+  })));
+  assert.deepEqual(rows, [32, 32]);
+});

@@ -72,7 +72,8 @@
 // taken over cannot write one more change set, even where Web Locks are missing.
 //
 // The writer lock. Where there are Web Locks, a tab that writes alone also holds the
-// exclusive Web Lock "tabletop:{name}:writer" for as long as it does (writeAlone), and
+// exclusive Web Lock "tabletop:{name}:writer" for as long as it does (writeAlone), as
+// does a tab that shares the store while it speculates (store.js), and
 // once one of its commits has checked the lease in a transaction begun under that lock,
 // its commits read no lease: a commit is then the add alone, committed at once. That is
 // safe because nothing the lease tells can happen while it holds the lock: a compaction
@@ -83,8 +84,9 @@
 // ConstraintError. A transaction begun before the lock was released is ordered before
 // every transaction begun after it was taken by another tab (IndexedDB runs read-write
 // transactions over one object store in the order they were begun). A tab that hears
-// another releases the lock and checks the lease again; where there are no Web Locks,
-// every commit checks it. Version 4 of the database changes no record, only keeps out the
+// another releases the lock and checks the lease again, and so does a tab that shares the
+// store once its writes pause or another tab asks for the lock; where there are no Web
+// Locks, every commit checks it. Version 4 of the database changes no record, only keeps out the
 // code of version 3, which compacts without the lock.
 
 import { RestError, dataCorrupted } from "./errors.js";
@@ -586,7 +588,7 @@ function storage(name, db, lease, durability, release) {
      * stored, and must be reloaded. It saves a round trip to IndexedDB per write for a tab
      * that writes alone, or that wrote last among tabs that share the store. A compaction
      * by another tab meanwhile stays: a commit does not write the head. lone takes the
-     * writer lock (see writeAlone), for a tab that no other tab has answered; without it
+     * writer lock (see writeAlone), for a tab that writes alone or speculates; without it
      * the lock is released and a speculative commit reads the lease.
      */
     async transact(seq, run, speculate = false, lone = speculate) {

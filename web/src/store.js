@@ -77,6 +77,16 @@ const ALONE_MS = 100;
  */
 const SPECULATE_AFTER = 3;
 
+/**
+ * WRITER_LINGER_MS is how long a tab that shares its store keeps the writer lock (idb.js)
+ * after its last commit. A tab that speculates (above) takes the lock as a tab writing
+ * alone does, so that once a commit has checked the lease under it, its commits read no
+ * lease: one request to IndexedDB each, with other tabs open too. It lets the lock go
+ * when it hears another tab (any message), when another tab asks for it ("writer", before
+ * a compaction asked for), and this long after its writes stop.
+ */
+const WRITER_LINGER_MS = 100;
+
 /** GROUP_BYTES bounds the change sets of one IndexedDB commit (one write may exceed it alone). */
 const GROUP_BYTES = 1 << 20;
 
@@ -390,6 +400,7 @@ export class Store {
     this._heard = true;
     this._alone = false;
     if (msg.type === "hello") return this._post({ type: "here" });
+    if (msg.type === "writer") return void (this._ownStreak = 0); // another tab waits for the writer lock: let go of it (above)
     // "here": a tab that wrote alone until it heard this one posted none of those commits
     // (see _commit): the log has them. Any other answer costs one read of the log's end.
     if (!this._pumping && this._inbox.length === 0 && msg.type === "commit" && msg.from <= this._seq) {
@@ -408,9 +419,16 @@ export class Store {
     this._pumping ??= this._run().finally(() => {
       this._pumping = null;
       if (!this._closed && (this._inbox.length > 0 || this._queue.length > 0)) this._pump(); // arrived as the loop ended
-      else this._trim();
+      else this._trim(), this._linger();
     });
     return this._pumping;
+  }
+
+  /** _linger lets the writer lock go WRITER_LINGER_MS from now, unless a commit comes first or this tab is alone. */
+  _linger() {
+    clearTimeout(this._lingering);
+    if (this._alone) return;
+    this._lingering = setTimeout(() => this._alone || this._storage?.writeAlone(false), WRITER_LINGER_MS);
   }
 
   async _run() {
@@ -530,6 +548,7 @@ export class Store {
     let touched = false; // the replica changed in the transaction: reload it if that fails
     let loading = []; // slices of the pages the write below needed, not loaded yet: then it runs again
     const speculate = this._alone || this._ownStreak >= SPECULATE_AFTER;
+    clearTimeout(this._lingering);
     try {
       from = await this._storage.transact(this._seq, (caught, loaded, resumed) => {
         if (loaded) {
@@ -574,7 +593,7 @@ export class Store {
           shrinking &&= w.op === "deleteTable" || (w.op === "write" && w.args[1] === "delete");
         }
         return out;
-      }, speculate, this._alone);
+      }, speculate, speculate);
     } catch (error) {
       await this._failed(batch, ran, shrinking && ran.length > 0, touched, error);
       return;
@@ -620,6 +639,7 @@ export class Store {
       }
     };
     for (let tries = 0; ; tries++) {
+      if (must && !this._alone) this._post({ type: "writer" }); // a tab that holds the lock lets it go
       if (await this._storage.compact(this._seq, save, must)) break;
       if (!must || tries >= 10) return;
       this._absorb(await this._storage.catchUp(this._seq));
@@ -744,6 +764,7 @@ export class Store {
     for (const [key, entry] of open) if (entry.store === this) open.delete(key);
     while (this._pumping) await this._pumping; // the writes already issued are committed
     this._closed = true;
+    clearTimeout(this._lingering);
     this._channel?.close();
     if (this._reopening) await this._reopening.catch(() => {});
     closeEngineStore(this._engine, this._handle); // a failed engine has nothing to close

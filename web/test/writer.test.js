@@ -88,6 +88,34 @@ test("another tab compacts only once the lone writer released the writer lock", 
   assert.deepEqual(rows.map((e) => e.rowKey), ["0", "1", "2", "3"]);
 });
 
+test("a tab that writes on beside another takes the writer lock, and lets it go when asked or idle", async (t) => {
+  const { name, store, c } = await alone(t, "writer");
+  const other = await openStore(name);
+  t.after(() => other.close().catch(() => {}));
+  await other.sync();
+  await new Promise((r) => setTimeout(r, 20)); // the greeting heard: it no longer writes alone
+  assert.equal(store._alone, false);
+  assert.equal(writerHeld(name), false);
+  const reads = await leaseReads(async () => {
+    for (let i = 0; i < 10; i++) await c.createEntity({ partitionKey: "p", rowKey: String(i) });
+  });
+  assert.equal(writerHeld(name), true, "it speculates, holding the lock");
+  assert.ok(reads <= 5, `${reads} of 10 commits read the lease`);
+  assert.equal(await leaseReads(() => c.createEntity({ partitionKey: "p", rowKey: "10" })), 0);
+  // A compaction asked for in the other tab asks for the lock, and gets it while it writes on.
+  let compacted = false, n = 0;
+  const compaction = other.compact().then(() => (compacted = true));
+  while (!compacted && n < 300) await c.createEntity({ partitionKey: "q", rowKey: String(n++) });
+  await compaction;
+  assert.ok(n < 300, "the compaction waited for the writes to stop");
+  await c.createEntity({ partitionKey: "p", rowKey: "11" });
+  await new Promise((r) => setTimeout(r, 250)); // its writes pause past WRITER_LINGER_MS
+  assert.equal(writerHeld(name), false, "an idle tab that shares the store keeps the lock");
+  await other.sync();
+  const rows = await collect(new TableClient(other, "things").listEntities());
+  assert.equal(rows.length, 12 + n);
+});
+
 test("a tab writing alone without the lease loads the pages a write needs", async (t) => {
   const { name, store, c } = await alone(t, "writer");
   const blob = "x".repeat(2000);
