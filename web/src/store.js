@@ -87,6 +87,16 @@ const SPECULATE_AFTER = 3;
  */
 const WRITER_LINGER_MS = 100;
 
+/**
+ * DEFER_MS is how long a tab with no commit listener keeps other tabs' commits before it
+ * applies them, in one call of the engine for all it received meanwhile (DEFER_MOST at
+ * most): a tab left open beside a writer then costs the writer's cores one call per
+ * DEFER_MS, not one per commit. Anything that reads or writes the replica applies them
+ * first (_exec, _run), so a read sees every commit whose message has arrived, as before.
+ */
+const DEFER_MS = 20;
+const DEFER_MOST = 256;
+
 /** GROUP_BYTES bounds the change sets of one IndexedDB commit (one write may exceed it alone). */
 const GROUP_BYTES = 1 << 20;
 
@@ -149,6 +159,7 @@ export class Store {
     this._listeners = new Set();
     this._queue = []; // writes waiting for their transaction, in order
     this._inbox = []; // other tabs' messages waiting for the replica to be free
+    this._deferred = []; // other tabs' commit messages kept to apply together (DEFER_MS)
     this._pumping = null; // a Promise while commits, catch-ups or reloads are under way
     this._pending = 0; // writes issued and not settled yet
     this._settled = Promise.resolve(); // settles once the last write issued has
@@ -189,6 +200,7 @@ export class Store {
    * NeedRange; see Engine.call for decode.
    */
   _exec(op, args, decode) {
+    if (this._deferred.length > 0 && op !== "apply") this._applyDeferred();
     try {
       return this._engine.call([op, this._handle, ...args], decode);
     } catch (e) {
@@ -403,12 +415,39 @@ export class Store {
     if (msg.type === "writer") return void (this._ownStreak = 0); // another tab waits for the writer lock: let go of it (above)
     // "here": a tab that wrote alone until it heard this one posted none of those commits
     // (see _commit): the log has them. Any other answer costs one read of the log's end.
-    if (!this._pumping && this._inbox.length === 0 && msg.type === "commit" && msg.from <= this._seq) {
-      this._applyRemote(msg);
-      return;
+    if (!this._pumping && this._inbox.length === 0 && msg.type === "commit") {
+      const last = this._deferred.at(-1);
+      const next = last ? msg.from === last.from + last.entries.length : msg.from <= this._seq;
+      if (next && this._listeners.size === 0) return this._defer(msg);
+      this._applyDeferred();
+      if (msg.from <= this._seq) return this._applyRemote(msg);
     }
+    this._applyDeferred();
     this._inbox.push(msg);
     this._pump();
+  }
+
+  /** _defer keeps another tab's commit message, the next after those kept, for _applyDeferred (DEFER_MS). */
+  _defer(msg) {
+    this._deferred.push(msg);
+    if (this._deferred.length >= DEFER_MOST) return this._applyDeferred();
+    this._deferring ??= setTimeout(() => {
+      try {
+        this._applyDeferred();
+      } catch {
+        // A failed engine: the next call reloads the replica from IndexedDB, which has them.
+      }
+    }, DEFER_MS);
+  }
+
+  /** _applyDeferred applies the commit messages _defer kept, in one call of the engine. */
+  _applyDeferred() {
+    clearTimeout(this._deferring);
+    this._deferring = undefined;
+    if (this._deferred.length === 0 || this._closed) return;
+    const kept = this._deferred;
+    this._deferred = [];
+    this._applyRemote({ from: kept[0].from, entries: kept.flatMap((m) => m.entries) });
   }
 
   /**
@@ -432,6 +471,7 @@ export class Store {
   }
 
   async _run() {
+    this._applyDeferred();
     if (this._storage && !this._reopening) await this._trimBeforeLoads();
     while (!this._closed && (this._inbox.length > 0 || this._queue.length > 0)) {
       if (this._inbox.length > 0) await this._process(this._inbox.shift());
@@ -719,6 +759,7 @@ export class Store {
 
   /** _subscribe adds a commit listener (see the top of this file); it returns the unsubscribe function. */
   _subscribe(fn) {
+    this._applyDeferred(); // commits that arrived before it are not its to hear
     this._listeners.add(fn);
     return () => this._listeners.delete(fn);
   }
@@ -765,6 +806,7 @@ export class Store {
     while (this._pumping) await this._pumping; // the writes already issued are committed
     this._closed = true;
     clearTimeout(this._lingering);
+    clearTimeout(this._deferring);
     this._channel?.close();
     if (this._reopening) await this._reopening.catch(() => {});
     closeEngineStore(this._engine, this._handle); // a failed engine has nothing to close

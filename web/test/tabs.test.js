@@ -33,6 +33,26 @@ test("a write in one tab is read in the other once its broadcast arrives", async
   assert.equal((await a.getEntity("p", "1")).v, 2);
 });
 
+test("a tab with no listener applies other tabs' commits together, and reads them all", async (t) => {
+  const { stores: [, sb], clients: [a, b] } = await tabs(t);
+  const applies = [];
+  const exec = sb._exec.bind(sb);
+  sb._exec = (op, args, decode) => (op === "apply" && applies.push(args.length), exec(op, args, decode));
+  for (let i = 0; i < 10; i++) await a.createEntity({ partitionKey: "p", rowKey: String(i) }); // 10 commits
+  await new Promise((r) => setTimeout(r, 1));
+  const rows = await collect(b.listEntities());
+  assert.equal(rows.length, 10, "a read applies what arrived first");
+  assert.ok(applies.length < 10 && applies.reduce((n, k) => n + k, 0) === 10, `apply calls of ${JSON.stringify(applies)} change sets`);
+
+  // With a listener it applies each commit as it arrives, to tell it.
+  const heard = [];
+  sb._subscribe((c) => heard.push(c.changes.length));
+  applies.length = 0;
+  await a.createEntity({ partitionKey: "p", rowKey: "x" });
+  await delivered();
+  assert.deepEqual([applies.length, heard.length], [1, 1]);
+});
+
 test("a write catches up on the other tab's commits first, even before their broadcast", async (t) => {
   const { stores: [sa, sb], clients: [a, b] } = await tabs(t);
   sb._channel.onmessage = null; // b receives nothing: it must read a's commits from the log
