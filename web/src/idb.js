@@ -667,6 +667,7 @@ function storage(name, db, lease, durability, release) {
             let sets;
             kv.getAll(logRange(head.firstSeq, seq)).onsuccess = (ev) => (sets = ev.target.result);
             meta.get(DIRECTORY).onsuccess = (ev) => {
+              if (sets.length !== seq - head.firstSeq) return findLogDamage(kv, head, abort); // a record gone since the open
               dir.add(ev.target.result ?? []);
               const keys = dir.keys.slice();
               const touched = new Set();

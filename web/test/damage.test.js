@@ -187,3 +187,14 @@ test("a head that does not parse stops the open, named", async (t) => {
   await raw(name, ({ kv }) => kv.put(new TextEncoder().encode("1 0 x"), "head"));
   await refused(name, "head", /"1 0 x" is not a head record/);
 });
+
+test("a log record gone from the middle while the store is open stops a compaction, named", async (t) => {
+  const name = await filled(t, false);
+  const store = await openStore(name);
+  t.after(() => store.close().catch(() => {}));
+  const key = (await logKeys(name)).at(-3);
+  await raw(name, ({ kv }) => kv.delete(key));
+  const before = await contents(name);
+  await assert.rejects(store.compact(), (e) => e.code === "DataCorrupted" && e.key === key && /missing, though the log runs from/.test(e.problem));
+  assert.deepEqual(await contents(name), before, "the compaction wrote to the damaged store");
+});
