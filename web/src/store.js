@@ -415,14 +415,12 @@ export class Store {
     if (msg.type === "writer") return void (this._ownStreak = 0); // another tab waits for the writer lock: let go of it (above)
     // "here": a tab that wrote alone until it heard this one posted none of those commits
     // (see _commit): the log has them. Any other answer costs one read of the log's end.
-    if (!this._pumping && this._inbox.length === 0 && msg.type === "commit") {
-      const last = this._deferred.at(-1);
-      const next = last ? msg.from === last.from + last.entries.length : msg.from <= this._seq;
-      if (next && this._listeners.size === 0) return this._defer(msg);
-      this._applyDeferred();
-      if (msg.from <= this._seq) return this._applyRemote(msg);
-    }
+    const free = !this._pumping && this._inbox.length === 0 && msg.type === "commit";
+    const last = this._deferred.at(-1);
+    const next = last ? msg.from === last.from + last.entries.length : msg.from <= this._seq;
+    if (free && next && this._listeners.size === 0) return this._defer(msg);
     this._applyDeferred();
+    if (free && msg.from <= this._seq) return this._applyRemote(msg);
     this._inbox.push(msg);
     this._pump();
   }
