@@ -77,6 +77,11 @@ async function listen(sync, socket, signal) {
   }
 }
 
+/** pullBegins tells sync's subscriber socket, if any, that a pull begins (FeedSocket.pullBegins). */
+export function pullBegins(sync) {
+  sync._socket?.pullBegins();
+}
+
 /** unlisten closes sync's subscriber socket, if any (stop). */
 export function unlisten(sync) {
   sync._socket?.close();

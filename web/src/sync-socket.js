@@ -6,7 +6,10 @@
 /** PING_MS is how often an open socket sends a keep-alive ping (the edge answers it without waking the table's object). */
 const PING_MS = 30_000;
 
-/** FeedSocket is one subscriber socket: whether it was woken since last asked, whether it ended. */
+/**
+ * FeedSocket is one subscriber socket: whether it was woken since the sync's last pull
+ * began (a wake before it is a change that pull reads), whether it ended.
+ */
 export class FeedSocket {
   /** @param WebSocket the WebSocket constructor; url the socket's URL (ticket included) */
   constructor(WebSocket, url) {
@@ -31,15 +34,16 @@ export class FeedSocket {
 
   /**
    * next resolves with "changed" once the socket is woken (at once if it was since the
-   * last call) or closes after it opened (the caller pulls, then subscribes again), with
-   * "stopped" when signal aborts (the socket stays open); it rejects when the socket
-   * ended without opening.
+   * last pull began) or closes after it opened (the caller pulls, then subscribes again),
+   * with "stopped" when signal aborts (the socket stays open); it rejects when the socket
+   * ended without opening. A wake stays until the next pull begins (pullBegins): a watch
+   * aborted after it resolved leaves it for the watch after.
    */
   next(signal) {
     return new Promise((resolve, reject) => {
       const check = () => {
         if (signal.aborted) return done(() => resolve("stopped"));
-        if (this.woken) return done(() => ((this.woken = false), resolve("changed")));
+        if (this.woken) return done(() => resolve("changed"));
         if (!this.ended) return;
         if (this.opened) return done(() => resolve("changed"));
         done(() => reject(Object.assign(new Error("tabletop sync: the change feed's socket did not open"), { code: "NetworkError", statusCode: 0, socket: true })));
@@ -53,6 +57,11 @@ export class FeedSocket {
       signal.addEventListener("abort", check);
       check();
     });
+  }
+
+  /** pullBegins tells the socket that a pull begins: it reads every change a wake so far told of. */
+  pullBegins() {
+    this.woken = false;
   }
 
   /** close ends the socket. */

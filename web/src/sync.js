@@ -44,7 +44,7 @@ import { MAX_BATCH } from "./sync-batch.js";
 import { entityPath } from "./sync-rest.js";
 import { pull, rangeFilter } from "./sync-pull.js";
 import { REMOTE_LOST, checkFeed, checkNotEmpty, keepLost, lostAnswer, recover, storedLost } from "./sync-lost.js";
-import { watch, unlisten } from "./sync-live.js";
+import { watch, unlisten, pullBegins } from "./sync-live.js";
 
 const PUSH_PAGE = 200; // outbox keys read at a time
 const PUSH_CONCURRENCY = 8; // push requests in flight
@@ -299,6 +299,7 @@ export class TableSync extends SyncEmitter {
   // ---- pull (sync-pull.js) ----
 
   _pull(store, totals) {
+    pullBegins(this); // a wake of the socket before now is a change this pull reads
     return pull(this, store, totals);
   }
 
@@ -331,11 +332,19 @@ export class TableSync extends SyncEmitter {
       this._backoff = Math.min((this._backoff || 500) * 2, 60_000);
       tick(this._backoff * (0.75 + Math.random() / 2));
     };
-    const run = () =>
-      this.sync().then(
+    // A run during a run shares it (sync) and the run under way goes once more: one watch
+    // follows it, not one for each caller. Two would abort each other, and the one
+    // aborted may have been the one to see the socket's wake.
+    let watched;
+    const run = () => {
+      const running = this.sync();
+      if (running === watched) return;
+      watched = running;
+      running.then(
         () => ((this._backoff = 0), next()),
         (e) => (e.remoteLost ? tick(interval) : backoff()), // remote lost: stopped until the application decides
       );
+    };
     this._kick = () => tick(debounce);
     Promise.resolve(this.client._store()).then((store) => {
       if (this._timer === undefined) return;
