@@ -121,10 +121,10 @@ test("a sync pull past the budget never holds the page for long", { timeout: 180
       const { c, store, longest } = window.app;
       const T = await import("/tabletop.js");
       const credential = new T.AzureNamedKeyCredential("devstoreaccount1", key);
-      // A page's first pull runs the engine's code before V8 has optimized it, and grows
-      // the engine's heap for the first time (a collection, fresh memory): one call of 70
-      // to 110 ms here, once a page. A pull of 3,000 entities into another table takes
-      // that first, so that what is timed is how a pull is sliced.
+      // A page's first pull runs the engine's code before V8 has compiled and optimized
+      // it, and grows the engine's heap for the first time (its first collection): parts
+      // of 60 to 150 ms here, once a page. A pull of 3,000 entities into another table
+      // takes that first, so that what is timed is how a pull is sliced.
       await new T.TableSync(new T.TableClient(store, "warm"), { url, table: "warm", credential }).sync();
       const sync = new T.TableSync(c, { url, table: "pulled", credential });
       const out = await longest(async () => {

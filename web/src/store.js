@@ -55,7 +55,6 @@ import { fromEngine } from "./errors.js";
 import { damageIn } from "./idb-format.js";
 import { openIDBStorage, deleteIDBStorage, Carry } from "./idb.js";
 import { openPartial, fromHex, eachCommand, compareBytes, yieldToPage, SLICE_MS } from "./load.js";
-import { Pace, argBytes } from "./pace.js";
 
 const open = new Map(); // name → Promise<Store>, for clients constructed from a name
 
@@ -172,7 +171,6 @@ export class Store {
     this._loaded = []; // the key ranges loaded, oldest first: { lo, hi, bytes }
     this._trimLater = null; // the rest of an eviction, run in a later task (_trim)
     this._loadedBytes = 0;
-    this._paces = new Map(); // op → Pace of the writes of op (pace.js)
     if (storage && typeof BroadcastChannel === "function") {
       this._channel = new BroadcastChannel(`tabletop:${name}`);
       this._channel.onmessage = (ev) => this._receive(ev.data);
@@ -209,20 +207,6 @@ export class Store {
       if (e?.need) throw new NeedRange(e.need);
       throw fromEngine(e);
     }
-  }
-
-  /** _execWrite runs the write w ({ op, args }) in the engine now (_exec), noting the engine's pace at w.op. */
-  _execWrite(w) {
-    const started = performance.now();
-    const out = this._exec(w.op, w.args);
-    if (!this._paces.has(w.op)) this._paces.set(w.op, new Pace());
-    this._paces.get(w.op).note(argBytes(w.args), performance.now() - started);
-    return out;
-  }
-
-  /** _pace is the engine's milliseconds per byte of op's arguments in this tab's last writes of op, or undefined. */
-  _pace(op) {
-    return this._paces.get(op)?.msPerByte;
   }
 
   /**
@@ -402,7 +386,7 @@ export class Store {
     if (this.inMemory || this._closed) {
       try {
         if (w.after?.error) throw w.after.error;
-        const { json, records } = this._execWrite(w);
+        const { json, records } = this._exec(w.op, w.args);
         this._emit({ changes: w.describe(json), records, local: true });
         return Promise.resolve(json);
       } catch (e) {
@@ -628,7 +612,7 @@ export class Store {
           w.commit = w.error = undefined; // a write tried again after a failure
           try {
             if (w.after?.error) throw w.after.error; // the part before it failed (_writeChain)
-            const { json, records } = this._execWrite(w);
+            const { json, records } = this._exec(w.op, w.args);
             w.json = json;
             w.commit = { changes: w.describe(json), records, local: true };
             let first = true;

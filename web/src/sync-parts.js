@@ -1,37 +1,23 @@
 // A pulled page cut into parts, so that applying it never holds the page's main thread
 // for long: the engine applies a page of 1,000 entities in one call, which took 70 to 120
-// ms in Chromium, and several times that before V8 has optimized the engine's code. Each
-// part is a page body of its own, cut from the page's text (never parsed and written
-// again, so every value stays exactly as the server wrote it), and sized from the
-// engine's pace at pulls in this tab (pace.js), so that it takes about PART_MS.
+// ms in Chromium. Each part is a page body of its own, cut from the page's text (never
+// parsed and written again, so every value stays exactly as the server wrote it).
 
-/** PART_MS is the engine time a part aims at: a task of the page's (SLICE_MS, load.js) applies one or two. */
-export const PART_MS = 8;
-
-/** MIN_PART_BYTES and MAX_PART_BYTES bound a part's size; a tab's first part is MIN_PART_BYTES. */
-export const MIN_PART_BYTES = 8 << 10;
-const MAX_PART_BYTES = 512 << 10;
-
-/** partBytes is the size of a part that the engine applies in about PART_MS at msPerByte (undefined: not known yet). */
-export function partBytes(msPerByte) {
-  if (!(msPerByte > 0)) return MIN_PART_BYTES;
-  return Math.min(MAX_PART_BYTES, Math.max(MIN_PART_BYTES, Math.round(PART_MS / msPerByte)));
-}
+/** PART_ITEMS is how many entities and deletions one part holds: a few milliseconds of the engine's. */
+export const PART_ITEMS = 200;
 
 const VALUE = "value";
 const DELETED = "tabletop.deleted";
 
 /**
- * pageParts cuts the page body text into bodies whose items' texts total at most
- * mostBytes (one item at least), its entities ("value") first and then its deletions
- * ("tabletop.deleted"), in the page's order, as the engine applies them. Only the last
- * part keeps the page's other members (its checkpoint, whether there is more), so that a
- * pull stores a page's checkpoint with its last part. A page no longer than mostBytes,
- * or a text that is not a JSON object, is its own one part: the engine reports what is
- * wrong with it.
+ * pageParts cuts the page body text into bodies of at most most items each, its entities
+ * ("value") first and then its deletions ("tabletop.deleted"), in the page's order, as the
+ * engine applies them. Only the last part keeps the page's other members (its checkpoint,
+ * whether there is more), so that a pull stores a page's checkpoint with its last part. A
+ * page of at most most items, or a text that is not a JSON object, is its own one part:
+ * the engine reports what is wrong with it.
  */
-export function pageParts(text, mostBytes) {
-  if (text.length <= mostBytes) return [text];
+export function pageParts(text, most = PART_ITEMS) {
   let members;
   try {
     members = topMembers(text);
@@ -39,21 +25,16 @@ export function pageParts(text, mostBytes) {
     return [text];
   }
   const items = [...(members.get(VALUE)?.items ?? []).map((s) => [VALUE, s]), ...(members.get(DELETED)?.items ?? []).map((s) => [DELETED, s])];
+  if (items.length <= most) return [text];
   const parts = [];
-  for (let i = 0; i < items.length; ) {
-    let end = i + 1;
-    for (let bytes = size(items[i]); end < items.length && bytes + size(items[end]) <= mostBytes; end++) bytes += size(items[end]);
-    const chunk = items.slice(i, end);
+  for (let i = 0; i < items.length; i += most) {
+    const chunk = items.slice(i, i + most);
     const arrays = [VALUE, DELETED].map((name) => `${JSON.stringify(name)}:[${chunk.filter(([n]) => n === name).map(([, [a, b]]) => text.slice(a, b)).join(",")}]`);
-    const others = end >= items.length ? [...members].filter(([name]) => name !== VALUE && name !== DELETED).map(([, m]) => text.slice(m.start, m.end)) : [];
+    const others = i + most >= items.length ? [...members].filter(([name]) => name !== VALUE && name !== DELETED).map(([, m]) => text.slice(m.start, m.end)) : [];
     parts.push(`{${[...arrays, ...others].join(",")}}`);
-    i = end;
   }
-  return parts.length > 0 ? parts : [text];
+  return parts;
 }
-
-/** size is the length of an item's text. */
-const size = ([, [a, b]]) => b - a;
 
 /**
  * topMembers reads the members of the JSON object text: name → { start, end } (the

@@ -6,7 +6,7 @@
 // What the pull deletes locally, and when it stops instead, is in sync-lost.js.
 
 import { remoteError } from "./sync-rest.js";
-import { pageParts, partBytes } from "./sync-parts.js";
+import { pageParts } from "./sync-parts.js";
 import { ADOPTING, checkFeed, feedAnswer, lostAnswer, lostError, continuationOf } from "./sync-lost.js";
 
 const PAGE = 1000; // entities per pull request, unless options.pageSize says otherwise
@@ -169,7 +169,7 @@ async function deleteUnlisted(sync, store, held, listed, checkpoint, adopting = 
 
 /**
  * apply applies a pulled page (and its checkpoint) and resolves, once it is durable, with
- * the engine's summary. A page longer than what the engine applies in PART_MS goes in
+ * the engine's summary. A page of more than PART_ITEMS entities and deletions goes in
  * parts (sync-parts.js), each applied only if the one before was, the checkpoint with the
  * last: usually all in one local transaction, and where they take more than one, a part
  * applied again after an interruption changes nothing (an entity already at its remote
@@ -177,7 +177,7 @@ async function deleteUnlisted(sync, store, held, listed, checkpoint, adopting = 
  */
 async function apply(sync, store, body, mode, checkpoint, onlySynced = "") {
   const table = sync.client.tableName;
-  const parts = pageParts(body, partBytes(store._pace("syncPull")));
+  const parts = pageParts(body);
   const last = parts.length - 1;
   const argsOf = (part, i) => (i === last ? [table, part, mode, checkpoint, onlySynced] : [table, part, "", "", onlySynced]);
   const describe = (j) => JSON.parse(j).changed.map(([partitionKey, rowKey, deleted]) => ({ table, kind: deleted ? "delete" : "upsertReplace", partitionKey, rowKey, remote: true }));
