@@ -164,7 +164,8 @@ export class Store {
     this._pending = 0; // writes issued and not settled yet
     this._settled = Promise.resolve(); // settles once the last write issued has
     this._reopening = null; // a Promise while the replica is reloaded after a failure
-    this._compactError = undefined;
+    this._compactError = undefined; // the last failure of a compaction the store started by itself
+    this._damaged = undefined; // the DataCorrupted error a compaction met: every write fails with it (_compact)
     this._alone = false; // no other tab has the store open, as far as this tab knows
     this._ownStreak = 0; // this tab's commits since another tab's last one (SPECULATE_AFTER)
     this._cacheBytes = CACHE_BYTES; // see CACHE_BYTES
@@ -565,6 +566,10 @@ export class Store {
    * running between. A compaction runs alone.
    */
   async _commit() {
+    if (this._damaged) {
+      for (const w of this._queue.splice(0)) w.reject(this._damaged);
+      return;
+    }
     this._restartIfFailed();
     if (this._reopening) await this._reopening.catch(() => {});
     if (this._queue[0].op === "compact") {
@@ -664,9 +669,22 @@ export class Store {
   /**
    * _compact rewrites the pages the log touched (idb.js compact), for the replica as it
    * stands; must tells it to catch up and try until it has compacted, else a tab that
-   * wrote meanwhile makes it give up (it compacts after its own next commit).
+   * wrote meanwhile makes it give up (it compacts after its own next commit). A log found
+   * damaged (DataCorrupted: a record gone since the open) fails it and every write after
+   * it in this tab, as an open would refuse the store: a write taken now would be stored
+   * where no open could read it back.
    */
   async _compact(must) {
+    try {
+      await this._compactOnce(must);
+    } catch (e) {
+      if (e?.code === "DataCorrupted") this._damaged = e;
+      throw e;
+    }
+  }
+
+  /** _compactOnce is _compact but for what it does with a damaged log. */
+  async _compactOnce(must) {
     const save = (lo, hi, loaded, most) => {
       for (const l of loaded ?? []) this._load(l);
       try {

@@ -195,6 +195,28 @@ test("a log record gone from the middle while the store is open stops a compacti
   const key = (await logKeys(name)).at(-3);
   await raw(name, ({ kv }) => kv.delete(key));
   const before = await contents(name);
-  await assert.rejects(store.compact(), (e) => e.code === "DataCorrupted" && e.key === key && /missing, though the log runs from/.test(e.problem));
+  const damaged = (e) => e.code === "DataCorrupted" && e.key === key && /missing, though the log runs from/.test(e.problem);
+  await assert.rejects(store.compact(), damaged);
+  // The store takes no write after it: no open could read one back.
+  await assert.rejects(new TableClient(store, "things").upsertEntity({ partitionKey: "p", rowKey: "new", v: "z" }), damaged);
   assert.deepEqual(await contents(name), before, "the compaction wrote to the damaged store");
+});
+
+test("a log record gone while the store is open stops the compaction a write starts, and the writes after", async (t) => {
+  const name = await filled(t, true);
+  const store = await openStore(name);
+  t.after(() => store.close().catch(() => {}));
+  const key = (await logKeys(name)).at(-3);
+  await raw(name, ({ kv }) => kv.delete(key));
+  // Writes of 60 KB until the log passes the size that makes the store compact by itself.
+  const c = new TableClient(store, "things");
+  const outcomes = [];
+  for (let i = 0; i < 90; i++) {
+    outcomes.push(await c.upsertEntity({ partitionKey: "big", rowKey: row(i), v: "x".repeat(30000), w: "y".repeat(30000) }).then(() => "ok", (e) => (e.code === "DataCorrupted" && e.key === key ? "damaged" : e.code)));
+  }
+  const first = outcomes.indexOf("damaged");
+  assert.ok(first > 0, `no write failed for the damage: ${outcomes.join(" ")}`);
+  assert.deepEqual(new Set(outcomes.slice(first)), new Set(["damaged"]), "a write after the damage was found");
+  assert.deepEqual(new Set(outcomes.slice(0, first)), new Set(["ok"]));
+  await assert.rejects(store.compact(), (e) => e.code === "DataCorrupted" && e.key === key);
 });
