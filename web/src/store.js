@@ -164,7 +164,6 @@ export class Store {
     this._pending = 0; // writes issued and not settled yet
     this._settled = Promise.resolve(); // settles once the last write issued has
     this._reopening = null; // a Promise while the replica is reloaded after a failure
-    this._compactError = undefined; // the last failure of a compaction the store started by itself
     this._damaged = undefined; // the DataCorrupted error a compaction met: every write fails with it (_compact)
     this._alone = false; // no other tab has the store open, as far as this tab knows
     this._ownStreak = 0; // this tab's commits since another tab's last one (SPECULATE_AFTER)
@@ -663,7 +662,8 @@ export class Store {
       if (w.error) w.reject(w.error);
       else this._emit(w.commit), w.resolve(w.json);
     }
-    if (this._logBytes > COMPACT_BYTES) await this._compact(false).catch((e) => (this._compactError = e));
+    // A compaction that fails is tried again after the next commit (a damaged log excepted: _compact).
+    if (this._logBytes > COMPACT_BYTES) await this._compact(false).catch(() => {});
   }
 
   /**
@@ -675,16 +675,6 @@ export class Store {
    * where no open could read it back.
    */
   async _compact(must) {
-    try {
-      await this._compactOnce(must);
-    } catch (e) {
-      if (e?.code === "DataCorrupted") this._damaged = e;
-      throw e;
-    }
-  }
-
-  /** _compactOnce is _compact but for what it does with a damaged log. */
-  async _compactOnce(must) {
     const save = (lo, hi, loaded, most) => {
       for (const l of loaded ?? []) this._load(l);
       try {
@@ -694,14 +684,18 @@ export class Store {
         throw e;
       }
     };
-    for (let tries = 0; ; tries++) {
-      if (must && !this._alone) this._post({ type: "writer" }); // a tab that holds the lock lets it go
-      if (await this._storage.compact(this._seq, save, must)) break;
-      if (!must || tries >= 10) return;
-      this._absorb(await this._storage.catchUp(this._seq));
+    try {
+      for (let tries = 0; ; tries++) {
+        if (must && !this._alone) this._post({ type: "writer" }); // a tab that holds the lock lets it go
+        if (await this._storage.compact(this._seq, save, must)) break;
+        if (!must || tries >= 10) return;
+        this._absorb(await this._storage.catchUp(this._seq));
+      }
+    } catch (e) {
+      if (e?.code === "DataCorrupted") this._damaged = e;
+      throw e;
     }
     this._logBytes = 0;
-    this._compactError = undefined;
     this._post({ type: "compacted" });
   }
 

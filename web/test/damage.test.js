@@ -188,12 +188,18 @@ test("a head that does not parse stops the open, named", async (t) => {
   await refused(name, "head", /"1 0 x" is not a head record/);
 });
 
-test("a log record gone from the middle while the store is open stops a compaction, named", async (t) => {
-  const name = await filled(t, false);
+/** openDamaged opens a filled store (see filled) and then deletes a log record from the middle of its log. */
+async function openDamaged(t, paged) {
+  const name = await filled(t, paged);
   const store = await openStore(name);
   t.after(() => store.close().catch(() => {}));
   const key = (await logKeys(name)).at(-3);
   await raw(name, ({ kv }) => kv.delete(key));
+  return { name, store, key };
+}
+
+test("a log record gone from the middle while the store is open stops a compaction, named", async (t) => {
+  const { name, store, key } = await openDamaged(t, false);
   const before = await contents(name);
   const damaged = (e) => e.code === "DataCorrupted" && e.key === key && /missing, though the log runs from/.test(e.problem);
   await assert.rejects(store.compact(), damaged);
@@ -203,11 +209,7 @@ test("a log record gone from the middle while the store is open stops a compacti
 });
 
 test("a log record gone while the store is open stops the compaction a write starts, and the writes after", async (t) => {
-  const name = await filled(t, true);
-  const store = await openStore(name);
-  t.after(() => store.close().catch(() => {}));
-  const key = (await logKeys(name)).at(-3);
-  await raw(name, ({ kv }) => kv.delete(key));
+  const { store, key } = await openDamaged(t, true);
   // Writes of 60 KB until the log passes the size that makes the store compact by itself.
   const c = new TableClient(store, "things");
   const outcomes = [];
