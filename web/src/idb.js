@@ -111,6 +111,20 @@ const PAGES_PER_READ = 16;
 /** SAVE_BYTES is about how much of a page a compaction asks the engine for in one call. */
 const SAVE_BYTES = 4 * PAGE_BYTES;
 
+/**
+ * PAGE_LOG_BYTES is how much log touching one page makes a tab compact (pageLogHeavy):
+ * loading a page applies every record that touches it, in one engine call, so a read
+ * landing on the page a fill keeps writing waits for all of that log.
+ */
+const PAGE_LOG_BYTES = 512 << 10;
+
+/**
+ * ROOM_BYTES is how much room under the storage quota a compaction for a heavy page asks
+ * for: the pages it writes anew count against the quota, beside the ones they replace,
+ * until the browser reclaims those, which may take longer than the store stays open.
+ */
+const ROOM_BYTES = 32 << 20;
+
 /** storeLocked is the error of a database held, or taken over, by another tab. */
 export function storeLocked(name) {
   return new RestError(`The store "${name}" is open in another tab or window.`, { code: "StoreLocked", statusCode: 409 });
@@ -384,6 +398,7 @@ function storage(name, db, lease, durability, release) {
   };
   let known; // the head as this storage last read or wrote it
   const dir = new Directory();
+  const pageLog = new PageLog();
   db.onversionchange = () => db.close(); // another tab deletes the database
 
   /**
@@ -598,7 +613,11 @@ function storage(name, db, lease, durability, release) {
         head = caught.head;
         if (out.sets.length === 0) return;
         head = { ...head, nextSeq: from + out.sets.length };
-        out.sets.forEach((s, i) => write(logRecord(s, dir, s.total), logKey(from + i)));
+        out.sets.forEach((s, i) => {
+          const rec = logRecord(s, dir, s.total);
+          pageLog.add(rec);
+          write(rec, logKey(from + i));
+        });
         stored = { kv, sets: out.sets };
       };
       const expected = known;
@@ -722,7 +741,20 @@ function storage(name, db, lease, durability, release) {
         dir.gen = grown.gen;
       }
       if (written && known?.nextSeq === written.nextSeq) known = written;
+      if (written) pageLog.clear();
       return Boolean(written);
+    },
+    /**
+     * pageLogHeavy tells whether a page carries PAGE_LOG_BYTES of the log this tab wrote
+     * since the last compaction it knows of, and the storage quota leaves ROOM_BYTES for
+     * compacting it (where the browser tells: navigator.storage.estimate).
+     */
+    pageLogHeavy() {
+      return pageLog.heavy();
+    },
+    /** folded forgets the log this tab wrote: another tab compacted it into the pages. */
+    folded() {
+      pageLog.clear();
     },
     /** releaseBallast deletes the ballast, so that a write that frees space fits again; it reports whether there was one. */
     releaseBallast() {
@@ -749,6 +781,49 @@ function storage(name, db, lease, durability, release) {
       release();
     },
   };
+}
+
+/**
+ * PageLog counts, per page, the bytes of the log records a tab wrote that touch it, so
+ * that the tab compacts before loading one page means applying too much log (see
+ * PAGE_LOG_BYTES). It counts only its own tab's records: another tab counts its own.
+ */
+class PageLog {
+  constructor() {
+    this.bytes = new Map(); // a page's key, as text → bytes of log touching it
+    this.peak = 0; // the most bytes of log touching one page
+    this.askAbove = PAGE_LOG_BYTES; // the peak past which heavy asks for the quota again
+  }
+
+  /** add counts a log record (logRecord's) against each page it touches. */
+  add(rec) {
+    for (const page of rec.touches) {
+      const k = String.fromCharCode.apply(null, page);
+      const n = (this.bytes.get(k) ?? 0) + rec.cs.length;
+      this.bytes.set(k, n);
+      if (n > this.peak) this.peak = n;
+    }
+  }
+
+  /** clear forgets every record: they are compacted into the pages. */
+  clear() {
+    this.bytes.clear();
+    this.peak = 0;
+    this.askAbove = PAGE_LOG_BYTES;
+  }
+
+  /**
+   * heavy resolves with whether a page carries more than PAGE_LOG_BYTES and the quota
+   * leaves ROOM_BYTES; without room, it asks again only once the peak has grown by
+   * another PAGE_LOG_BYTES.
+   */
+  async heavy() {
+    if (this.peak <= this.askAbove) return false;
+    const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => undefined);
+    if (!estimate || estimate.quota - estimate.usage >= ROOM_BYTES) return true;
+    this.askAbove = this.peak + PAGE_LOG_BYTES;
+    return false;
+  }
 }
 
 /**

@@ -48,7 +48,8 @@
 // catching up when another tab's compaction put newer pages than the replica has reached.
 // A write loads them inside its own read-write transaction, a slice at a time too, the
 // transaction kept open between slices. Once the log since the pages
-// passes COMPACT_BYTES, the tab that wrote last rewrites the pages the log touched.
+// passes COMPACT_BYTES, or the log a tab wrote touching one page passes idb.js's
+// PAGE_LOG_BYTES (a page a fill keeps writing), that tab rewrites the pages the log touched.
 
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
@@ -103,6 +104,12 @@ const GROUP_BYTES = 1 << 20;
 
 /** COMPACT_BYTES is how much log, since the pages were written, makes a tab compact. */
 const COMPACT_BYTES = 4 << 20;
+
+/**
+ * COMPACT_IDLE_MS is how long a tab's writes pause before it compacts a page they made
+ * heavy with log (idb.js pageLogHeavy): writes that keep coming are not held up by it.
+ */
+const COMPACT_IDLE_MS = 200;
 
 /**
  * CACHE_BYTES is the default of openStore's cacheBytes: about how many bytes of stored
@@ -170,6 +177,7 @@ export class Store {
     this._cacheBytes = CACHE_BYTES; // see CACHE_BYTES
     this._loaded = []; // the key ranges loaded, oldest first: { lo, hi, bytes }
     this._trimLater = null; // the rest of an eviction, run in a later task (_trim)
+    this._compactLater = undefined; // the timer of a compaction once writes pause (_compactWhenIdle)
     this._loadedBytes = 0;
     if (storage && typeof BroadcastChannel === "function") {
       this._channel = new BroadcastChannel(`tabletop:${name}`);
@@ -481,6 +489,10 @@ export class Store {
   async _process(msg) {
     if (msg.type === "compacted") {
       this._logBytes = 0;
+      this._storage.folded();
+    } else if (msg.type === "idle") {
+      // Writes queued meanwhile go first; the last of them asks again.
+      if (this._queue.length === 0) await this._compact(false).catch(() => {});
     } else if (msg.type === "load") {
       try {
         for (;;) {
@@ -664,6 +676,30 @@ export class Store {
     }
     // A compaction that fails is tried again after the next commit (a damaged log excepted: _compact).
     if (this._logBytes > COMPACT_BYTES) await this._compact(false).catch(() => {});
+    else this._compactWhenIdle();
+  }
+
+  /**
+   * _compactWhenIdle compacts, once this tab has not committed for COMPACT_IDLE_MS, if a
+   * page carries too much of the log it wrote (idb.js pageLogHeavy); close does it at once.
+   */
+  _compactWhenIdle() {
+    clearTimeout(this._compactLater);
+    this._compactLater = setTimeout(() => {
+      this._compactLater = undefined;
+      this._compactIfHeavy();
+    }, COMPACT_IDLE_MS);
+  }
+
+  /**
+   * _compactIfHeavy compacts if a page carries too much of the log this tab wrote. The
+   * question is asked outside the pump: the browser may take long to estimate the quota,
+   * and writes meanwhile must not wait for it.
+   */
+  async _compactIfHeavy() {
+    if (!(await this._storage.pageLogHeavy()) || this._closed) return;
+    this._inbox.push({ type: "idle" });
+    this._pump();
   }
 
   /**
@@ -814,6 +850,12 @@ export class Store {
   async close() {
     for (const [key, entry] of open) if (entry.store === this) open.delete(key);
     while (this._pumping) await this._pumping; // the writes already issued are committed
+    if (this._compactLater !== undefined) {
+      clearTimeout(this._compactLater);
+      this._compactLater = undefined;
+      await this._compactIfHeavy();
+      while (this._pumping) await this._pumping;
+    }
     this._closed = true;
     clearTimeout(this._lingering);
     clearTimeout(this._deferring);

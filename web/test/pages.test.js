@@ -115,6 +115,37 @@ test("a page grown past twice its size is split at the compaction", async (t) =>
   assert.equal((await collect(new TableClient(store, "one").listEntities())).length, 400);
 });
 
+test("a tab compacts once its log touching one page passes 512 KiB and its writes pause, where the quota has room", async (t) => {
+  // Appends of 50 KB (far below the 4 MiB of log that compacts a store) all land on the
+  // table's last page: a read of it would apply all of them.
+  const append = async (quota, close = false) => {
+    const name = fresh("pages");
+    const store = await openStore(name);
+    t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+    const c = new TableClient(store, "one");
+    await c.createTable();
+    const nav = (globalThis.navigator ??= {}); // Node 20 has none
+    const estimate = nav.storage;
+    nav.storage = quota && { estimate: async () => ({ usage: 1 << 20, quota }) };
+    try {
+      for (let i = 0; i < 16; i++) await c.submitTransaction(Array.from({ length: 50 }, (_, r) => ["create", { partitionKey: "a", rowKey: `${String(i).padStart(2, "0")}-${String(r).padStart(2, "0")}`, blob: "y".repeat(1000) }]));
+      const logged = (await raw(name, "kv")).filter(([k]) => k.startsWith("log/")).length;
+      assert.equal(logged, 17, "no compaction while the writes come");
+      if (close) await store.close(); // which compacts at once
+      else await new Promise((r) => setTimeout(r, 400)); // the writes paused: it compacts
+      while (store._pumping) await store._pumping;
+    } finally {
+      nav.storage = estimate;
+    }
+    return (await raw(name, "kv")).filter(([k]) => k.startsWith("log/")).length;
+  };
+  const roomy = await append(1 << 30);
+  assert.equal(roomy, 0, "the log is folded into the pages");
+  assert.equal(await append(1 << 30, true), roomy, "closing, the same");
+  assert.equal(await append(), roomy, "where the browser gives no estimate, the same");
+  assert.equal(await append(20 << 20), 17, "with less than 32 MiB of room under the quota, no compaction");
+});
+
 test("a tab defers the other tab's commits for ranges it has not loaded, across compactions", async (t) => {
   const { name, store: sa, c: a } = await filled(t, 20);
   const sb = await openStore(name);
