@@ -145,8 +145,11 @@ export async function openIDBStorage(name, options = {}) {
     db = await openDatabase(name);
     // An exclusive opener writes its lease holding the writer lock: a tab it takes the
     // store from, if it was writing without reading the lease, first stops (see storage).
-    const lease = await (lock === "shared" ? writeLease(db, true) : withWriterLock(name, true, () => writeLease(db, false)));
-    await keepBallast(db);
+    // A sharing opener mostly finds a shared lease to adopt and the ballast in place: one
+    // read-only transaction, not a read-write one and another read.
+    const found = lock === "shared" ? await readLease(db) : { ballast: false };
+    const lease = found.lease ?? (await (lock === "shared" ? writeLease(db, true) : withWriterLock(name, true, () => writeLease(db, false))));
+    if (!found.ballast) await keepBallast(db);
     const s = storage(name, db, lease, durability, release);
     taken = s.taken;
     return s;
@@ -857,6 +860,17 @@ function openDatabase(name) {
  * so that the browser's compression cannot shrink it.
  */
 const BALLAST = 512 << 10;
+
+/**
+ * readLease reads, in one read-only transaction, the shared lease a sharing opener adopts
+ * (lease: undefined when there is none, or an exclusive opener wrote the last one: then
+ * writeLease writes one) and whether the ballast is there.
+ */
+async function readLease(db) {
+  const meta = db.transaction(META).objectStore(META);
+  const [v, ballast] = await Promise.all([done(meta.get("lease")), done(meta.getKey("ballast"))]);
+  return { lease: typeof v === "string" && v.startsWith("shared:") ? leaseOf(v).lease : undefined, ballast: ballast !== undefined };
+}
 
 /** keepBallast writes the ballast if it is missing and there is room for it. */
 async function keepBallast(db) {
