@@ -212,6 +212,13 @@ export declare class Store {
   /** Bring this tab's copy up to every write committed in any tab (writes do so by themselves; reads answer from what this tab has received). */
   sync(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Listen to the errors of work the store does by itself, which no call awaits: an
+   * automatic compaction that failed (code "QuotaExceeded": tried again after a later
+   * commit; "DataCorrupted": every later write fails with it), the catch-up after opening.
+   */
+  on(event: "error", listener: (error: Error & { code?: string; statusCode?: number }) => void): this;
+  off(event: "error", listener: (error: Error & { code?: string; statusCode?: number }) => void): this;
 }
 
 /** openStore opens (creating if needed) a store: persistent in IndexedDB unless inMemory. */

@@ -164,6 +164,7 @@ export class Store {
     this._logBytes = 0; // bytes of log since the pages, as far as this tab knows
     this._carry = new Carry(); // the carried keys' latest commands, for each log record (idb.js)
     this._listeners = new Set();
+    this._errorListeners = new Set(); // on("error")
     this._queue = []; // writes waiting for their transaction, in order
     this._inbox = []; // other tabs' messages waiting for the replica to be free
     this._deferred = []; // other tabs' commit messages kept to apply together (DEFER_MS)
@@ -492,7 +493,7 @@ export class Store {
       this._storage.folded();
     } else if (msg.type === "idle") {
       // Writes queued meanwhile go first; the last of them asks again.
-      if (this._queue.length === 0) await this._compact(false).catch(() => {});
+      if (this._queue.length === 0) await this._compact(false).catch((e) => this._reportError(e));
     } else if (msg.type === "load") {
       try {
         for (;;) {
@@ -675,7 +676,7 @@ export class Store {
       else this._emit(w.commit), w.resolve(w.json);
     }
     // A compaction that fails is tried again after the next commit (a damaged log excepted: _compact).
-    if (this._logBytes > COMPACT_BYTES) await this._compact(false).catch(() => {});
+    if (this._logBytes > COMPACT_BYTES) await this._compact(false).catch((e) => this._reportError(e));
     else this._compactWhenIdle();
   }
 
@@ -795,6 +796,38 @@ export class Store {
     for (const fn of this._listeners) {
       try {
         fn(commit);
+      } catch (e) {
+        queueMicrotask(() => {
+          throw e;
+        });
+      }
+    }
+  }
+
+  /**
+   * on adds a listener of event "error": the errors of work the store does by itself,
+   * which no call of the app awaits — an automatic compaction that failed (QuotaExceeded:
+   * it is tried again after a later commit; DataCorrupted: every later write fails with
+   * it) and the catch-up with other tabs' writes after opening. It returns the store.
+   */
+  on(event, listener) {
+    if (event !== "error") throw new TypeError(`tabletop: Store has no event ${event}`);
+    if (typeof listener !== "function") throw new TypeError("tabletop: a listener is a function");
+    this._errorListeners.add(listener);
+    return this;
+  }
+
+  /** off removes a listener that on added. */
+  off(event, listener) {
+    if (event === "error") this._errorListeners.delete(listener);
+    return this;
+  }
+
+  /** _reportError hands an error of the store's own work to the "error" listeners; one that throws stops no other. */
+  _reportError(error) {
+    for (const fn of this._errorListeners) {
+      try {
+        fn(error);
       } catch (e) {
         queueMicrotask(() => {
           throw e;
@@ -955,7 +988,7 @@ export async function openStore(name, options = {}) {
     store._cacheBytes = cacheBytes;
     store._logBytes = logBytes;
     store._carry = carryOf(changeSets);
-    store.sync().catch(() => {}); // what other tabs committed while it opened
+    store.sync().catch((e) => store._reportError(e)); // what other tabs committed while it opened
     if (persisted !== undefined) store.persisted = persisted;
     return store;
   } catch (e) {

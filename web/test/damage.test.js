@@ -212,6 +212,8 @@ test("a log record gone while the store is open stops the compaction a write sta
   const { store, key } = await openDamaged(t, true);
   // Writes of 60 KB until the log passes the size that makes the store compact by itself.
   const c = new TableClient(store, "things");
+  const reported = [];
+  store.on("error", (e) => reported.push(e));
   const outcomes = [];
   for (let i = 0; i < 90; i++) {
     outcomes.push(await c.upsertEntity({ partitionKey: "big", rowKey: row(i), v: "x".repeat(30000), w: "y".repeat(30000) }).then(() => "ok", (e) => (e.code === "DataCorrupted" && e.key === key ? "damaged" : e.code)));
@@ -220,5 +222,6 @@ test("a log record gone while the store is open stops the compaction a write sta
   assert.ok(first > 0, `no write failed for the damage: ${outcomes.join(" ")}`);
   assert.deepEqual(new Set(outcomes.slice(first)), new Set(["damaged"]), "a write after the damage was found");
   assert.deepEqual(new Set(outcomes.slice(0, first)), new Set(["ok"]));
+  assert.deepEqual(reported.map((e) => [e.code, e.key]), [["DataCorrupted", key]], "the compaction's failure, reported once on the store");
   await assert.rejects(store.compact(), (e) => e.code === "DataCorrupted" && e.key === key);
 });

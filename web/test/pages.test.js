@@ -12,6 +12,7 @@ import { openStore, deleteStore, TableClient } from "../tabletop.js";
 import { loadEngine } from "../src/engine.js";
 import { eachCommand, eachKey, splitPage } from "../src/load.js";
 import { logEntry } from "../src/idb-format.js";
+import { quotaExceeded } from "../src/idb.js";
 
 const blob = "x".repeat(500);
 
@@ -144,6 +145,32 @@ test("a tab compacts once its log touching one page passes 512 KiB and its write
   assert.equal(await append(1 << 30, true), roomy, "closing, the same");
   assert.equal(await append(), roomy, "where the browser gives no estimate, the same");
   assert.equal(await append(20 << 20), 17, "with less than 32 MiB of room under the quota, no compaction");
+});
+
+test("an automatic compaction that fails is reported on the store's error event, and tried again", async (t) => {
+  const name = fresh("pages");
+  const store = await openStore(name);
+  t.after(async () => (await store.close().catch(() => {}), await deleteStore(name)));
+  assert.throws(() => store.on("change", () => {}), TypeError);
+  const reported = [];
+  store.on("error", (e) => reported.push(e.code));
+  const c = new TableClient(store, "one");
+  await c.createTable();
+  const compact = store._storage.compact;
+  let fail = 1;
+  store._storage.compact = (...args) => (fail-- > 0 ? Promise.reject(quotaExceeded(name)) : compact(...args));
+  const logged = async () => (await raw(name, "kv")).filter(([k]) => k.startsWith("log/")).length;
+  const append = (i) => c.submitTransaction(Array.from({ length: 50 }, (_, r) => ["create", { partitionKey: "a", rowKey: `${String(i).padStart(2, "0")}-${String(r).padStart(2, "0")}`, blob: "y".repeat(1000) }]));
+  for (let i = 0; i < 16; i++) await append(i);
+  await new Promise((r) => setTimeout(r, 400)); // the writes paused: it compacts, and fails
+  while (store._pumping) await store._pumping;
+  assert.deepEqual(reported, ["QuotaExceeded"]);
+  assert.equal(await logged(), 17, "nothing compacted");
+  await append(16);
+  await new Promise((r) => setTimeout(r, 400));
+  while (store._pumping) await store._pumping;
+  assert.equal(await logged(), 0, "compacted after the next commit");
+  assert.deepEqual(reported, ["QuotaExceeded"]);
 });
 
 test("a tab defers the other tab's commits for ranges it has not loaded, across compactions", async (t) => {
