@@ -45,6 +45,22 @@ export function matchesNow(store, table, pk, rk, filter) {
   }
 }
 
+/**
+ * callEach calls each listener with value, in order; one that throws stops no other: its
+ * exception is thrown again in a microtask, where the page reports it as uncaught.
+ */
+export function callEach(listeners, value) {
+  for (const fn of listeners) {
+    try {
+      fn(value);
+    } catch (e) {
+      queueMicrotask(() => {
+        throw e;
+      });
+    }
+  }
+}
+
 function quote(s) {
   return `'${String(s).replaceAll("'", "''")}'`;
 }

@@ -53,6 +53,7 @@
 
 import { loadEngine } from "./engine.js";
 import { fromEngine } from "./errors.js";
+import { callEach } from "./events.js";
 import { damageIn } from "./idb-format.js";
 import { openIDBStorage, deleteIDBStorage, Carry } from "./idb.js";
 import { openPartial, fromHex, eachCommand, compareBytes, yieldToPage, SLICE_MS } from "./load.js";
@@ -792,16 +793,9 @@ export class Store {
     }
   }
 
+  /** _emit hands a commit to the _subscribe listeners. */
   _emit(commit) {
-    for (const fn of this._listeners) {
-      try {
-        fn(commit);
-      } catch (e) {
-        queueMicrotask(() => {
-          throw e;
-        });
-      }
-    }
+    callEach(this._listeners, commit);
   }
 
   /**
@@ -825,15 +819,7 @@ export class Store {
 
   /** _reportError hands an error of the store's own work to the "error" listeners; one that throws stops no other. */
   _reportError(error) {
-    for (const fn of this._errorListeners) {
-      try {
-        fn(error);
-      } catch (e) {
-        queueMicrotask(() => {
-          throw e;
-        });
-      }
-    }
+    callEach(this._errorListeners, error);
   }
 
   /** _subscribe adds a commit listener (see the top of this file); it returns the unsubscribe function. */

@@ -9,6 +9,8 @@
 //   sync.on("error", (error) => …)            // error.code: the Azure code, or "NetworkError";
 //                                               // error.remoteLost: stopped (see sync-lost.js)
 
+import { callEach } from "./events.js";
+
 /** SyncEmitter keeps listeners by event name and the current status. */
 export class SyncEmitter {
   constructor() {
@@ -32,15 +34,7 @@ export class SyncEmitter {
 
   /** emit calls event's listeners with value; a listener's failure does not stop the sync. */
   emit(event, value) {
-    for (const fn of this._on.get(event) ?? []) {
-      try {
-        fn(value);
-      } catch (e) {
-        queueMicrotask(() => {
-          throw e;
-        });
-      }
-    }
+    callEach(this._on.get(event) ?? [], value);
   }
 
   /** _status merges a change into the status and emits it. */
