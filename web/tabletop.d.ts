@@ -501,8 +501,11 @@ export declare class TableSync {
    * native server), else every interval ms, and when back online, with backoff on failure.
    */
   start(options?: { interval?: number; debounce?: number; live?: boolean }): this;
-  /** stop ends start, and the updates of status.pending after local writes until the next track or sync. */
-  stop(): Promise<unknown>;
+  /**
+   * stop ends start, and the updates of status.pending after local writes until the next
+   * track or sync. It resolves when a sync in flight has finished, whatever its outcome.
+   */
+  stop(): Promise<void>;
   on(event: "status", listener: (status: SyncStatus) => void): this;
   on(event: "conflict", listener: (conflict: SyncConflict & { resolution: "remote" | "local" | "merge" }) => void): this;
   on(event: "progress", listener: (progress: SyncResult & { phase: "push" | "pull" }) => void): this;

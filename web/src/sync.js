@@ -342,7 +342,11 @@ export class TableSync extends SyncEmitter {
       watched = running;
       running.then(
         () => ((this._backoff = 0), next()),
-        (e) => (e.remoteLost ? tick(interval) : backoff()), // remote lost: stopped until the application decides
+        (e) => {
+          if (this._timer === undefined) return; // stopped during the sync
+          if (e.remoteLost) tick(interval); // stopped until the application decides
+          else backoff();
+        },
       );
     };
     this._kick = () => tick(debounce);
@@ -360,7 +364,8 @@ export class TableSync extends SyncEmitter {
 
   /**
    * stop ends what start began, and the updates of status.pending after local writes
-   * (until the next track or sync); a sync in flight finishes.
+   * (until the next track or sync). A sync in flight finishes: the promise resolves when it
+   * has, whatever its outcome, which status and the "error" event report.
    */
   stop() {
     clearTimeout(this._timer);
@@ -372,7 +377,10 @@ export class TableSync extends SyncEmitter {
     this._unwatch = undefined;
     globalThis.removeEventListener?.("online", this._kick);
     globalThis.removeEventListener?.("offline", this._offline);
-    return this._running ?? Promise.resolve();
+    return Promise.resolve(this._running).then(
+      () => {},
+      () => {},
+    );
   }
 }
 

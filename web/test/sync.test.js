@@ -324,6 +324,30 @@ test("TableSync.start", async (t) => {
     assert.equal(s.status.online, true);
     await s.stop();
   });
+
+  await t.test("Stop while a sync fails", async (t) => {
+    // The sync in flight fails after stop: stop resolves once it has ended, and status
+    // and the "error" event report the failure.
+    let fail;
+    let calls = 0;
+    const fetch = () => (calls++, new Promise((resolve, reject) => (fail = () => reject(new TypeError("cut")))));
+    const [a] = await replicas(t, 1);
+    const s = new TableSync(a.client, { url: server.url, table: a.sync.remote.table, credential: cred, fetch });
+    const errors = [];
+    s.on("error", (e) => errors.push(e.code));
+    s.start({ interval: 60_000 });
+    while (!fail) await new Promise((r) => setTimeout(r, 5));
+    let stopped = false;
+    const stopping = s.stop().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(stopped, false, "stop waits for the sync in flight");
+    fail();
+    await stopping;
+    assert.deepEqual(errors, ["NetworkError"]);
+    assert.equal(s.status.online, false);
+    await new Promise((r) => setTimeout(r, 1500)); // past the first retry's delay (0.75–1.25 s)
+    assert.equal(calls, 1, "no retry after stop");
+  });
 });
 
 test("TableSync without the change feed", async (t) => {

@@ -26,16 +26,29 @@ function writer(url, table) {
   return new SDKClient(`${url}/${accountName}`, table, sdkCredential, { allowInsecureConnection: true });
 }
 
+/**
+ * cleanups registers on t one after hook that runs the functions given to the returned
+ * defer, the last given first: the sync stops before its store closes and before the edge
+ * under it stops (t.after alone runs its hooks in the order they were registered).
+ */
+function cleanups(t) {
+  const fns = [];
+  t.after(async () => {
+    while (fns.length) await fns.pop()();
+  });
+  return (fn) => fns.push(fn);
+}
+
 /** subscriber starts a live TableSync of table on the edge at url, with WebSocket, recording the remote changes it applies. */
-async function subscriber(t, url, table, WebSocket) {
+async function subscriber(defer, url, table, WebSocket) {
   const store = await openStore(fresh("edge"), {});
-  t.after(() => store.close());
+  defer(() => store.close());
   const client = new TableClient(store, "items");
   const sync = new TableSync(client, { url: `${url}/${accountName}`, table, credential, WebSocket });
   const applied = [];
   client.on("change", (c) => c.remote && applied.push(`${c.partitionKey}/${c.rowKey}/${c.etag}`));
   sync.start({ interval: 60_000 });
-  t.after(() => sync.stop());
+  defer(() => sync.stop());
   while (!sync.status.lastSync) await new Promise((r) => setTimeout(r, 10));
   return { client, sync, applied };
 }
@@ -60,12 +73,13 @@ async function until(fn, within, what) {
 }
 
 test("TableSync waits on a socket, and one cut under it costs no change", async (t) => {
+  const defer = cleanups(t);
   const edge = await startEdge({ persistDir: tmp.dir, vars: { TABLETOP_DEBUG: "1" } });
-  t.after(() => edge.stop());
+  defer(() => edge.stop());
   const { service } = clients(edge.url);
   await service.createTable("Sock");
   const table = writer(edge.url, "Sock");
-  const sub = await subscriber(t, edge.url, "Sock", NodeWebSocket);
+  const sub = await subscriber(defer, edge.url, "Sock", NodeWebSocket);
   await until(async () => (await stats(edge.url, "Sock")).feed.subscribers === 1, 5000, "a socket opened");
   assert.deepEqual((await stats(edge.url, "Sock")).feed, { held: 0, subscribers: 1 });
   for (let i = 0; i < 10; i++) {
@@ -79,8 +93,9 @@ test("TableSync waits on a socket, and one cut under it costs no change", async 
 });
 
 test("TableSync whose sockets fail to open waits on held requests", async (t) => {
+  const defer = cleanups(t);
   const edge = await startEdge({ persistDir: tmp.dir + "-fail", vars: { TABLETOP_DEBUG: "1" } });
-  t.after(() => edge.stop());
+  defer(() => edge.stop());
   const { service } = clients(edge.url);
   await service.createTable("NoSock");
   let opened = 0;
@@ -90,7 +105,7 @@ test("TableSync whose sockets fail to open waits on held requests", async (t) =>
       opened++;
     }
   }
-  const sub = await subscriber(t, edge.url, "NoSock", Refused);
+  const sub = await subscriber(defer, edge.url, "NoSock", Refused);
   await until(async () => (await stats(edge.url, "NoSock")).feed.held === 1, 30_000, "a held request after the sockets failed");
   assert.equal(opened, 3, "three sockets tried");
   assert.equal((await stats(edge.url, "NoSock")).feed.subscribers, 0);
