@@ -37,7 +37,11 @@ func (s *Store) LoadRange(lo, hi string, sets ...[]byte) error {
 	}
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
-	var cmds []byte
+	size := 0
+	for _, cs := range sets {
+		size += len(cs)
+	}
+	cmds := make([]byte, 0, size) // at most every command given: grown by append, it was copied again and again
 	for _, cs := range sets {
 		err := stored.EachCommand(cs, func(cmd []byte, key string) error {
 			if key >= lo && key < hi && !s.resident.contains(key) {
