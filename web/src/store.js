@@ -498,8 +498,9 @@ export class Store {
     } else if (msg.type === "load") {
       try {
         for (;;) {
-          const read = await this._storage.readPages(msg.need.lo, msg.need.hi, this._seq);
+          const read = await this._readPages(msg.need);
           if (!read.behind) {
+            this._readAhead(msg.need, read);
             await this._loadSliced(read);
             break;
           }
@@ -522,6 +523,32 @@ export class Store {
       }
       msg.done?.();
     }
+  }
+
+  /**
+   * _readPages reads the pages covering the start of the range need (idb.js readPages), or
+   * takes those that _readAhead began to read, if they cover need's start and were read at
+   * the point of the log the replica is still at.
+   */
+  async _readPages(need) {
+    const ahead = this._ahead;
+    this._ahead = undefined;
+    if (ahead?.seq === this._seq && compareBytes(ahead.lo, need.lo) <= 0) {
+      const read = await ahead.read;
+      if (read && !read.behind && ahead.seq === this._seq && compareBytes(need.lo, read.hi) < 0) return read;
+    }
+    return this._storage.readPages(need.lo, need.hi, this._seq);
+  }
+
+  /**
+   * _readAhead begins to read the pages that follow read when the range need runs past
+   * it (a scan): IndexedDB reads them while the engine loads read, and the scan's next
+   * load finds them read (_readPages) instead of waiting for them.
+   */
+  _readAhead(need, read) {
+    if (compareBytes(read.hi, need.hi) >= 0) return;
+    const seq = this._seq;
+    this._ahead = { seq, lo: read.hi, read: this._storage.readPages(read.hi, need.hi, seq).catch(() => undefined) };
   }
 
   /** _applyRemote applies the entries of a commit message this replica lacks; from ≤ _seq. */
