@@ -368,11 +368,20 @@ test("a page load applies exactly the log records that touch it, in sequence ord
   assert.ok(loads.some((l) => l.sets.length >= 15), "no load carried p12's records");
 });
 
+/**
+ * greeted waits until two open stores of one name have heard each other (store.js
+ * _receive): from then on neither takes itself to write alone, however late its quiet
+ * timer fires on a busy machine (a fixed wait was not always long enough).
+ */
+async function greeted(a, b) {
+  while (!a._heard || !b._heard) await new Promise((r) => setTimeout(r, 5));
+}
+
 test("a tab that writes alone and missed another tab's compaction lists the pages as they are in its records", async (t) => {
   const { name, store: sa, c: a } = await filled(t, 10);
   const sb = await openStore(name);
   t.after(() => sb.close().catch(() => {}));
-  await new Promise((r) => setTimeout(r, 20));
+  await greeted(sa, sb);
   // Neither hears the other from now on; a believes it writes alone.
   sa._channel.onmessage = sb._channel.onmessage = null;
   const big = "q".repeat(20000);
@@ -400,7 +409,7 @@ test("a tab that writes alone and missed another tab's writes and compaction wri
   const { name, store: sa, c: a } = await filled(t, 10);
   const sb = await openStore(name);
   t.after(() => sb.close().catch(() => {}));
-  await new Promise((r) => setTimeout(r, 20));
+  await greeted(sa, sb);
   sa._channel.onmessage = sb._channel.onmessage = null; // neither hears the other
   const b = new TableClient(sb, "big");
   await b.upsertEntity({ partitionKey: "p03", rowKey: "from-b", n: 1 });
