@@ -1,6 +1,8 @@
 // page.js opens the bench page (web/bench/index.html) in a fresh headless Chromium
 // (Debian's, through playwright-core), for the scripts that time code inside a page
-// (steps.js --chromium, rounds.js).
+// (steps.js --chromium, rounds.js). Its context is an incognito one, whose IndexedDB is
+// kept in memory: what times IndexedDB opens an on-disk profile instead, as browser.js
+// does (the log's count at open took 1.5–2 ms here and 29–42 ms on disk, 2026-11-30).
 
 /**
  * onBenchPage serves web/, opens bench/index.html in a new Chromium, resolves with what
