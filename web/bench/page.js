@@ -2,7 +2,8 @@
 // (Debian's, through playwright-core), for the scripts that time code inside a page
 // (steps.js --chromium, rounds.js). Its context is an incognito one, whose IndexedDB is
 // kept in memory: what times IndexedDB opens an on-disk profile instead, as browser.js
-// does (the log's count at open took 1.5–2 ms here and 29–42 ms on disk, 2026-11-30).
+// does (counting the log at open, for one, costs a fraction here of what it does on disk:
+// web/README.md, "Against the targets").
 
 /**
  * onBenchPage serves web/, opens bench/index.html in a new Chromium, resolves with what
