@@ -47,8 +47,8 @@
 // deferred by the engine for keys not resident, and applied after their page loads), after
 // catching up when another tab's compaction put newer pages than the replica has reached.
 // A read whose range runs past the pages it got (a scan) has the next ones read meanwhile
-// (_readAhead). A write loads them inside its own read-write transaction, a slice at a time too, the
-// transaction kept open between slices. Once the log since the pages
+// (_readAhead). A write loads them inside its own read-write transaction, a slice at a
+// time too, the transaction kept open between slices. Once the log since the pages
 // passes COMPACT_BYTES, or the log a tab wrote touching one page passes idb.js's
 // PAGE_LOG_BYTES (a page a fill keeps writing), that tab rewrites the pages the log touched.
 
